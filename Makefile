@@ -1,0 +1,31 @@
+# Quick start: `make run` (install, check every ruleset, play a seeded demo game of each)
+# and `make test` (install with the test extras, run the whole suite).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+RULESETS := $(sort $(wildcard rulesets/*.gdl))
+
+.PHONY: run test bench clean
+
+$(BIN)/gdl: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test-extras: $(BIN)/gdl
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+run: $(BIN)/gdl
+	$(BIN)/gdl check $(RULESETS)
+	@for f in $(RULESETS); do echo; echo "=== $$f"; $(BIN)/gdl run $$f -n 1 --seed 1 || exit 1; done
+
+test: $(VENV)/.test-extras
+	$(BIN)/python -m pytest -q
+
+bench: $(BIN)/gdl
+	@for f in $(RULESETS); do $(BIN)/gdl bench $$f --seconds 3; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,189 @@
+"""The `gdl` command: check, run, replay and bench rulesets.
+
+Every error a user can cause is printed as one paragraph with its place, and the command
+exits 2; a Python traceback means a bug in gdl itself (set GDL_DEBUG=1 to see it).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+import traceback
+from collections import Counter
+
+from .errors import GdlError
+
+
+def _load(path, sets):
+    from interpreter import load
+    from interpreter.options import parse_set_args
+    return load(path, parse_set_args(sets))
+
+
+def cmd_check(args) -> int:
+    from interpreter import load
+    for path in args.files:
+        game = load(path)
+        prof = game.profile()
+        print(f"ok  {path}: {prof['title']} - {prof['players']} players, "
+              f"{prof['information']} information"
+              + (", chance" if prof["chance"] else "")
+              + (", simultaneous moves" if prof["simultaneous"] else "")
+              + f"; {prof['cards']} cards, {prof['zones']} zones, "
+              f"{len(prof['actions'])} actions, {len(game.options)} options")
+    return 0
+
+
+def _outcome_label(returns):
+    best = max(returns)
+    if all(r == returns[0] for r in returns):
+        return "draw"
+    return "win " + "+".join(str(i) for i, r in enumerate(returns) if r == best)
+
+
+def cmd_run(args) -> int:
+    from interpreter.agents import parse_agents, play_out
+    game = _load(args.file, args.set)
+    agents = parse_agents(args.agents, game.num_players)
+    seed0 = args.seed if args.seed is not None else random.randrange(2**31)
+    totals = [0.0] * game.num_players
+    wins = Counter()
+    lengths = []
+    out = open(args.trace, "w", encoding="utf-8") if args.trace else None
+    try:
+        for i in range(args.n):
+            seed = seed0 + i
+            state = game.new_state(seed)
+            play_out(state, agents, random.Random(seed))
+            returns = state.returns()
+            for k, r in enumerate(returns):
+                totals[k] += r
+            label = _outcome_label(returns) if state.is_terminal() else "unfinished"
+            wins[label] += 1
+            lengths.append(len(state.history))
+            if out:
+                out.write(json.dumps(state.trace()) + "\n")
+            if args.n == 1 or args.show:
+                print(f"--- game {i + 1} (seed {seed}), final table:")
+                print(state.view(None, symbols=args.symbols))
+    finally:
+        if out:
+            out.close()
+    _summary(game, args.n, totals, wins, lengths)
+    return 0
+
+
+def _summary(game, n, totals, wins, lengths):
+    print(f"{game.title}: {n} game(s), options "
+          + ", ".join(f"{k}={getattr(v, 'name', v)}" for k, v in game.options.items()))
+    for seat, total in zip(game.seats, totals):
+        won = sum(c for label, c in wins.items()
+                  if label.startswith("win") and str(seat.index) in label[4:].split("+"))
+        print(f"  {seat.name:>8}: won {won:5d}   mean return {total / n:+.3f}")
+    print(f"  draws: {wins.get('draw', 0)}   unfinished: {wins.get('unfinished', 0)}")
+    print(f"  length in steps: mean {sum(lengths) / n:.1f}, max {max(lengths)}")
+
+
+def cmd_replay(args) -> int:
+    from interpreter import load, read_trace, replay
+    from interpreter.options import parse_set_args
+    trace = read_trace(args.trace)
+    path = args.file or trace.get("game")
+    options = dict(trace.get("options") or {})
+    options.update(parse_set_args(args.set))
+    game = load(path, {k: v for k, v in options.items()})
+    state = replay(game, trace, args.step)
+    print(state.view(args.view, symbols=args.symbols))
+    print(f"after {len(state.history)} steps of {len(trace.get('steps', []))}")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from interpreter.agents import AGENTS, play_out
+    game = _load(args.file, args.set)
+    agents = [AGENTS["random"]] * game.num_players
+    rng = random.Random(args.seed)
+    games = decisions = 0
+    clock = time.perf_counter
+    start = clock()
+    stop = start + args.seconds
+    while True:
+        state = game.new_state()
+        decisions += play_out(state, agents, rng)
+        games += 1
+        if clock() >= stop:
+            break
+    elapsed = clock() - start
+    print(f"{game.title}: {games / elapsed:10.1f} playouts/s {decisions / elapsed:12.0f} "
+          f"decisions/s  ({decisions / games:.1f} decisions/playout, {games} playouts in "
+          f"{elapsed:.1f} s)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="gdl", description="Check, run and explore card games "
+                                 "written in the gdl language.")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("check", help="parse and check rulesets")
+    p.add_argument("files", nargs="+")
+    p.set_defaults(func=cmd_check)
+
+    def with_options(p):
+        p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                       help="override an option (repeatable)")
+
+    p = sub.add_parser("run", help="play games with agents and print a summary")
+    p.add_argument("file")
+    p.add_argument("-n", type=int, default=1, help="number of games (default 1)")
+    p.add_argument("--seed", type=int, help="seed of the first game (game i uses seed+i)")
+    p.add_argument("--agents", help="one agent per seat: random, first, last (default random)")
+    p.add_argument("--trace", help="write every game's trace to this .jsonl file")
+    p.add_argument("--show", action="store_true", help="print every game's final table")
+    p.add_argument("--symbols", action="store_true", help="show suit symbols")
+    with_options(p)
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("replay", help="replay a trace and print the final state")
+    p.add_argument("trace")
+    p.add_argument("--file", help="ruleset to replay on (default: the trace's)")
+    p.add_argument("--step", type=int, help="stop after this many steps")
+    p.add_argument("--view", help="show the table as this player sees it")
+    p.add_argument("--symbols", action="store_true")
+    with_options(p)
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("bench", help="random playouts per second on one core")
+    p.add_argument("file")
+    p.add_argument("--seconds", type=float, default=3.0)
+    p.add_argument("--seed", type=int, default=0)
+    with_options(p)
+    p.set_defaults(func=cmd_bench)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except GdlError as err:
+        print(str(err), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except RecursionError:
+        print("error: the ruleset nests too deeply to evaluate", file=sys.stderr)
+        return 2
+    except Exception as err:  # noqa: BLE001 - a bug in gdl, not in the user's input
+        if os.environ.get("GDL_DEBUG"):
+            traceback.print_exc()
+        print(f"internal error in gdl: {type(err).__name__}: {err} "
+              f"(set GDL_DEBUG=1 for the traceback)", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

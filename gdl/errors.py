@@ -1,0 +1,132 @@
+"""Every error a user can cause, rendered with place, caret, expectation and suggestion.
+
+One hierarchy: GdlError, with GdlSyntaxError, CheckError, OptionError, MoveError and
+RuleError below it.  The CLI prints `str(error)` and exits 2; nothing here raises a bare
+Python exception at a user.
+"""
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, Optional, Sequence
+
+from .span import Span
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> Optional[str]:
+    """Returns the candidate nearest to `word`, if any is near enough."""
+    pool = sorted(set(c for c in candidates if c))
+    close = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
+    if close:
+        return close[0]
+    lowered = {c.lower(): c for c in pool}
+    return lowered.get(word.lower())
+
+
+#: Source text of every file parsed in this process, so an error in a base ruleset shows
+#: the right line even when it is reported through a variant.
+SOURCES: dict = {}
+
+
+def excerpt(source: str, line: int, col: int) -> str:
+    """Returns the source line (tabs expanded) with a caret under `col`, or ''."""
+    lines = source.splitlines()
+    if not (1 <= line <= len(lines)):
+        return ""
+    text = lines[line - 1]
+    prefix = text[: max(col - 1, 0)].expandtabs(4)
+    text = text.expandtabs(4)
+    return f"    {text}\n    {' ' * len(prefix)}^"
+
+
+class GdlError(Exception):
+    """An error in something the user wrote: ruleset text, options, move text or a trace."""
+
+    kind = "error"
+
+    def __init__(self, message: str, span: Optional[Span] = None, *, source: str = "",
+                 expected: Sequence[str] = (), suggestion: Optional[str] = None,
+                 notes: Sequence[str] = ()):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.source = source
+        self.expected = tuple(expected)
+        self.suggestion = suggestion
+        self.notes = tuple(notes)
+
+    def with_source(self, source: str) -> "GdlError":
+        if not self.source:
+            self.source = source
+        return self
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span and self.span.line else ""
+        parts = [f"{where}{self.kind}: {self.message}"]
+        source = SOURCES.get(self.span.file, self.source) if self.span else ""
+        if self.span and source:
+            shown = excerpt(source, self.span.line, self.span.col)
+            if shown:
+                parts.append(shown)
+        if self.expected:
+            items = list(self.expected)
+            shown = ", ".join(items[:12]) + (", ..." if len(items) > 12 else "")
+            parts.append(f"  expected: {shown}")
+        if self.suggestion:
+            parts.append(f"  did you mean {self.suggestion!r}?")
+        parts.extend(f"  note: {n}" for n in self.notes)
+        return "\n".join(parts)
+
+
+class GdlSyntaxError(GdlError):
+    kind = "syntax error"
+
+
+class CheckError(GdlError):
+    """One or more problems the checker found; `problems` holds each as a GdlError."""
+
+    kind = "check error"
+
+    def __init__(self, problems: Sequence[GdlError]):
+        self.problems = list(problems)
+        first = self.problems[0]
+        super().__init__(first.message, first.span, source=first.source,
+                         expected=first.expected, suggestion=first.suggestion)
+
+    def __str__(self) -> str:
+        body = "\n".join(str(p) for p in self.problems)
+        n = len(self.problems)
+        return body + (f"\n{n} problems found." if n > 1 else "")
+
+
+class OptionError(GdlError):
+    kind = "option error"
+
+
+class MoveError(GdlError):
+    kind = "move error"
+
+
+class TraceError(GdlError):
+    kind = "trace error"
+
+
+class RuleError(GdlError):
+    """The rules could not be carried out: no case matched, a deadlock, a broken bound."""
+
+    kind = "rule error"
+
+    def __init__(self, message: str, span: Optional[Span] = None, *, rule: str = "",
+                 trace: Sequence[str] = (), **kw):
+        super().__init__(message, span, **kw)
+        self.rule = rule
+        self.trace = tuple(trace)
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        if self.rule:
+            text += f"\n  in rule: {self.rule}"
+        if self.trace:
+            tail = list(self.trace[-12:])
+            more = len(self.trace) - len(tail)
+            text += "\n  trace: " + ("... " if more else "") + " ; ".join(tail)
+        return text

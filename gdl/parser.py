@@ -1,0 +1,141 @@
+"""Text to AST: the lark parser with an indentation post-lexer, and friendly syntax errors."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import VisitError
+from lark.indenter import Indenter
+
+from . import ast as A
+from .errors import SOURCES, GdlError, GdlSyntaxError, did_you_mean
+from .span import Span
+from .transform import ToAst
+
+KEYWORDS = (
+    "game variant players option enum card cards zone var def table rule action trigger "
+    "invariant flow returns require secret if elif else repeat while for let move deal "
+    "shuffle flip reveal choose simultaneously random win draw end eliminate do pass top "
+    "bottom of to at depth face up down seen by into when priority then and or not in none "
+    "true false").split()
+
+# Readable names for lark's terminal names in "expected" lists.
+_TERMINAL_TEXT = {
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "_NL": "end of line",
+    "_INDENT": "an indented block", "_DEDENT": "end of the indented block", "COLON": "':'",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'",
+    "RBRACE": "'}'", "COMMA": "','", "EQUAL": "'='", "COMPOP": "a comparison",
+    "ADDOP": "'+' or '-'", "MULOP": "'*', '/' or '%'", "DOT": "'.'", "AUGOP": "'+=' or '-='",
+    "FACING": "up or down", "OPTIONAL": "'?'", "__ANON_0": "'..'", "$END": "end of file",
+}
+
+
+class _GdlIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", postlex=_GdlIndenter(), propagate_positions=True,
+                maybe_placeholders=True, start=["start", "expr"])
+
+
+def _expected_text(lark: Lark, names) -> list:
+    out = []
+    for name in sorted(names):
+        if name in _TERMINAL_TEXT:
+            out.append(_TERMINAL_TEXT[name])
+            continue
+        try:
+            pattern = lark.get_terminal(name).pattern
+        except KeyError:
+            out.append(name)
+            continue
+        value = getattr(pattern, "value", name)
+        out.append(repr(value) if pattern.type == "str" else name.lower())
+    return sorted(set(out))
+
+
+def _syntax_error(err: UnexpectedInput, path: str, text: str) -> GdlSyntaxError:
+    lark = _lark()
+    line, col = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken)
+                                          and err.token.type == "$END"):
+        line = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
+        col = len(text.splitlines()[-1]) + 1 if text.splitlines() else 1
+        expected = _expected_text(lark, getattr(err, "expected", ()) or ())
+        return GdlSyntaxError("the file ends in the middle of a construct",
+                              Span(path, line, col), source=text, expected=expected)
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        return GdlSyntaxError(f"unexpected character {ch!r}", Span(path, line, col),
+                              source=text, expected=_expected_text(lark, err.allowed or ()))
+    tok = err.token
+    expected_names = set(err.expected)
+    expected = _expected_text(lark, expected_names)
+    shown = {"_NL": "end of line", "_INDENT": "an indented line",
+             "_DEDENT": "a less indented line"}.get(tok.type, repr(str(tok)))
+    suggestion = None
+    if tok.type == "NAME":
+        words = [e.strip("'") for e in expected if e.startswith("'")]
+        suggestion = did_you_mean(str(tok), [w for w in words if w.isidentifier()])
+        if suggestion is None and "NAME" not in expected_names:
+            suggestion = did_you_mean(str(tok), KEYWORDS)
+    msg = f"unexpected {shown}"
+    if tok.type == "_INDENT":
+        msg = "unexpected indentation (a block may only start after a line ending in ':')"
+    return GdlSyntaxError(msg, Span(path, tok.line or line, tok.column or col), source=text,
+                          expected=expected, suggestion=suggestion)
+
+
+def parse_text(text: str, path: str = "<string>") -> A.Ruleset:
+    """Returns the AST of a ruleset's text, or raises GdlSyntaxError."""
+    if not text.endswith("\n"):
+        text += "\n"
+    SOURCES[path] = text
+    try:
+        tree = _lark().parse(text, start="start")
+    except UnexpectedInput as err:
+        raise _syntax_error(err, path, text) from None
+    try:
+        decls = ToAst(path).transform(tree)
+    except VisitError as err:
+        orig = err.orig_exc
+        if isinstance(orig, GdlError):
+            raise orig.with_source(text) from None
+        raise
+    return A.Ruleset(decls, path=path, source=text)
+
+
+def parse_expression(text: str, path: str = "<expression>"):
+    """Returns the AST of one expression (for the REPL and tests), or raises GdlSyntaxError."""
+    SOURCES[path] = text
+    try:
+        tree = _lark().parse(text.strip(), start="expr")
+    except UnexpectedInput as err:
+        raise _syntax_error(err, path, text) from None
+    try:
+        return ToAst(path).transform(tree)
+    except VisitError as err:
+        if isinstance(err.orig_exc, GdlError):
+            raise err.orig_exc.with_source(text) from None
+        raise
+
+
+def parse_file(path) -> A.Ruleset:
+    """Returns the AST of a ruleset file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as err:
+        raise GdlError(f"cannot read {p}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise GdlError(f"{p} is not UTF-8 text") from None
+    return parse_text(text, str(path))

@@ -1,0 +1,54 @@
+"""Variant files: `variant of "base.gdl"` plus declarations that replace the base's.
+
+A variant changes a rule without copying the game: each named declaration (option, enum,
+zone, var, def, table, rule, action, trigger, invariant) replaces the base's declaration of
+the same name in place; new names are added; a `game`, `players`, `card`, `flow` or
+`returns` declaration replaces the base's; any `cards` declaration replaces all of the
+base's.  Variants may stack (a variant of a variant), up to a fixed depth.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import ast as A
+from .errors import GdlError
+
+_SINGLE = (A.GameDecl, A.PlayersDecl, A.CardDecl, A.FlowDecl, A.ReturnsDecl)
+MAX_DEPTH = 8
+
+
+def _key(decl):
+    if isinstance(decl, _SINGLE):
+        return type(decl).__name__
+    return getattr(decl, "name", None)
+
+
+def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0) -> A.Ruleset:
+    """Returns `ruleset` with its base merged in, or unchanged if it is not a variant."""
+    header = next((d for d in ruleset.decls if isinstance(d, A.VariantOf)), None)
+    if header is None:
+        return ruleset
+    if depth >= MAX_DEPTH:
+        raise GdlError(f"variants nest deeper than {MAX_DEPTH} levels", header.span,
+                       source=ruleset.source)
+    base_path = Path(ruleset.path).parent / header.path
+    if not base_path.exists():
+        raise GdlError(f"the base ruleset {header.path!r} of this variant does not exist "
+                       f"(looked for {base_path})", header.span, source=ruleset.source)
+    base = merge_variant(parse_file(base_path), parse_file, depth + 1)
+    overrides = [d for d in ruleset.decls if not isinstance(d, A.VariantOf)]
+    by_key = {_key(d): d for d in overrides if _key(d) is not None}
+    new_cards = [d for d in overrides if isinstance(d, A.CardsDecl)]
+    merged, used = [], set()
+    for d in base.decls:
+        k = _key(d)
+        if isinstance(d, A.CardsDecl) and new_cards:
+            continue
+        if k is not None and k in by_key:
+            merged.append(by_key[k])
+            used.add(k)
+        else:
+            merged.append(d)
+    merged.extend(d for d in overrides
+                  if (_key(d) is None or _key(d) not in used) and d not in merged)
+    return A.Ruleset(tuple(merged), path=ruleset.path, source=ruleset.source)

@@ -1,0 +1,605 @@
+"""Statements compiled once into a flat list of instructions with jumps.
+
+An instruction is a closure `op(st) -> next pc`; a decision or chance point records what
+it waits for in `st.node`, stores where to resume in `st.pc` and returns PAUSE.  Because
+the program counter and every local live in the state's flat lists, a state is cloned
+and hashed like plain data: no Python generator or call stack has to be copied.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import attrs
+
+from gdl import ast as A
+from gdl.errors import CheckError, GdlError, RuleError
+
+from ._exprs import ExprCompiler
+from ._layout import LayoutBuilder, Program
+from ._scope import Local, Scope
+from .values import Card, Seat, ZoneRef
+
+PAUSE = -1
+DECIDE, SIMUL, CHANCE, END = 1, 2, 3, 4
+LOOP_BUDGET = 1_000_000
+_PAUSING = (A.Choose, A.Simultaneous, A.Shuffle, A.RandomChoice)
+_EFFECTS = (A.Assign, A.AugAssign, A.Move, A.Deal, A.Flip, A.Reveal, A.Eliminate,
+            A.RandomChoice, A.Shuffle)
+
+
+@attrs.define(eq=False)
+class ActionInfo:
+    """An action compiled once: its parameter domains, preconditions and secrets."""
+    name: str
+    decl: A.ActionDecl
+    me_slot: int
+    params: list          # (name, frame slot, domain closure)
+    requires: list        # (closure, reason, span)
+    secrets: list         # (frozenset of param positions, closure or None)
+    block: Optional[list] = None
+    scope: object = None
+    staged: list = attrs.Factory(list)   # requires by the number of parameters they need
+
+
+@attrs.define(eq=False)
+class Site:
+    """A `choose` or `simultaneously` statement: who decides, among which actions."""
+    id: int
+    kind: int
+    node: object
+    rule: str
+    actions: list         # (ActionInfo, entry pc or None)
+    next_pc: int = 0
+
+
+class _ConstState:
+    """Stands in for a state while evaluating constants: any state access fails."""
+    __slots__ = ()
+
+
+class Compiler(ExprCompiler, LayoutBuilder):
+    """Turns a checked Ruleset and its option values into a Program."""
+
+    def __init__(self, ruleset: A.Ruleset, overrides: dict):
+        self.ruleset = ruleset
+        self.source = ruleset.source
+        self.prog = Program(path=ruleset.path)
+        self.overrides = dict(overrides)
+        self.scratch: list = []
+        self.const_state = _ConstState()
+        self.watched: set = set()
+        self.def_cache: dict = {}
+        self.table_cache: dict = {}
+        self.ambiguous: set = set()
+        self.card_kinds: dict = {}
+        self.action_info: dict = {}
+        self.rule_slots: dict = {}
+        self.rule_stack: List[str] = []
+        self.sites: List[Site] = []
+        self.rule_spans = [(d.span.line, d.span.end_line, getattr(d, "name", "flow"))
+                           for d in ruleset.decls
+                           if isinstance(d, (A.RuleDecl, A.ActionDecl, A.TriggerDecl,
+                                             A.FlowDecl, A.DefDecl, A.TableDecl))]
+
+    # ------------------------------------------------------------------ errors
+    def error(self, message, node) -> GdlError:
+        return CheckError([GdlError(message, getattr(node, "span", None), source=self.source)])
+
+    def rule_at(self, span) -> str:
+        if span is None:
+            return ""
+        for lo, hi, name in self.rule_spans:
+            if lo <= span.line <= hi:
+                return name
+        return ""
+
+    def runtime_error(self, message, node, st) -> RuleError:
+        span = getattr(node, "span", None)
+        trace = st.trace_texts() if hasattr(st, "trace_texts") else ()
+        return RuleError(message, span, source=self.source, rule=self.rule_at(span),
+                         trace=trace)
+
+    def new_scratch(self) -> int:
+        self.scratch.append(None)
+        return len(self.scratch) - 1
+
+    def new_frame(self) -> int:
+        self.prog.frame_size += 1
+        return self.prog.frame_size - 1
+
+    # ------------------------------------------------------------------ whole program
+    def compile(self) -> Program:
+        decls = self.ruleset.decls
+        self.layout(decls)
+        p = self.prog
+        p.sites = self.sites
+        for d in decls:
+            if isinstance(d, A.TriggerDecl):
+                p.triggers.append(self.trigger(d))
+        p.triggers.sort(key=lambda t: -t[0])
+        for d in decls:
+            if isinstance(d, A.InvariantDecl):
+                p.invariants.append((d.name, self.expr(d.expr, Scope()), d))
+            elif isinstance(d, A.ReturnsDecl):
+                scope = Scope()
+                slot = scope.bind(d.var, Local("scratch", self.new_scratch())).slot
+                p.returns_fn = (slot, self.expr(d.expr, scope))
+        flow = next(d for d in decls if isinstance(d, A.FlowDecl))
+        self.rule_stack.append("flow")
+        self.stmts(flow.body, Scope(), p.code)
+        p.code.append(self.finish_op(None, "end"))
+        p.scratch = self.scratch
+        p.compiler = self
+        return p
+
+    def trigger(self, d: A.TriggerDecl):
+        scope = Scope()
+        cond = self.expr(d.cond, scope)
+        self.rule_stack.append(d.name)
+        block: list = []
+        self.stmts(d.body, scope, block, checks=False)
+        self.rule_stack.pop()
+        return (d.priority, d.name, cond, block, d)
+
+    # ------------------------------------------------------------------ blocks
+    def stmts(self, body, scope: Scope, code: list, checks: bool = True):
+        scope = scope.child()
+        for s in body:
+            self.stmt(s, scope, code)
+            if checks and self.prog.triggers and isinstance(s, _EFFECTS):
+                code.append(self.trigger_op(len(code) + 1))
+
+    def stmt(self, s, scope, code):
+        if isinstance(s, _PAUSING) and code is not self.prog.code:
+            raise self.error(f"{type(s).__name__.lower()} cannot happen here: triggers and "
+                             f"simultaneous actions run without stopping for a decision", s)
+        handler = getattr(self, "_s_" + type(s).__name__)
+        handler(s, scope, code)
+
+    def effect(self, code, fn):
+        nxt = len(code) + 1
+
+        def op(st):
+            fn(st)
+            return nxt
+        code.append(op)
+
+    def jump_op(self, target: list, back: bool = False, node=None):
+        if not back:
+            return lambda st: target[0]
+
+        def jump_back(st):
+            st.budget -= 1
+            if st.budget < 0:
+                raise self.runtime_error("the rules loop for ever without a decision "
+                                         f"({LOOP_BUDGET} iterations)", node, st)
+            return target[0]
+        return jump_back
+
+    def branch_op(self, cond, target: list, nxt: int):
+        return lambda st: nxt if cond(st) else target[0]
+
+    def trigger_op(self, nxt):
+        triggers = self.prog.triggers
+
+        def check(st):
+            for _, _, cond, block, _ in triggers:
+                if cond(st):
+                    st.exec_block(block)
+            st.dirty.clear()
+            return nxt
+        return check
+
+    # ------------------------------------------------------------------ simple statements
+    def writer(self, target: A.Target, scope):
+        local = scope.lookup(target.name)
+        if local is not None:
+            if not local.assignable or target.indices:
+                raise self.error(f"{target.name} cannot be assigned", target)
+            slot = local.slot
+            return lambda st, v: st.frame.__setitem__(slot, v)
+        p = self.prog
+        watched = target.name in self.watched
+        name = target.name
+        if target.name in p.var_slots and not target.indices:
+            slot = p.var_slots[target.name]
+            if watched:
+                def write_watched(st, v):
+                    st.vars[slot] = v
+                    st.dirty.add(name)
+                return write_watched
+            return lambda st, v: st.vars.__setitem__(slot, v)
+        if target.name in p.var_index and target.indices:
+            _, table = p.var_index[target.name]
+            find = self._lookup(table, [self.expr(i, scope) for i in target.indices],
+                                target, f"variable {target.name}")
+            if watched:
+                def write_index_watched(st, v):
+                    st.vars[find(st)] = v
+                    st.dirty.add(name)
+                return write_index_watched
+            return lambda st, v: st.vars.__setitem__(find(st), v)
+        raise self.error(f"{target.name} is not a variable", target)
+
+    def reader(self, target: A.Target, scope):
+        node = A.Index(A.Name(target.name), target.indices) if target.indices else \
+            A.Name(target.name)
+        return self.expr(node, scope)
+
+    def _s_Assign(self, s, scope, code):
+        write, value = self.writer(s.target, scope), self.expr(s.value, scope)
+        self.effect(code, lambda st: write(st, value(st)))
+
+    def _s_AugAssign(self, s, scope, code):
+        write, read = self.writer(s.target, scope), self.reader(s.target, scope)
+        value = self.expr(s.value, scope)
+        sign = 1 if s.op == "+" else -1
+        self.effect(code, lambda st: write(st, read(st) + sign * value(st)))
+
+    def _s_Let(self, s, scope, code):
+        value = self.expr(s.value, scope)
+        slot = scope.bind(s.name, Local("frame", self.new_frame(), assignable=True)).slot
+        self.effect(code, lambda st: st.frame.__setitem__(slot, value(st)))
+
+    def _s_Pass(self, s, scope, code):
+        pass
+
+    def cards_of(self, node, scope):
+        fn = self.expr(node, scope)
+
+        def cards(st):
+            v = fn(st)
+            if isinstance(v, Card):
+                return (v,)
+            if isinstance(v, ZoneRef):
+                return tuple(reversed(st.zones[v.slot]))
+            if v is None:
+                raise self.runtime_error("there is no card here (the value is none)", node, st)
+            return v
+        return cards
+
+    def zone_of_expr(self, node, scope):
+        fn = self.expr(node, scope)
+
+        def zone(st):
+            z = fn(st)
+            if not isinstance(z, ZoneRef):
+                raise self.runtime_error(f"expected a zone, got {z!r}", node, st)
+            return z
+        return zone
+
+    def _s_Move(self, s, scope, code):
+        cards = self.cards_of(s.cards, scope)
+        place = s.place
+        dest = self.zone_of_expr(place.zone, scope)
+        depth = self.expr(place.depth, scope) if place.depth is not None else None
+        kind = place.kind
+        facing = None if s.facing is None else s.facing is A.Facing.UP
+        info = self.prog.zone_info
+
+        def move(st):
+            z = dest(st)
+            up = info[z.slot].facing_up if facing is None else facing
+            d = depth(st) if depth is not None else None
+            st.move_cards(cards(st), z.slot, kind, d, up, s)
+        self.effect(code, move)
+
+    def _s_Deal(self, s, scope, code):
+        count, source = self.expr(s.count, scope), self.zone_of_expr(s.source, scope)
+        inner = scope.child()
+        slot = inner.bind(s.var, Local("frame", self.new_frame())).slot
+        targets = self.collection(s.iter, scope)
+        dest = self.zone_of_expr(s.dest, inner)
+        facing = None if s.facing is None else s.facing is A.Facing.UP
+        info = self.prog.zone_info
+        top = A.PlaceKind.TOP
+
+        def deal(st):
+            src = st.zones[source(st).slot]
+            for _ in range(count(st)):
+                for p in targets(st):
+                    if not src:
+                        raise self.runtime_error("cannot deal: the source zone is empty", s, st)
+                    st.frame[slot] = p
+                    z = dest(st)
+                    up = info[z.slot].facing_up if facing is None else facing
+                    st.move_cards((src[-1],), z.slot, top, None, up, s)
+            st.frame[slot] = None
+        self.effect(code, deal)
+
+    def _s_Flip(self, s, scope, code):
+        cards, up = self.cards_of(s.cards, scope), s.facing is A.Facing.UP
+
+        def flip(st):
+            for c in cards(st):
+                st.up[c.id] = up
+        self.effect(code, flip)
+
+    def _s_Reveal(self, s, scope, code):
+        cards, who = self.cards_of(s.cards, scope), self.expr(s.to, scope)
+
+        def reveal(st):
+            bits = 0
+            for c in cards(st):
+                bits |= 1 << c.id
+            players = who(st)
+            for p in (players,) if isinstance(players, Seat) else players:
+                st.known[p.index] |= bits
+        self.effect(code, reveal)
+
+    def _s_Eliminate(self, s, scope, code):
+        who = self.expr(s.who, scope)
+
+        def eliminate(st):
+            st.out |= 1 << who(st).index
+        self.effect(code, eliminate)
+
+    def _s_CallRule(self, s, scope, code):
+        decl = self.prog.rules.get(s.name)
+        if decl is None:
+            raise self.error(f"unknown rule {s.name!r}", s)
+        if s.name in self.rule_stack:
+            raise self.error(f"rule {s.name} calls itself", s)
+        if len(s.args) != len(decl.params):
+            raise self.error(f"rule {s.name} takes {len(decl.params)} arguments", s)
+        if s.name not in self.rule_slots:
+            self.rule_slots[s.name] = [self.new_frame() for _ in decl.params]
+        slots = self.rule_slots[s.name]
+        args = [self.expr(a, scope) for a in s.args]
+        inner = Scope(me=scope.me)
+        for prm, slot in zip(decl.params, slots):
+            inner.bind(prm.name, Local("frame", slot))
+        if args:
+            def bind(st):
+                values = [a(st) for a in args]
+                for slot, v in zip(slots, values):
+                    st.frame[slot] = v
+            self.effect(code, bind)
+        self.rule_stack.append(s.name)
+        self.stmts(decl.body, inner, code)
+        self.rule_stack.pop()
+        if slots:
+            self.effect(code, lambda st: [st.frame.__setitem__(k, None) for k in slots])
+
+    # ------------------------------------------------------------------ control flow
+    def _s_If(self, s, scope, code):
+        end: list = [None]
+        for cond_node, body in s.branches:
+            cond = self.expr(cond_node, scope)
+            skip: list = [None]
+            code.append(self.branch_op(cond, skip, len(code) + 1))
+            self.stmts(body, scope, code)
+            code.append(self.jump_op(end))
+            skip[0] = len(code)
+        self.stmts(s.else_body, scope, code)
+        end[0] = len(code)
+
+    def _s_Repeat(self, s, scope, code):
+        count = self.expr(s.count, scope)
+        slot = self.new_frame()
+        self.effect(code, lambda st: st.frame.__setitem__(slot, count(st)))
+        head, end = len(code), [None]
+
+        def test(st):
+            left = st.frame[slot]
+            if left <= 0:
+                return end[0]
+            st.frame[slot] = left - 1
+            return head + 1
+        code.append(test)
+        self.stmts(s.body, scope, code)
+        code.append(self.jump_op([head], back=True, node=s))
+        end[0] = len(code)
+        self.effect(code, lambda st: st.frame.__setitem__(slot, None))
+
+    def _s_While(self, s, scope, code):
+        cond = self.expr(s.cond, scope)
+        head, end = len(code), [None]
+        code.append(self.branch_op(cond, end, head + 1))
+        self.stmts(s.body, scope, code)
+        code.append(self.jump_op([head], back=True, node=s))
+        end[0] = len(code)
+
+    def _s_For(self, s, scope, code):
+        items = self.collection(s.iter, scope)
+        it_slot, i_slot = self.new_frame(), self.new_frame()
+        inner = scope.child()
+        var_slot = inner.bind(s.var, Local("frame", self.new_frame())).slot
+
+        def start(st):
+            st.frame[it_slot] = tuple(items(st))
+            st.frame[i_slot] = 0
+        self.effect(code, start)
+        head, end = len(code), [None]
+
+        def test(st):
+            frame = st.frame
+            i, values = frame[i_slot], frame[it_slot]
+            if i >= len(values):
+                return end[0]
+            frame[var_slot] = values[i]
+            frame[i_slot] = i + 1
+            return head + 1
+        code.append(test)
+        self.stmts(s.body, inner, code)
+        code.append(self.jump_op([head], back=True, node=s))
+        end[0] = len(code)
+
+        def clear(st):
+            st.frame[it_slot] = st.frame[i_slot] = st.frame[var_slot] = None
+        self.effect(code, clear)
+
+    # ------------------------------------------------------------------ ends
+    def finish_op(self, who, how, node=None):
+        n = len(self.prog.seats)
+
+        def finish(st):
+            if how == "win":
+                w = who(st)
+                winners = {w.index} if isinstance(w, Seat) else {x.index for x in w}
+                k = len(winners)
+                if k == 0 or k == n:
+                    st.finish(tuple(0.0 for _ in range(n)))
+                else:
+                    lose = -k / (n - k)
+                    st.finish(tuple(1.0 if i in winners else lose for i in range(n)))
+            elif how == "draw" or self.prog.returns_fn is None:
+                st.finish(tuple(0.0 for _ in range(n)))
+            else:
+                slot, fn = self.prog.returns_fn
+                out = []
+                for seat in self.prog.seats:
+                    self.scratch[slot] = seat
+                    out.append(float(fn(st)))
+                st.finish(tuple(out))
+            return PAUSE
+        return finish
+
+    def _s_Win(self, s, scope, code):
+        code.append(self.finish_op(self.expr(s.who, scope), "win", s))
+
+    def _s_Draw(self, s, scope, code):
+        code.append(self.finish_op(None, "draw", s))
+
+    def _s_EndGame(self, s, scope, code):
+        code.append(self.finish_op(None, "end", s))
+
+    # ------------------------------------------------------------------ pauses
+    def _s_Shuffle(self, s, scope, code):
+        zone = self.zone_of_expr(s.zone, scope)
+        nxt = len(code) + 1
+
+        def shuffle(st):
+            z = zone(st)
+            cards = st.zones[z.slot]
+            st.forget(cards)
+            if len({c.kind for c in cards}) <= 1:
+                return nxt
+            st.node = (CHANCE, "shuffle", z.slot)
+            st.pc = nxt
+            return PAUSE
+        code.append(shuffle)
+
+    def _s_RandomChoice(self, s, scope, code):
+        domain = self.collection(s.domain, scope)
+        slot = scope.bind(s.var, Local("frame", self.new_frame())).slot
+        nxt = len(code) + 1
+
+        def random_choice(st):
+            values = tuple(domain(st))
+            if not values:
+                raise self.runtime_error("random choice from an empty domain", s, st)
+            if len(values) == 1:
+                st.frame[slot] = values[0]
+                return nxt
+            st.node = (CHANCE, "random", slot, values)
+            st.pc = nxt
+            return PAUSE
+        code.append(random_choice)
+
+    def action(self, name, node) -> ActionInfo:
+        info = self.action_info.get(name)
+        if info is not None:
+            return info
+        decl = self.prog.actions.get(name)
+        if decl is None:
+            raise self.error(f"unknown action {name!r}", node)
+        me = Local("frame", self.new_frame())
+        scope = Scope(me=me)
+        params = []
+        for prm in decl.params:
+            domain = self.collection(prm.domain, scope)
+            local = scope.bind(prm.name, Local("frame", self.new_frame()))
+            params.append((prm.name, local.slot, domain))
+        requires = [(self.expr(r.cond, scope), r.reason, r.span) for r in decl.requires]
+        names = [prm.name for prm in decl.params]
+        staged = [[] for _ in range(len(names) + 1)]
+        for r, compiled in zip(decl.requires, requires):
+            used = _names_in(r.cond)
+            level = max((i + 1 for i, n in enumerate(names) if n in used), default=0)
+            staged[level].append(compiled[0])
+        positions = {prm.name: i for i, prm in enumerate(decl.params)}
+        secrets = [(frozenset(positions[n] for n in sec.names if n in positions),
+                    self.expr(sec.when, scope) if sec.when is not None else None)
+                   for sec in decl.secrets]
+        info = ActionInfo(name, decl, me.slot, params, requires, secrets, scope=scope,
+                          staged=staged)
+        self.action_info[name] = info
+        return info
+
+    def action_body(self, info: ActionInfo, code: list):
+        if info.name in self.rule_stack:
+            raise self.error(f"action {info.name} can lead back to itself", info.decl)
+        self.rule_stack.append(info.name)
+        self.stmts(info.decl.body, info.scope, code)
+        self.rule_stack.pop()
+        slots = [info.me_slot] + [slot for _, slot, _ in info.params]
+
+        def clear(st):
+            for k in slots:
+                st.frame[k] = None
+        self.effect(code, clear)
+
+    def _s_Choose(self, s, scope, code):
+        player = self.expr(s.player, scope)
+        site = Site(len(self.sites), DECIDE, s, self.rule_stack[-1], [])
+        self.sites.append(site)
+        here = len(code)
+
+        def choose(st):
+            st.node = (DECIDE, site, (player(st),))
+            st.pc = here
+            return PAUSE
+        code.append(choose)
+        after: list = [None]
+        for name in s.actions:
+            info = self.action(name, s)
+            entry = len(code)
+            self.action_body(info, code)
+            code.append(self.jump_op(after))
+            site.actions.append((info, entry))
+        after[0] = site.next_pc = len(code)
+
+    def _s_Simultaneous(self, s, scope, code):
+        players = self.collection(s.players, scope)
+        site = Site(len(self.sites), SIMUL, s, self.rule_stack[-1], [])
+        self.sites.append(site)
+        for name in s.actions:
+            info = self.action(name, s)
+            if info.block is None:
+                info.block = []
+                self.rule_stack.append(info.name)
+                self.stmts(info.decl.body, info.scope, info.block)
+                self.rule_stack.pop()
+            site.actions.append((info, None))
+        here = len(code)
+        site.next_pc = here + 1
+
+        def simultaneous(st):
+            who = tuple(players(st))
+            if not who:
+                return here + 1
+            st.node = (SIMUL, site, who, {})
+            st.pc = here
+            return PAUSE
+        code.append(simultaneous)
+
+
+def _names_in(node) -> set:
+    """Returns every plain name an expression mentions (to stage a require early)."""
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend(n)
+        elif isinstance(n, A.Name):
+            out.add(n.id)
+        elif hasattr(n, "__attrs_attrs__"):
+            stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__)
+    return out
+
+
+def compile_program(ruleset: A.Ruleset, overrides: dict) -> Program:
+    """Returns the compiled program of a checked ruleset with these option values."""
+    return Compiler(ruleset, overrides).compile()

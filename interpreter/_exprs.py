@@ -1,0 +1,592 @@
+"""Expressions compiled once into Python closures `f(st) -> value`.
+
+One small handler per AST node type.  Names are resolved here, at compile time, through the
+scope chain and the program's symbol tables; nothing the user wrote is looked up by string
+at run time.
+"""
+from __future__ import annotations
+
+import operator
+
+from gdl import ast as A
+from gdl.errors import RuleError
+
+from ._scope import Local, Scope
+from .values import Card, Member, Seat, ZoneRef
+
+_BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
+
+
+def _const(value):
+    return lambda st: value
+
+
+class ExprCompiler:
+    """Mixin for the Compiler: `expr(node, scope)` returns a closure."""
+
+    def expr(self, node, scope: Scope):
+        handler = getattr(self, "_e_" + type(node).__name__, None)
+        if handler is None:
+            raise self.error(f"{type(node).__name__} cannot be used as a value here", node)
+        return handler(node, scope)
+
+    def const(self, node, scope: Scope = None):
+        """Evaluates an expression that depends only on options and declarations."""
+        fn = self.expr(node, scope or Scope())
+        try:
+            return fn(self.const_state)
+        except (AttributeError, TypeError, IndexError):
+            raise self.error("this expression must be known before the game starts "
+                             "(options, numbers and enums only)", node) from None
+
+    # ------------------------------------------------------------------ literals
+    def _e_IntLit(self, node, scope):
+        return _const(node.value)
+
+    def _e_BoolLit(self, node, scope):
+        return _const(node.value)
+
+    def _e_NoneLit(self, node, scope):
+        return _const(None)
+
+    def _e_StrLit(self, node, scope):
+        return _const(node.value)
+
+    # ------------------------------------------------------------------ names
+    def _e_Name(self, node, scope):
+        local = scope.lookup(node.id)
+        if local is not None:
+            return self.read_local(local)
+        if node.id == "me":
+            if scope.me is None:
+                raise self.error("'me' is only known inside an action", node)
+            return self.read_local(scope.me)
+        return self.global_name(node.id, node)
+
+    def read_local(self, local: Local):
+        slot = local.slot
+        if local.where == "frame":
+            return lambda st: st.frame[slot]
+        scratch = self.scratch
+        return lambda st: scratch[slot]
+
+    def global_name(self, name, node):
+        p = self.prog
+        if name in p.options:
+            return _const(p.options[name])
+        if name in p.var_slots:
+            slot = p.var_slots[name]
+            return lambda st: st.vars[slot]
+        if name in p.zone_plain:
+            return _const(p.zone_plain[name])
+        if name in p.families:
+            return _const(tuple(p.families[name].values()))
+        if name in p.values:
+            return _const(p.values[name])
+        if name in p.enums:
+            return _const(tuple(p.enums[name]))
+        if name == "players":
+            seats = p.seats
+            return lambda st: tuple(s for s in seats if not st.out >> s.index & 1)
+        if name in ("all_players", "player"):
+            return _const(tuple(p.seats))
+        if name == "num_players":
+            return _const(len(p.seats))
+        if name == "bool":
+            return _const((False, True))
+        if name == "card":
+            return _const(tuple(p.cards))
+        raise self.error(f"unknown name {name!r}", node)
+
+    def _e_Attr(self, node, scope):
+        if isinstance(node.obj, A.Name) and scope.lookup(node.obj.id) is None:
+            qualified = self.qualified(node.obj.id, node.name)
+            if qualified is not None:
+                return _const(qualified)
+        obj = self.expr(node.obj, scope)
+        field = node.name
+
+        def attr(st):
+            value = obj(st)
+            if value is None:
+                raise self.runtime_error(f"no card to take .{field} of (the value is none)",
+                                         node, st)
+            return value.attrs[field]
+        return attr
+
+    def qualified(self, enum_name, member):
+        p = self.prog
+        if enum_name == "player":
+            return next((s for s in p.seats if s.name == member), None)
+        for m in p.enums.get(enum_name, ()):
+            if m.name == member:
+                return m
+        return None
+
+    def _e_Index(self, node, scope):
+        if not isinstance(node.obj, A.Name):
+            raise self.error("only variables and zone families can be indexed", node)
+        name = node.obj.id
+        keys = [self.expr(a, scope) for a in node.args]
+        p = self.prog
+        if name in p.families:
+            table = p.families[name]
+            return self._lookup(table, keys, node, f"zone {name}")
+        if name in p.var_index:
+            base, table = p.var_index[name]
+            find = self._lookup(table, keys, node, f"variable {name}")
+            return lambda st: st.vars[find(st)]
+        raise self.error(f"{name!r} cannot be indexed", node)
+
+    def _lookup(self, table, keys, node, what):
+        def key_error(st, key):
+            shown = ", ".join(str(getattr(k, "text", k)) for k in key)
+            raise self.runtime_error(f"{what} has no element [{shown}]", node, st)
+        if len(keys) == 1:
+            (k0,) = keys
+
+            def find1(st):
+                key = (k0(st),)
+                try:
+                    return table[key]
+                except KeyError:
+                    key_error(st, key)
+            return find1
+
+        def find(st):
+            key = tuple(k(st) for k in keys)
+            try:
+                return table[key]
+            except KeyError:
+                key_error(st, key)
+        return find
+
+    # ------------------------------------------------------------------ operators
+    def _e_BinOp(self, node, scope):
+        left, right = self.expr(node.left, scope), self.expr(node.right, scope)
+        if node.op in _BINOPS:
+            fn = _BINOPS[node.op]
+            return lambda st: fn(left(st), right(st))
+
+        def divide(st):
+            a, b = left(st), right(st)
+            if b == 0:
+                raise self.runtime_error("division by zero", node, st)
+            return a // b if node.op == "/" else a % b
+        return divide
+
+    def _e_Neg(self, node, scope):
+        inner = self.expr(node.operand, scope)
+        return lambda st: -inner(st)
+
+    def _e_Compare(self, node, scope):
+        left, right = self.expr(node.left, scope), self.expr(node.right, scope)
+        fn = _COMPARE[node.op]
+        return lambda st: fn(left(st), right(st))
+
+    def _e_Member(self, node, scope):
+        item, coll = self.expr(node.item, scope), self.collection(node.coll, scope)
+        if node.negated:
+            return lambda st: item(st) not in coll(st)
+        return lambda st: item(st) in coll(st)
+
+    def _e_And(self, node, scope):
+        parts = [self.expr(i, scope) for i in node.items]
+        if len(parts) == 2:
+            a, b = parts
+            return lambda st: a(st) and b(st)
+        return lambda st: all(p(st) for p in parts)
+
+    def _e_Or(self, node, scope):
+        parts = [self.expr(i, scope) for i in node.items]
+        if len(parts) == 2:
+            a, b = parts
+            return lambda st: a(st) or b(st)
+        return lambda st: any(p(st) for p in parts)
+
+    def _e_Not(self, node, scope):
+        inner = self.expr(node.operand, scope)
+        return lambda st: not inner(st)
+
+    def _e_Cond(self, node, scope):
+        test, a, b = (self.expr(x, scope) for x in (node.test, node.then, node.else_))
+        return lambda st: a(st) if test(st) else b(st)
+
+    def _e_Range(self, node, scope):
+        lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
+        return lambda st: tuple(range(lo(st), hi(st) + 1))
+
+    def _e_SetLit(self, node, scope):
+        return self._e_ListLit(node, scope)
+
+    def _e_ListLit(self, node, scope):
+        items = [self.expr(i, scope) for i in node.items]
+        if all(isinstance(i, (A.IntLit, A.Name, A.Attr)) for i in node.items):
+            try:
+                values = tuple(f(self.const_state) for f in items)
+                return _const(values)
+            except Exception:  # noqa: BLE001 - not constant: evaluate at run time
+                pass
+        return lambda st: tuple(f(st) for f in items)
+
+    # ------------------------------------------------------------------ collections
+    def collection(self, node, scope):
+        """A closure giving a tuple: zones stand for their cards (top first; a set zone's
+        cards in card order)."""
+        inner = self.expr(node, scope)
+        is_set = self.prog.is_set
+
+        def as_tuple(st):
+            value = inner(st)
+            if isinstance(value, ZoneRef):
+                z = st.zones[value.slot]
+                return tuple(z) if is_set[value.slot] else tuple(reversed(z))
+            return value
+        return as_tuple
+
+    def comprehension(self, fors, cond, scope, item_node, item_is_scope=False):
+        """Returns (generator factory, inner scope) for `for x in xs ... if c`."""
+        inner = scope.child()
+        loops = []
+        for f in fors:
+            it = self.collection(f.iter, inner)
+            local = inner.bind(f.var, Local("scratch", self.new_scratch()))
+            loops.append((local.slot, it))
+        test = self.expr(cond, inner) if cond is not None else None
+        item = self.expr(item_node, inner)
+        scratch = self.scratch
+
+        def generate(st):
+            def rec(i):
+                if i == len(loops):
+                    if test is None or test(st):
+                        yield item(st)
+                    return
+                slot, it = loops[i]
+                for v in it(st):
+                    scratch[slot] = v
+                    yield from rec(i + 1)
+            return rec(0)
+
+        if len(loops) == 1:
+            (slot, it), = loops
+            if test is None:
+                def generate(st):  # noqa: F811 - the common single-loop case, faster
+                    for v in it(st):
+                        scratch[slot] = v
+                        yield item(st)
+            else:
+                def generate(st):  # noqa: F811
+                    for v in it(st):
+                        scratch[slot] = v
+                        if test(st):
+                            yield item(st)
+        return generate
+
+    def _e_ListComp(self, node, scope):
+        gen = self.comprehension(node.fors, node.cond, scope, node.item)
+        return lambda st: tuple(gen(st))
+
+    def _e_Aggregate(self, node, scope):
+        gen = self.comprehension(node.fors, node.cond, scope, node.item)
+        f = node.func
+        if f == "sum":
+            return lambda st: sum(gen(st))
+        if f == "count":
+            return lambda st: sum(1 for v in gen(st) if v is not False)
+        if f == "any":
+            return lambda st: any(gen(st))
+        if f == "all":
+            return lambda st: all(gen(st))
+        if f == "first":
+            return lambda st: next(gen(st), None)
+        if f in ("min", "max"):
+            pick = min if f == "min" else max
+
+            def extreme(st):
+                values = tuple(gen(st))
+                if not values:
+                    raise self.runtime_error(f"{f} of no items", node, st)
+                return pick(values)
+            return extreme
+        raise self.error(f"unknown aggregate {f!r}", node)
+
+    # ------------------------------------------------------------------ calls
+    def _e_Call(self, node, scope):
+        name = node.func
+        if name in self.prog.defs:
+            return self.call_def(name, node, scope)
+        if name in self.prog.tables:
+            return self.call_table(name, node, scope)
+        handler = getattr(self, "_b_" + name, None)
+        if handler is None:
+            raise self.error(f"unknown function {name!r}", node)
+        return handler(node, scope)
+
+    def args(self, node, scope, n_min, n_max=None):
+        n_max = n_min if n_max is None else n_max
+        if not n_min <= len(node.args) <= n_max:
+            raise self.error(f"{node.func} takes {n_min}..{n_max} arguments", node)
+        return [self.expr(a, scope) for a in node.args]
+
+    def zone_arg(self, fn, node):
+        def zone(st):
+            z = fn(st)
+            if not isinstance(z, ZoneRef):
+                raise self.runtime_error(f"{node.func} needs a zone", node, st)
+            return z
+        return zone
+
+    def _b_count(self, node, scope):
+        (coll,) = self.args(node, scope, 1)
+
+        def count(st):
+            v = coll(st)
+            return len(st.zones[v.slot]) if isinstance(v, ZoneRef) else len(v)
+        return count
+
+    def _b_cards(self, node, scope):
+        (z,) = self.args(node, scope, 1)
+        is_set = self.prog.is_set
+
+        def cards(st):
+            ref = z(st)
+            zone = st.zones[ref.slot]
+            return tuple(zone) if is_set[ref.slot] else tuple(reversed(zone))
+        return cards
+
+    def _b_top(self, node, scope, bottom=False):
+        args = self.args(node, scope, 1, 2)
+        z = self.zone_arg(args[0], node)
+        if len(args) == 1:
+            def one(st):
+                cards = st.zones[z(st).slot]
+                if not cards:
+                    raise self.runtime_error(f"{node.func}() of an empty zone", node, st)
+                return cards[0] if bottom else cards[-1]
+            return one
+        n = args[1]
+
+        def several(st):
+            cards, k = st.zones[z(st).slot], n(st)
+            if k > len(cards) or k < 0:
+                raise self.runtime_error(f"{node.func}(zone, {k}) but the zone has "
+                                         f"{len(cards)} cards", node, st)
+            if bottom:
+                return tuple(reversed(cards[:k]))
+            return tuple(reversed(cards[len(cards) - k:]))
+        return several
+
+    def _b_bottom(self, node, scope):
+        return self._b_top(node, scope, bottom=True)
+
+    def _b_faceup(self, node, scope):
+        (c,) = self.args(node, scope, 1)
+        return lambda st: st.up[c(st).id]
+
+    def _b_facedown(self, node, scope):
+        (c,) = self.args(node, scope, 1)
+        return lambda st: not st.up[c(st).id]
+
+    def _b_zone_of(self, node, scope):
+        (c,) = self.args(node, scope, 1)
+        zones = self.prog.zones
+        return lambda st: zones[st.loc[c(st).id]]
+
+    def _b_owner(self, node, scope):
+        (z,) = self.args(node, scope, 1)
+        return lambda st: z(st).owner
+
+    def _b_knows(self, node, scope):
+        p, c = self.args(node, scope, 2)
+        return lambda st: bool(st.known[p(st).index] >> c(st).id & 1) or st.up[c(st).id]
+
+    def _b_next(self, node, scope, step=1):
+        (p,) = self.args(node, scope, 1)
+        seats = self.prog.seats
+        n = len(seats)
+
+        def nxt(st):
+            i = p(st).index
+            for _ in range(n):
+                i = (i + step) % n
+                if not st.out >> i & 1:
+                    return seats[i]
+            raise self.runtime_error("no active player left", node, st)
+        return nxt
+
+    def _b_prev(self, node, scope):
+        return self._b_next(node, scope, step=-1)
+
+    def _b_opponent(self, node, scope):
+        (p,) = self.args(node, scope, 1)
+        seats = self.prog.seats
+
+        def opponent(st):
+            me = p(st)
+            others = [s for s in seats if s is not me and not st.out >> s.index & 1]
+            if len(others) != 1:
+                raise self.runtime_error(f"opponent() needs exactly two active players, "
+                                         f"there are {len(others) + 1}", node, st)
+            return others[0]
+        return opponent
+
+    def _b_active(self, node, scope):
+        (p,) = self.args(node, scope, 1)
+        return lambda st: not st.out >> p(st).index & 1
+
+    def _b_seat(self, node, scope):
+        (p,) = self.args(node, scope, 1)
+        return lambda st: p(st).index + 1
+
+    def _b_adjacent(self, node, scope):
+        a, b = self.args(node, scope, 2)
+
+        def adjacent(st):
+            x, y = a(st), b(st)
+            if x.family != y.family:
+                return False
+            diffs = [abs(i - j) for i, j in zip(x.indices, y.indices)]
+            return sorted(diffs)[-1:] == [1] and sum(diffs) == 1
+        return adjacent
+
+    def _b_index(self, node, scope):
+        z, i = self.args(node, scope, 2)
+        return lambda st: z(st).indices[i(st) - 1]
+
+    def _b_ord(self, node, scope):
+        (m,) = self.args(node, scope, 1)
+        return lambda st: m(st).index
+
+    def _b_abs(self, node, scope):
+        (x,) = self.args(node, scope, 1)
+        return lambda st: abs(x(st))
+
+    def _b_min(self, node, scope, pick=min):
+        xs = self.args(node, scope, 2, 16)
+        return lambda st: pick(x(st) for x in xs)
+
+    def _b_max(self, node, scope):
+        return self._b_min(node, scope, pick=max)
+
+    def _b_sublist(self, node, scope):
+        xs, start, n = self.args(node, scope, 3)
+        coll = self.collection(node.args[0], scope)
+
+        def sublist(st):
+            items, i, k = coll(st), start(st), n(st)
+            if i < 0 or k < 0 or i + k > len(items):
+                raise self.runtime_error(f"sublist(.., {i}, {k}) of a list of {len(items)} "
+                                         f"items", node, st)
+            return tuple(items[i:i + k])
+        return sublist
+
+    def _b_changed(self, node, scope):
+        if len(node.args) != 1 or not isinstance(node.args[0], A.Name):
+            raise self.error("changed() takes the name of a variable", node)
+        name = node.args[0].id
+        self.watched.add(name)
+        return lambda st: name in st.dirty
+
+    def _b_card(self, node, scope):
+        wanted = {}
+        for a in node.args:
+            if not isinstance(a, A.Keyword):
+                raise self.error("card(...) takes field: value pairs", a)
+            wanted[a.name] = self.const(a.value, scope)
+        for c in self.prog.cards:
+            if all(c.attrs.get(k) is v or c.attrs.get(k) == v for k, v in wanted.items()):
+                return _const(c)
+        raise self.error("no card of the game has these attributes", node)
+
+    # ------------------------------------------------------------------ defs and tables
+    def call_def(self, name, node, scope):
+        decl = self.prog.defs[name]
+        if len(node.args) != len(decl.params):
+            raise self.error(f"{name} takes {len(decl.params)} arguments", node)
+        args = [self.expr(a, scope) for a in node.args]
+        body, slots = self.def_body(decl)
+        scratch = self.scratch
+        if len(slots) == 1:
+            (s0,), (a0,) = slots, args
+
+            def call1(st):
+                saved = scratch[s0]
+                scratch[s0] = a0(st)
+                try:
+                    return body(st)
+                finally:
+                    scratch[s0] = saved
+            return call1
+
+        def call(st):
+            values = [a(st) for a in args]
+            saved = [scratch[s] for s in slots]
+            for s, v in zip(slots, values):
+                scratch[s] = v
+            try:
+                return body(st)
+            finally:
+                for s, v in zip(slots, saved):
+                    scratch[s] = v
+        return call
+
+    def def_body(self, decl):
+        cached = self.def_cache.get(decl.name)
+        if cached is None:
+            scope = Scope()
+            slots = [scope.bind(p.name, Local("scratch", self.new_scratch())).slot
+                     for p in decl.params]
+            self.def_cache[decl.name] = cached = (None, slots)
+            cached = (self.expr(decl.body, scope), slots)
+            self.def_cache[decl.name] = cached
+        if cached[0] is None:
+            raise self.error(f"{decl.name} calls itself", decl)
+        return cached
+
+    def call_table(self, name, node, scope):
+        decl = self.prog.tables[name]
+        table, default = self.table_map(decl)
+        args = [self.expr(a, scope) for a in node.args]
+        if len(args) != len(decl.params):
+            raise self.error(f"{name} takes {len(decl.params)} arguments", node)
+
+        def lookup(st):
+            key = tuple(a(st) for a in args)
+            if key in table:
+                return table[key]
+            if default is not None:
+                return default(st)
+            shown = ", ".join(f"{p.name}={getattr(k, 'text', k)}"
+                              for p, k in zip(decl.params, key))
+            raise self.runtime_error(f"table {name} has no case for {shown}", node, st)
+        return lookup
+
+    def table_map(self, decl):
+        if decl.name not in self.table_cache:
+            table = {}
+            for row in decl.rows:
+                choices = []
+                for k in row.keys:
+                    v = self.const(k)
+                    choices.append(v if isinstance(v, tuple) else (v,))
+                value = self.const(row.value)
+                for key in _product(choices):
+                    table.setdefault(key, value)
+            default = self.expr(decl.default, Scope()) if decl.default is not None else None
+            self.table_cache[decl.name] = (table, default)
+        return self.table_cache[decl.name]
+
+
+def _product(choices):
+    if not choices:
+        yield ()
+        return
+    for v in choices[0]:
+        for rest in _product(choices[1:]):
+            yield (v,) + rest
+
+
+__all__ = ["ExprCompiler", "Card", "Member", "Seat", "ZoneRef", "RuleError"]

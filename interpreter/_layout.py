@@ -1,0 +1,241 @@
+"""The fixed shape of a compiled game: seats, enums, cards, zones and variable slots.
+
+Everything here is decided once, from the checked AST and the resolved options, before any
+state exists; states then hold only flat lists indexed by the slots assigned here.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Dict, List
+
+import attrs
+
+from gdl import ast as A
+
+from .values import Card, Member, Seat, ZoneRef
+
+
+@attrs.define
+class ZoneInfo:
+    """What the engine needs to know of a zone slot besides its contents."""
+    ref: ZoneRef
+    kind: A.ZoneKind
+    seen: A.Seen
+    facing_up: bool
+
+
+@attrs.define
+class Program:
+    """The compiled game: symbol tables, code and decision sites."""
+    title: str = ""
+    path: str = ""
+    options: Dict[str, object] = attrs.Factory(dict)
+    seats: List[Seat] = attrs.Factory(list)
+    enums: Dict[str, list] = attrs.Factory(dict)
+    values: Dict[str, object] = attrs.Factory(dict)     # bare names of members and seats
+    card_fields: List[str] = attrs.Factory(list)
+    cards: List[Card] = attrs.Factory(list)
+    placement: List[tuple] = attrs.Factory(list)        # (card id, zone slot), in order
+    zones: List[ZoneRef] = attrs.Factory(list)
+    zone_info: List[ZoneInfo] = attrs.Factory(list)
+    zone_plain: Dict[str, ZoneRef] = attrs.Factory(dict)
+    families: Dict[str, dict] = attrs.Factory(dict)
+    var_slots: Dict[str, int] = attrs.Factory(dict)
+    var_index: Dict[str, tuple] = attrs.Factory(dict)
+    var_init: List[object] = attrs.Factory(list)
+    var_names: List[str] = attrs.Factory(list)           # slot -> display name
+    var_private: List[object] = attrs.Factory(list)      # slot -> owning seat or None
+    defs: Dict[str, A.DefDecl] = attrs.Factory(dict)
+    tables: Dict[str, A.TableDecl] = attrs.Factory(dict)
+    rules: Dict[str, A.RuleDecl] = attrs.Factory(dict)
+    actions: Dict[str, A.ActionDecl] = attrs.Factory(dict)
+    code: list = attrs.Factory(list)
+    code_rules: list = attrs.Factory(list)               # pc -> (rule name, span)
+    frame_size: int = 0
+    triggers: list = attrs.Factory(list)
+    invariants: list = attrs.Factory(list)
+    returns_fn: object = None
+    has_hidden: bool = False
+    sites: list = attrs.Factory(list)
+    is_set: List[bool] = attrs.Factory(list)            # zone slot -> unordered?
+    compiler: object = None                              # kept to compile REPL expressions
+    scratch: list = attrs.Factory(list)
+
+
+class LayoutBuilder:
+    """Mixin for the Compiler: fills a Program's tables from the declarations."""
+
+    def layout(self, decls):
+        p = self.prog
+        by_type: Dict[type, list] = {}
+        for d in decls:
+            by_type.setdefault(type(d), []).append(d)
+        for d in by_type.get(A.GameDecl, ()):
+            p.title = d.title
+        self.layout_seats(by_type[A.PlayersDecl][0])
+        for d in by_type.get(A.EnumDecl, ()):
+            self.add_enum(d.name, [(m.name, m.texts) for m in d.members])
+        for d in by_type.get(A.OptionDecl, ()):
+            if isinstance(d.type, A.ChoiceType):
+                self.add_enum(d.name, [(n, ()) for n in d.type.names])
+        self.resolve_options(by_type.get(A.OptionDecl, ()))
+        for kind, table in ((A.DefDecl, p.defs), (A.TableDecl, p.tables),
+                            (A.RuleDecl, p.rules), (A.ActionDecl, p.actions)):
+            for d in by_type.get(kind, ()):
+                table[d.name] = d
+        for d in by_type.get(A.CardDecl, ()):
+            p.card_fields = [f.name for f in d.fields]
+        for d in by_type.get(A.ZoneDecl, ()):
+            self.layout_zone(d)
+        for d in by_type.get(A.VarDecl, ()):
+            self.layout_var(d)
+        for d in by_type.get(A.CardsDecl, ()):
+            self.layout_cards(d)
+        p.has_hidden = any(z.seen is not A.Seen.ALL for z in p.zone_info)
+
+    def layout_seats(self, d: A.PlayersDecl):
+        p = self.prog
+        if d.names:
+            names = list(d.names)
+        else:
+            n = self.overrides.get("players", d.default) if d.lo != d.hi else d.lo
+            if d.lo != d.hi:
+                p.options["players"] = n
+            names = [f"p{i + 1}" for i in range(n)]
+        p.seats = [Seat(i, name) for i, name in enumerate(names)]
+        for s in p.seats:
+            self.add_value(s.name, s)
+
+    def add_enum(self, name, members):
+        p = self.prog
+        p.enums[name] = [Member(name, i, m, texts) for i, (m, texts) in enumerate(members)]
+        for m in p.enums[name]:
+            self.add_value(m.name, m)
+
+    def add_value(self, name, value):
+        values = self.prog.values
+        if name in values and values[name] is not value:
+            values[name] = None             # ambiguous: must be qualified
+            self.ambiguous.add(name)
+        elif name not in self.ambiguous:
+            values[name] = value
+
+    def resolve_options(self, decls):
+        from .options import coerce_default  # local: options imports this package's values
+        p = self.prog
+        for d in decls:
+            if d.name in self.overrides:
+                value = self.overrides[d.name]
+                if isinstance(d.type, A.ChoiceType):
+                    value = next(m for m in p.enums[d.name] if m.name == value)
+                p.options[d.name] = value
+            else:
+                p.options[d.name] = coerce_default(self, d)
+
+    def domain_values(self, node):
+        """Values of a finite domain known before the game starts, as a tuple."""
+        v = self.const(node)
+        if not isinstance(v, tuple):
+            raise self.error("expected a finite domain (a range, an enum, player, ...)", node)
+        return v
+
+    def layout_zone(self, d: A.ZoneDecl):
+        p = self.prog
+        domains = [self.domain_values(i) for i in d.indices]
+        table = {}
+        for key in itertools.product(*domains) if domains else [()]:
+            owner = key[0] if key and isinstance(key[0], Seat) else None
+            ref = ZoneRef(d.name, key, len(p.zones), owner)
+            p.zones.append(ref)
+            p.zone_info.append(ZoneInfo(ref, d.kind, d.seen, d.facing is A.Facing.UP))
+            p.is_set.append(d.kind is A.ZoneKind.SET)
+            table[key] = ref
+        if d.indices:
+            p.families[d.name] = table
+        else:
+            p.zone_plain[d.name] = table[()]
+
+    def layout_var(self, d: A.VarDecl):
+        p = self.prog
+        init = self.const(d.init) if d.init is not None else self.type_default(d.type)
+        domains = [self.domain_values(i) for i in d.indices]
+        keys = list(itertools.product(*domains)) if domains else [()]
+        base = len(p.var_init)
+        table = {}
+        for key in keys:
+            table[key] = len(p.var_init)
+            p.var_init.append(init)
+            label = d.name + (f"[{','.join(getattr(k, 'text', str(k)) for k in key)}]"
+                              if key else "")
+            p.var_names.append(label)
+        if d.indices:
+            p.var_index[d.name] = (base, table)
+        else:
+            p.var_slots[d.name] = base
+
+    def type_default(self, t):
+        if isinstance(t, A.OptionalType):
+            return None
+        if isinstance(t, A.NamedType) and t.name == "int":
+            return 0
+        if isinstance(t, A.NamedType) and t.name == "bool":
+            return False
+        if isinstance(t, A.RangeType):
+            return self.const(t.lo)
+        return None
+
+    def layout_cards(self, d: A.CardsDecl):
+        from ._scope import Local, Scope
+        scope = Scope()
+        loops = [(f, scope.bind(f.var, Local("scratch", self.new_scratch()))) for f in d.fors]
+        item = self.card_constructor(d.item, scope)
+        zone = self.expr(d.zone, scope)
+        cond = self.expr(d.cond, scope) if d.cond is not None else None
+        domains = []
+        for f, local in loops:
+            domains.append((local.slot, f.iter))
+
+        def rec(i):
+            if i == len(domains):
+                if cond is None or cond(self.const_state):
+                    self.place_card(item(self.const_state), zone(self.const_state), d)
+                return
+            slot, node = domains[i]
+            for v in self.const(node, scope):
+                self.scratch[slot] = v
+                rec(i + 1)
+        rec(0)
+
+    def card_constructor(self, node, scope):
+        """`card(rank: r, suit: s)` in a `cards` declaration builds a new card's attributes."""
+        fields = self.prog.card_fields
+        if not (isinstance(node, A.Call) and node.func == "card"):
+            raise self.error("a cards declaration makes cards with card(field: value, ...)",
+                             node)
+        parts = []
+        for i, a in enumerate(node.args):
+            if isinstance(a, A.Keyword):
+                parts.append((a.name, self.expr(a.value, scope)))
+            elif i < len(fields):
+                parts.append((fields[i], self.expr(a, scope)))
+        missing = [f for f in fields if f not in {n for n, _ in parts}]
+        if missing:
+            raise self.error(f"card(...) must give every field; missing: {', '.join(missing)}",
+                             node)
+        return lambda st: {n: f(st) for n, f in parts}
+
+    def place_card(self, attrs_, zone, node):
+        p = self.prog
+        if not isinstance(zone, ZoneRef):
+            raise self.error("cards must be placed into a zone", node)
+        kind_key = tuple(attrs_[f] for f in p.card_fields)
+        kinds = self.card_kinds
+        kind = kinds.setdefault(kind_key, len(kinds))
+        texts = [getattr(attrs_[f], "text", None) for f in p.card_fields]
+        text = "".join(t if t is not None else str(attrs_[f])
+                       for t, f in zip(texts, p.card_fields))
+        symbol = "".join(getattr(attrs_[f], "symbol", None) or str(attrs_[f])
+                         if not isinstance(attrs_[f], bool) else "" for f in p.card_fields)
+        card = Card(len(p.cards), attrs_, kind, text, symbol)
+        p.cards.append(card)
+        p.placement.append((card.id, zone.slot))

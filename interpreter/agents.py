@@ -1,0 +1,59 @@
+"""Simple agents and the loop that plays a game to the end with them."""
+from __future__ import annotations
+
+import random
+from typing import Callable, Dict, List, Optional, Sequence
+
+from gdl.errors import OptionError, did_you_mean
+
+Agent = Callable[[object, object, random.Random], object]
+
+
+def random_agent(state, seat, rng):
+    """Returns a uniformly random legal move."""
+    moves = state.legal_moves(seat)
+    return moves[rng.randrange(len(moves))]
+
+
+def first_agent(state, seat, rng):
+    """Returns the first legal move in canonical order."""
+    return state.legal_moves(seat)[0]
+
+
+def last_agent(state, seat, rng):
+    """Returns the last legal move in canonical order."""
+    return state.legal_moves(seat)[-1]
+
+
+AGENTS: Dict[str, Agent] = {"random": random_agent, "first": first_agent, "last": last_agent}
+
+
+def parse_agents(spec: Optional[str], n_seats: int) -> List[Agent]:
+    """Returns one agent per seat from `random,first,...` (the last one repeats)."""
+    names = [a.strip() for a in (spec or "random").split(",") if a.strip()] or ["random"]
+    out = []
+    for name in names:
+        if name not in AGENTS:
+            raise OptionError(f"unknown agent {name!r}; the agents are {', '.join(AGENTS)}",
+                              suggestion=did_you_mean(name, AGENTS), expected=list(AGENTS))
+        out.append(AGENTS[name])
+    while len(out) < n_seats:
+        out.append(out[-1])
+    return out[:n_seats]
+
+
+def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int = 100_000):
+    """Plays `state` to the end in place; returns the number of decisions made."""
+    decisions = 0
+    steps = 0
+    while not state.is_terminal():
+        steps += 1
+        if steps > max_steps:
+            break
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        for seat in state.to_move():
+            state.apply(agents[seat.index](state, seat, rng), seat)
+            decisions += 1
+    return decisions

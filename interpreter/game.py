@@ -1,0 +1,181 @@
+"""Loading a ruleset into a Game, the factory of states.
+
+`load(path, options)` parses, merges a variant with its base, checks, resolves options and
+compiles once; `game.new_state()` then runs the setup up to the first decision or chance.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping, Optional
+
+from gdl import ast as A
+from gdl.errors import GdlError, MoveError
+from gdl.parser import parse_file, parse_text
+from gdl.variants import merge_variant
+
+from ._compiler import compile_program
+from .options import option_decls, resolve_overrides
+from .state import State
+from .values import Seat
+
+
+class Game:
+    """A compiled ruleset with fixed option values."""
+
+    def __init__(self, ruleset: A.Ruleset, overrides: Mapping[str, object]):
+        self.ruleset = ruleset
+        self.path = ruleset.path
+        self.source = ruleset.source
+        self.overrides = resolve_overrides(ruleset, overrides)
+        self.prog = compile_program(ruleset, self.overrides)
+        self.options = dict(self.prog.options)
+        self.seats = list(self.prog.seats)
+        self.title = self.prog.title or Path(self.path).stem
+
+    @property
+    def num_players(self) -> int:
+        return len(self.seats)
+
+    def seat(self, player) -> Seat:
+        """Returns the seat named by a Seat, a seat number (from 0) or a name."""
+        if isinstance(player, Seat):
+            return player
+        if isinstance(player, int) and 0 <= player < len(self.seats):
+            return self.seats[player]
+        for s in self.seats:
+            if s.name == player:
+                return s
+        raise MoveError(f"no player {player!r}; the players are "
+                        f"{', '.join(s.name for s in self.seats)}",
+                        suggestion=None if not isinstance(player, str) else
+                        _near(player, [s.name for s in self.seats]))
+
+    def option_docs(self):
+        """Returns [(name, value, doc)] for every option."""
+        decls = option_decls(self.ruleset)
+        return [(n, self.options.get(n), decls[n].doc) for n in decls]
+
+    def new_state(self, seed: Optional[int] = None) -> State:
+        """Returns the state after setup: the first decision or chance event."""
+        p = self.prog
+        s = State.__new__(State)
+        s.game, s.prog = self, p
+        s.zones = [[] for _ in p.zones]
+        s.up = [False] * len(p.cards)
+        s.loc = [0] * len(p.cards)
+        for cid, slot in p.placement:
+            s.zones[slot].append(p.cards[cid])
+            s.loc[cid] = slot
+            s.up[cid] = p.zone_info[slot].facing_up
+        s.known = [0] * len(p.seats)
+        s.vars = list(p.var_init)
+        s.frame = [None] * p.frame_size
+        s.out = 0
+        s.pc = 0
+        s.node = None
+        s.result = None
+        s.history = []
+        s.dirty = set()
+        s.budget = 0
+        s.seed = seed
+        s.run()
+        return s
+
+    def evaluate(self, text: str, state: State):
+        """Returns the value of a gdl expression (not Python) in a state, e.g.
+        `colour_sum(cell[1, 1], black)`; raises GdlError for bad text."""
+        from gdl.parser import parse_expression
+        from ._scope import Scope
+        node = parse_expression(text)
+        compiler = self.prog.compiler
+        compiler.source = text
+        try:
+            fn = compiler.expr(node, Scope())
+            return fn(state)
+        finally:
+            compiler.source = self.source
+
+    def state_from_json(self, data) -> State:
+        """Returns the state a `State.to_json()` snapshot describes."""
+        from .serial import state_from_json
+        return state_from_json(self, data)
+
+    def card(self, text: str):
+        """Returns the first card whose text is `text` (e.g. `KH`), or raises MoveError."""
+        for c in self.prog.cards:
+            if c.text == text:
+                return c
+        raise MoveError(f"no card {text!r} in this game",
+                        suggestion=_near(text, sorted({c.text for c in self.prog.cards})))
+
+    def zone(self, text: str):
+        """Returns the zone whose text is `text` (e.g. `cell[1,2]`), or raises MoveError."""
+        wanted = text.replace(" ", "")
+        for z in self.prog.zones:
+            if z.text == wanted:
+                return z
+        raise MoveError(f"no zone {text!r} in this game",
+                        suggestion=_near(wanted, [z.text for z in self.prog.zones]))
+
+    def profile(self) -> dict:
+        """Returns what kind of game this is, like OpenSpiel's game type and info."""
+        p = self.prog
+        decls = self.ruleset.decls
+        has = {type(x) for x in _walk(decls)}
+        players = next(d for d in decls if isinstance(d, A.PlayersDecl))
+        return {
+            "title": self.title,
+            "players": len(p.seats) if players.lo == players.hi else
+            f"{players.lo}..{players.hi} (now {len(p.seats)})",
+            "chance": A.Shuffle in has or A.RandomChoice in has,
+            "information": "imperfect" if p.has_hidden or any(
+                a.secrets for a in p.actions.values()) else "perfect",
+            "simultaneous": A.Simultaneous in has,
+            "cards": len(p.cards),
+            "zones": len(p.zones),
+            "actions": sorted(p.actions),
+            "triggers": len(p.triggers),
+        }
+
+
+def _near(word, names):
+    from gdl.errors import did_you_mean
+    return did_you_mean(word, names)
+
+
+def _walk(node):
+    """Yields every AST node below `node` (tuples and attrs nodes)."""
+    if isinstance(node, tuple):
+        for x in node:
+            yield from _walk(x)
+        return
+    if not hasattr(node, "__attrs_attrs__"):
+        return
+    yield node
+    for f in node.__attrs_attrs__:
+        yield from _walk(getattr(node, f.name))
+
+
+def load_ruleset(path) -> A.Ruleset:
+    """Returns the checked, variant-merged AST of a ruleset file."""
+    from gdl.checker import check
+    ruleset = merge_variant(parse_file(path), parse_file)
+    check(ruleset)
+    return ruleset
+
+
+def load(path, options: Optional[Mapping[str, object]] = None) -> Game:
+    """Returns the game of a ruleset file with these option overrides (name -> value)."""
+    return Game(load_ruleset(path), options or {})
+
+
+def load_text(text: str, options: Optional[Mapping[str, object]] = None,
+              path: str = "<string>") -> Game:
+    """Returns the game of ruleset text (variants resolved relative to the cwd)."""
+    from gdl.checker import check
+    ruleset = merge_variant(parse_text(text, path), parse_file)
+    check(ruleset)
+    return Game(ruleset, options or {})
+
+
+__all__ = ["Game", "load", "load_text", "load_ruleset", "GdlError"]

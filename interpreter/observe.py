@@ -1,0 +1,130 @@
+"""What each player sees: views, the redacted form of moves, and information-set keys.
+
+A view shows only what a seat may see now: face-up cards, its own hand where the zone is
+`seen by owner`, cards it has been shown, sizes and order of everything, public variables.
+A seat's information-set key is its perfect-recall record: every move it observed (its own
+in full, others' with secret parameters and unseen cards as `?`) and its view after each.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+from ._compiler import CHANCE, DECIDE, END
+from .values import Card, Seat, text_of
+
+HIDDEN = "?"
+
+
+def card_text(state, seat: Optional[Seat], card: Card, symbols: bool = False) -> str:
+    if not state.sees(seat, card):
+        return HIDDEN
+    text = card.symbol if symbols else card.text
+    return text if state.up[card.id] or seat is not None else text.lower()
+
+
+def zone_lines(state, seat: Optional[Seat], symbols: bool = False) -> List[str]:
+    """Returns one line per zone: `name (n): cards top first` (a set zone in card order)."""
+    prog = state.prog
+    lines = []
+    for ref, cards, is_set in zip(prog.zones, state.zones, prog.is_set):
+        order = cards if is_set else reversed(cards)
+        shown = [card_text(state, seat, c, symbols) for c in order]
+        if is_set:
+            shown = sorted(s for s in shown if s != HIDDEN) + [s for s in shown if s == HIDDEN]
+        lines.append(f"{ref.text} ({len(cards)}): {' '.join(shown)}".rstrip())
+    return lines
+
+
+def status_line(state) -> str:
+    node = state.node
+    if node[0] == END:
+        return "game over: " + ", ".join(f"{s.name} {r:+g}" for s, r in
+                                         zip(state.prog.seats, state.returns()))
+    if node[0] == CHANCE:
+        return "chance: " + ("shuffle " + state.prog.zones[node[2]].text
+                             if node[1] == "shuffle" else "random choice")
+    if node[0] == DECIDE:
+        return f"to move: {node[2][0].name}"
+    done = ", ".join(p.name for p in node[2] if p in node[3])
+    return "simultaneous: " + ", ".join(p.name for p in node[2]) + (
+        f" (committed: {done})" if done else "")
+
+
+def view(state, player=None, symbols: bool = False) -> str:
+    """Returns the table as `player` sees it (None: everything, face-down cards in lower case)."""
+    seat = None if player is None else state.game.seat(player)
+    prog = state.prog
+    lines = [status_line(state)]
+    if state.out:
+        lines.append("out: " + ", ".join(s.name for s in prog.seats if state.out >> s.index & 1))
+    lines.extend(zone_lines(state, seat, symbols))
+    for name, value in zip(prog.var_names, state.vars):
+        lines.append(f"{name} = {visible_value(state, seat, value)}")
+    return "\n".join(lines)
+
+
+def visible_value(state, seat, value) -> str:
+    if isinstance(value, Card):
+        return card_text(state, seat, value)
+    if isinstance(value, tuple):
+        return "[" + ",".join(visible_value(state, seat, v) for v in value) + "]"
+    return text_of(value)
+
+
+def redact(state, seat_index: int, move, observer: Seat) -> str:
+    """Returns the text `observer` sees of a move made by seat `seat_index` in `state`
+    (the state before the move)."""
+    if observer.index == seat_index:
+        return move.text
+    info = move.action
+    hidden = set()
+    if info.secrets:
+        frame = state.frame
+        frame[info.me_slot] = state.prog.seats[seat_index]
+        for (_, slot, _), v in zip(info.params, move.args):
+            frame[slot] = v
+        try:
+            for positions, when in info.secrets:
+                if when is None or when(state):
+                    hidden |= positions
+        finally:
+            frame[info.me_slot] = None
+            for _, slot, _ in info.params:
+                frame[slot] = None
+    words = [info.name]
+    for i, v in enumerate(move.args):
+        if i in hidden or (isinstance(v, Card) and not state.sees(observer, v)):
+            words.append(HIDDEN)
+        else:
+            words.append(text_of(v))
+    return " ".join(words)
+
+
+def observations(state, player) -> List[str]:
+    """Returns the seat's perfect-recall record of the game so far (replays the history)."""
+    seat = state.game.seat(player)
+    s = state.game.new_state(state.seed)
+    out = [view(s, seat)]
+    for who, text, data in state.history:
+        if who < 0:
+            kind, payload = data
+            outcome = s.outcome_from_data(kind, payload)
+            out.append(outcome.public)
+            s.apply_chance(outcome)
+        else:
+            mover = state.prog.seats[who]
+            move = s.parse_move(text, mover)
+            out.append(f"{mover.name}: {redact(s, who, move, seat)}")
+            s.apply(move, mover)
+        out.append(view(s, seat))
+    return out
+
+
+def infoset_key(state, player) -> str:
+    """Returns a string identifying the player's information set (perfect recall)."""
+    return "\n".join(observations(state, player))
+
+
+def observation_log(state, player) -> List[str]:
+    """Returns the seat's log of the game: every move as the seat saw it."""
+    return [line for line in observations(state, player)[1::2]]

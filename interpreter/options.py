@@ -1,0 +1,100 @@
+"""Option values: defaults from the ruleset, overrides from `--set name=value` text."""
+from __future__ import annotations
+
+from typing import Dict, Mapping
+
+from gdl import ast as A
+from gdl.errors import OptionError, did_you_mean
+
+
+def option_decls(ruleset: A.Ruleset) -> Dict[str, A.OptionDecl]:
+    """Returns the options a ruleset declares, including the implicit `players` range."""
+    out = {d.name: d for d in ruleset.decls if isinstance(d, A.OptionDecl)}
+    for d in ruleset.decls:
+        if isinstance(d, A.PlayersDecl) and d.lo != d.hi:
+            out["players"] = A.OptionDecl(
+                "players", A.RangeType(A.IntLit(d.lo), A.IntLit(d.hi)), A.IntLit(d.default),
+                "the number of players", span=d.span)
+    return out
+
+
+def _const_int(node, known: Mapping[str, object]):
+    if isinstance(node, A.IntLit):
+        return node.value
+    if isinstance(node, A.Name) and isinstance(known.get(node.id), int):
+        return known[node.id]
+    if isinstance(node, A.BinOp) and node.op in "+-*":
+        a, b = _const_int(node.left, known), _const_int(node.right, known)
+        if a is not None and b is not None:
+            return a + b if node.op == "+" else a - b if node.op == "-" else a * b
+    return None
+
+
+def parse_option_value(decl: A.OptionDecl, text: str, known: Mapping[str, object] = {}):
+    """Returns the option's value read from text, or raises OptionError."""
+    t = decl.type
+    where = f"option {decl.name} ({decl.span})" if decl.span.line else f"option {decl.name}"
+    if isinstance(t, A.ChoiceType):
+        if text in t.names:
+            return text
+        raise OptionError(f"{where} is one of {', '.join(t.names)}, not {text!r}",
+                          expected=t.names, suggestion=did_you_mean(text, t.names))
+    if isinstance(t, A.NamedType) and t.name == "bool":
+        if text.lower() in ("true", "yes", "on", "1"):
+            return True
+        if text.lower() in ("false", "no", "off", "0"):
+            return False
+        raise OptionError(f"{where} is true or false, not {text!r}",
+                          expected=("true", "false"))
+    try:
+        value = int(text)
+    except ValueError:
+        raise OptionError(f"{where} takes a whole number, not {text!r}") from None
+    if isinstance(t, A.RangeType):
+        lo, hi = _const_int(t.lo, known), _const_int(t.hi, known)
+        if lo is not None and hi is not None and not lo <= value <= hi:
+            raise OptionError(f"{where} must be between {lo} and {hi}, not {value}")
+    return value
+
+
+def resolve_overrides(ruleset: A.Ruleset, overrides: Mapping[str, object]) -> Dict[str, object]:
+    """Returns checked override values by option name; text values are parsed by type."""
+    decls = option_decls(ruleset)
+    out: Dict[str, object] = {}
+    for name, value in overrides.items():
+        if name not in decls:
+            raise OptionError(
+                f"{ruleset.path} has no option {name!r}" +
+                (f"; its options are {', '.join(sorted(decls))}" if decls else
+                 "; it declares no options"),
+                suggestion=did_you_mean(name, decls), expected=sorted(decls))
+        text = value if isinstance(value, str) else _text(value)
+        out[name] = parse_option_value(decls[name], text, out)
+    return out
+
+
+def parse_set_args(items) -> Dict[str, str]:
+    """Returns {name: text} from `name=value` strings."""
+    out = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"--set takes name=value, not {item!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _text(value) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+def coerce_default(compiler, decl: A.OptionDecl):
+    """Returns an option's default value as the engine holds it."""
+    value = compiler.const(decl.default)
+    if isinstance(decl.type, A.ChoiceType):
+        return value
+    return value

@@ -1,0 +1,167 @@
+"""States and traces as JSON.
+
+A state's JSON is a snapshot of its flat lists (values tagged by kind), so it round-trips
+exactly; a trace is the options, the seed and every step's text (chance steps with their
+data), and replays exactly.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Dict
+
+from gdl.errors import GdlError, TraceError
+
+from ._compiler import CHANCE, DECIDE, END, SIMUL
+from .values import Card, Member, Seat, ZoneRef
+
+TRACE_FORMAT = "gdl-trace-1"
+
+
+def encode(value) -> Any:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, Seat):
+        return {"player": value.index}
+    if isinstance(value, Member):
+        return {"enum": value.enum, "member": value.index}
+    if isinstance(value, Card):
+        return {"card": value.id}
+    if isinstance(value, ZoneRef):
+        return {"zone": value.slot}
+    if isinstance(value, tuple):
+        return {"list": [encode(v) for v in value]}
+    raise TypeError(f"cannot encode {value!r}")
+
+
+def decode(prog, data) -> Any:
+    if data is None or isinstance(data, (bool, int, str)):
+        return data
+    if "player" in data:
+        return prog.seats[data["player"]]
+    if "enum" in data:
+        return prog.enums[data["enum"]][data["member"]]
+    if "card" in data:
+        return prog.cards[data["card"]]
+    if "zone" in data:
+        return prog.zones[data["zone"]]
+    if "list" in data:
+        return tuple(decode(prog, v) for v in data["list"])
+    raise TraceError(f"cannot decode {data!r}")
+
+
+def state_to_json(state) -> Dict[str, Any]:
+    """Returns a JSON-ready snapshot of a state."""
+    node = state.node
+    if node[0] == DECIDE:
+        n = ["decide", node[1].id, [p.index for p in node[2]]]
+    elif node[0] == SIMUL:
+        n = ["simultaneous", node[1].id, [p.index for p in node[2]],
+             {str(p.index): m.text for p, m in node[3].items()}]
+    elif node[0] == CHANCE:
+        n = ["chance"] + [encode(x) for x in node[1:]]
+    else:
+        n = ["end"]
+    return {
+        "game": state.game.path, "options": {k: encode(v) for k, v in state.game.overrides.items()},
+        "seed": state.seed, "pc": state.pc, "node": n,
+        "zones": [[c.id for c in z] for z in state.zones], "up": state.up[:],
+        "known": state.known[:], "vars": [encode(v) for v in state.vars],
+        "frame": [encode(v) for v in state.frame], "out": state.out,
+        "result": list(state.result) if state.result is not None else None,
+        "history": [[w, t, list(d) if isinstance(d, tuple) else d] for w, t, d in state.history],
+    }
+
+
+def state_from_json(game, data: Dict[str, Any]):
+    """Returns the state a snapshot describes, for a game with the same options."""
+    from .state import State
+    prog = game.prog
+    try:
+        s = game.new_state(data.get("seed"))
+        s.zones = [[prog.cards[i] for i in z] for z in data["zones"]]
+        s.loc = [0] * len(prog.cards)
+        for slot, z in enumerate(s.zones):
+            for c in z:
+                s.loc[c.id] = slot
+        s.up = list(data["up"])
+        s.known = list(data["known"])
+        s.vars = [decode(prog, v) for v in data["vars"]]
+        s.frame = [decode(prog, v) for v in data["frame"]]
+        s.out, s.pc = data["out"], data["pc"]
+        s.result = tuple(data["result"]) if data["result"] is not None else None
+        s.history = [(w, t, tuple(d) if isinstance(d, list) else d)
+                     for w, t, d in data["history"]]
+        s.node = _node_from_json(s, data["node"])
+    except (KeyError, IndexError, TypeError, ValueError) as err:
+        raise TraceError(f"not a state snapshot of this game: {err}") from None
+    assert isinstance(s, State)
+    return s
+
+
+def _node_from_json(s, n):
+    prog = s.prog
+    kind = n[0]
+    if kind == "decide":
+        return (DECIDE, prog.sites[n[1]], tuple(prog.seats[i] for i in n[2]))
+    if kind == "simultaneous":
+        node = (SIMUL, prog.sites[n[1]], tuple(prog.seats[i] for i in n[2]), {})
+        s.node = node
+        for idx, text in n[3].items():
+            seat = prog.seats[int(idx)]
+            node[3][seat] = s.parse_move(text, seat)
+        return node
+    if kind == "chance":
+        return (CHANCE,) + tuple(decode(prog, x) for x in n[1:])
+    return (END,)
+
+
+def trace_of(state) -> Dict[str, Any]:
+    """Returns the trace of a state's history: enough to replay it exactly."""
+    seats = state.prog.seats
+    steps = []
+    for who, text, data in state.history:
+        if who < 0:
+            steps.append({"chance": text, "kind": data[0],
+                          "data": list(data[1]) if isinstance(data[1], tuple) else data[1]})
+        else:
+            steps.append({"player": seats[who].name, "move": text})
+    return {"format": TRACE_FORMAT, "game": state.game.path,
+            "options": {k: encode(v) for k, v in state.game.overrides.items()},
+            "seed": state.seed, "steps": steps}
+
+
+def replay(game, trace: Dict[str, Any], upto: int = None):
+    """Returns the state after replaying a trace's steps (the first `upto` of them)."""
+    s = game.new_state(trace.get("seed"))
+    steps = trace.get("steps", [])
+    for i, step in enumerate(steps[:upto] if upto is not None else steps):
+        try:
+            if "chance" in step:
+                data = step["data"]
+                s.apply_chance(s.outcome_from_data(step["kind"],
+                                                   tuple(data) if isinstance(data, list) else data))
+            else:
+                s.apply(step["move"], game.seat(step["player"]))
+        except GdlError as err:
+            raise TraceError(f"step {i + 1} of the trace ({step.get('move') or step.get('chance')})"
+                             f" cannot be replayed: {err.message}") from None
+        except (KeyError, TypeError) as err:
+            raise TraceError(f"step {i + 1} of the trace is malformed: {err}") from None
+    return s
+
+
+def read_trace(path) -> Dict[str, Any]:
+    """Returns a trace read from a .json file, or the first line of a .jsonl file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as err:
+        raise TraceError(f"cannot read {path}: {err.strerror}") from None
+    try:
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        data = json.loads(text) if not path.endswith(".jsonl") else json.loads(first)
+    except (json.JSONDecodeError, IndexError) as err:
+        raise TraceError(f"{path} is not a JSON trace: {err}") from None
+    if not isinstance(data, dict) or data.get("format") != TRACE_FORMAT:
+        raise TraceError(f"{path} is not a gdl trace (no \"format\": \"{TRACE_FORMAT}\")")
+    return data

@@ -1,0 +1,539 @@
+"""A game state: flat lists of values plus a program counter, and the game API on it.
+
+A state is exactly one of: a decision node (`to_move()` names one player, or several at a
+simultaneous decision), a chance node (`chance_outcomes()` / `sample_chance(rng)`), or
+terminal (`returns()`).  Cloning copies a few small lists; the canonical key ignores which
+of several identical cards is where.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from math import factorial
+from typing import List, Optional
+
+from gdl.ast import PlaceKind, Seen
+from gdl.errors import MoveError, RuleError, did_you_mean
+
+from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
+from .values import Card, Move, Seat, ZoneRef, canon, text_of
+
+#: A shuffle with at most this many distinct orders lists them; larger ones only sample.
+CHANCE_LIST_LIMIT = 5040
+
+
+class ChanceOutcome:
+    """One outcome of a chance node: its data (a card order or a value) and its text."""
+
+    __slots__ = ("kind", "data", "text", "public")
+
+    def __init__(self, kind: str, data, text: str, public: str):
+        self.kind, self.data, self.text, self.public = kind, data, text, public
+
+    def __repr__(self):
+        return self.text
+
+    def __eq__(self, other):
+        return isinstance(other, ChanceOutcome) and (self.kind, self.data) == (other.kind,
+                                                                                other.data)
+
+    def __hash__(self):
+        return hash((self.kind, self.data))
+
+
+class State:
+    """One position of a game.  Create with `game.new_state()`."""
+
+    __slots__ = ("game", "prog", "zones", "up", "loc", "known", "vars", "frame", "out", "pc",
+                 "node", "result", "history", "dirty", "budget", "seed")
+
+    # ------------------------------------------------------------------ copying
+    def clone(self) -> "State":
+        """Returns an independent copy."""
+        s = State.__new__(State)
+        s.game, s.prog = self.game, self.prog
+        s.zones = [z[:] for z in self.zones]
+        s.up = self.up[:]
+        s.loc = self.loc[:]
+        s.known = self.known[:]
+        s.vars = self.vars[:]
+        s.frame = self.frame[:]
+        s.out, s.pc, s.result, s.seed = self.out, self.pc, self.result, self.seed
+        node = self.node
+        if node is not None and node[0] == SIMUL:
+            node = (SIMUL, node[1], node[2], dict(node[3]))
+        s.node = node
+        s.history = self.history[:]
+        s.dirty = set()
+        s.budget = 0
+        return s
+
+    # ------------------------------------------------------------------ running the rules
+    def run(self):
+        """Executes instructions until the next decision, chance event or the end."""
+        code = self.prog.code
+        self.budget = LOOP_BUDGET
+        pc = self.pc
+        while pc >= 0:
+            pc = code[pc](self)
+
+    def exec_block(self, block: list):
+        pc, n = 0, len(block)
+        while pc < n:
+            pc = block[pc](self)
+            if pc == PAUSE:
+                raise RuleError("a trigger or simultaneous action tried to wait for a decision")
+
+    def move_cards(self, cards, dest: int, kind, depth, up: bool, node):
+        zones, loc, face = self.zones, self.loc, self.up
+        for c in cards:
+            zones[loc[c.id]].remove(c)
+        target = zones[dest]
+        block = list(cards)
+        block.reverse()                         # cards come top first; lists are bottom first
+        if kind is PlaceKind.BOTTOM:
+            target[0:0] = block
+        elif kind is PlaceKind.DEPTH:
+            if depth is None or not 0 <= depth <= len(target):
+                raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
+                                       f"{len(target)} cards", node)
+            pos = len(target) - depth
+            target[pos:pos] = block
+        else:
+            target.extend(block)
+        if self.prog.is_set[dest]:
+            target.sort(key=_card_id)
+        for c in cards:
+            loc[c.id] = dest
+            face[c.id] = up
+
+    def forget(self, cards):
+        mask = 0
+        for c in cards:
+            mask |= 1 << c.id
+        if mask:
+            keep = ~mask
+            self.known = [k & keep for k in self.known]
+
+    def finish(self, returns):
+        self.result = returns
+        self.node = (END,)
+
+    def _rule_error(self, message, node=None) -> RuleError:
+        span = getattr(node, "span", None)
+        return RuleError(message, span, source=self.game.source, trace=self.trace_texts())
+
+    # ------------------------------------------------------------------ what kind of node
+    def is_terminal(self) -> bool:
+        """Returns whether the game is over."""
+        return self.node[0] == END
+
+    def is_chance(self) -> bool:
+        """Returns whether chance acts next."""
+        return self.node[0] == CHANCE
+
+    def is_simultaneous(self) -> bool:
+        """Returns whether several players are committing moves at once."""
+        return self.node[0] == SIMUL
+
+    def to_move(self) -> List[Seat]:
+        """Returns the players who must move now (none at chance and terminal nodes)."""
+        node = self.node
+        if node[0] == DECIDE:
+            return list(node[2])
+        if node[0] == SIMUL:
+            return [p for p in node[2] if p not in node[3]]
+        return []
+
+    def returns(self) -> tuple:
+        """Returns each player's result (0.0 each until the game is over)."""
+        if self.result is None:
+            return tuple(0.0 for _ in self.prog.seats)
+        return self.result
+
+    # ------------------------------------------------------------------ moves
+    def _seat(self, player) -> Seat:
+        if player is None:
+            waiting = self.to_move()
+            if not waiting:
+                raise MoveError("nobody is to move here")
+            return waiting[0]
+        if isinstance(player, Seat):
+            return player
+        return self.game.seat(player)
+
+    def legal_moves(self, player=None) -> List[Move]:
+        """Returns the legal moves of `player` (default: the first player to move)."""
+        node = self.node
+        if node[0] not in (DECIDE, SIMUL):
+            return []
+        seat = self._seat(player)
+        if seat not in self.to_move():
+            return []
+        moves = []
+        seen = set()
+        for info, _ in node[1].actions:
+            for m in self._moves_of(info, seat):
+                if m.text not in seen:
+                    seen.add(m.text)
+                    moves.append(m)
+        if not moves:
+            raise RuleError(f"deadlock: {seat.name} must move but has no legal move "
+                            f"({', '.join(i.name for i, _ in node[1].actions)})",
+                            node[1].node.span, source=self.game.source, rule=node[1].rule,
+                            trace=self.trace_texts())
+        return moves
+
+    def _moves_of(self, info, seat):
+        """Enumerates the action's parameter domains depth-first, checking each require as
+        soon as the parameters it mentions are bound."""
+        frame = self.frame
+        frame[info.me_slot] = seat
+        params, staged = info.params, info.staged
+        n = len(params)
+        out = []
+        args = [None] * n
+        name = info.name
+
+        def rec(i):
+            for req in staged[i]:
+                if not req(self):
+                    return
+            if i == n:
+                vals = tuple(args)
+                out.append(Move(info, vals, name + "".join(" " + text_of(v) for v in vals)))
+                return
+            _, slot, domain = params[i]
+            for v in domain(self):
+                frame[slot] = v
+                args[i] = v
+                rec(i + 1)
+        try:
+            rec(0)
+        finally:
+            frame[info.me_slot] = None
+            for _, slot, _ in params:
+                frame[slot] = None
+        return out
+
+    def why_illegal(self, text: str, player=None) -> Optional[str]:
+        """Returns why a move is not legal now (the failing rule and its line), or None."""
+        seat = self._seat(player)
+        parts = text.split()
+        if self.node[0] not in (DECIDE, SIMUL):
+            return "nobody is deciding now"
+        for info, _ in self.node[1].actions:
+            if not parts or parts[0] != info.name:
+                continue
+            return self._why(info, seat, parts[1:])
+        names = [i.name for i, _ in self.node[1].actions]
+        return f"{parts[0] if parts else text!r} is not one of the actions allowed here: " \
+               f"{', '.join(names)}"
+
+    def _why(self, info, seat, words):
+        frame = self.frame
+        frame[info.me_slot] = seat
+        try:
+            if len(words) != len(info.params):
+                return f"{info.name} takes {len(info.params)} arguments: " + " ".join(
+                    name for name, _, _ in info.params)
+            for word, (name, slot, domain) in zip(words, info.params):
+                values = {text_of(v): v for v in domain(self)}
+                if word not in values:
+                    return f"{word!r} is not a possible {name} here (possible: " \
+                           f"{', '.join(list(values)[:10])})"
+                frame[slot] = values[word]
+            for req, reason, span in info.requires:
+                if not req(self):
+                    line = self.game.source.splitlines()[span.line - 1].strip()
+                    return f"rule {info.name}, line {span.line}: {line}" + (
+                        f" ({reason})" if reason else "")
+            return None
+        finally:
+            frame[info.me_slot] = None
+            for _, slot, _ in info.params:
+                frame[slot] = None
+
+    def parse_move(self, text: str, player=None) -> Move:
+        """Returns the legal move whose canonical text is `text`, or raises MoveError."""
+        wanted = " ".join(text.split())
+        moves = self.legal_moves(player)
+        for m in moves:
+            if m.text == wanted:
+                return m
+        if not moves:
+            raise MoveError(f"no move can be made now ({text!r})")
+        reason = self.why_illegal(wanted, player) or "it is not legal now"
+        raise MoveError(f"{wanted!r} is not a legal move: {reason}",
+                        suggestion=did_you_mean(wanted, [m.text for m in moves]),
+                        expected=[m.text for m in moves])
+
+    def apply(self, move, player=None):
+        """Applies a move (a Move or its text), or a chance outcome at a chance node."""
+        node = self.node
+        kind = node[0]
+        if kind == CHANCE:
+            return self.apply_chance(move)
+        if kind == END:
+            raise MoveError("the game is over")
+        if kind == DECIDE:
+            seat = node[2][0]
+            if isinstance(move, str):
+                move = self.parse_move(move, seat)
+            self.history.append((seat.index, move.text, None))
+            self._enter(node[1], move, seat)
+            self.run()
+            return
+        seat = self._seat(player)
+        if isinstance(move, str):
+            move = self.parse_move(move, seat)
+        if seat not in self.to_move():
+            raise MoveError(f"{seat.name} has already committed a move or is not deciding")
+        node[3][seat] = move
+        if len(node[3]) == len(node[2]):
+            self._resolve_simultaneous(node)
+
+    def apply_joint(self, moves):
+        """Applies one move per deciding player at a simultaneous node (seat order)."""
+        for seat, move in zip(list(self.to_move()), moves):
+            self.apply(move, seat)
+
+    def _enter(self, site, move, seat):
+        info = move.action
+        self.frame[info.me_slot] = seat
+        for (_, slot, _), v in zip(info.params, move.args):
+            self.frame[slot] = v
+        for a, entry in site.actions:
+            if a is info:
+                self.pc = entry
+                break
+        self.node = None
+
+    def _resolve_simultaneous(self, node):
+        site, pending = node[1], node[3]
+        self.node = None
+        for seat in sorted(pending):
+            move = pending[seat]
+            self.history.append((seat.index, move.text, "simultaneous"))
+            info = move.action
+            self.frame[info.me_slot] = seat
+            for (_, slot, _), v in zip(info.params, move.args):
+                self.frame[slot] = v
+            self.exec_block(info.block)
+            self.frame[info.me_slot] = None
+            for _, slot, _ in info.params:
+                self.frame[slot] = None
+        self.pc = site.next_pc
+        self.run()
+
+    # ------------------------------------------------------------------ chance
+    def chance_outcomes(self):
+        """Returns [(outcome, Fraction)] at a chance node, or None where there are too
+        many to list (a large shuffle): use `sample_chance` then."""
+        node = self.node
+        if node[0] != CHANCE:
+            return []
+        if node[1] == "random":
+            values = node[3]
+            p = Fraction(1, len(values))
+            return [(self._random_outcome(i), p) for i in range(len(values))]
+        cards = self.zones[node[2]]
+        counts = {}
+        for c in cards:
+            counts[c.kind] = counts.get(c.kind, 0) + 1
+        total = factorial(len(cards))
+        for k in counts.values():
+            total //= factorial(k)
+        if total > CHANCE_LIST_LIMIT:
+            return None
+        p = Fraction(1, total)
+        return [(self._shuffle_outcome(order), p) for order in _distinct_orders(cards)]
+
+    def sample_chance(self, rng) -> ChanceOutcome:
+        """Returns a chance outcome drawn with its exact probability using `rng`."""
+        node = self.node
+        if node[0] != CHANCE:
+            raise MoveError("this is not a chance node")
+        if node[1] == "random":
+            return self._random_outcome(rng.randrange(len(node[3])))
+        cards = self.zones[node[2]][:]
+        rng.shuffle(cards)
+        return self._shuffle_outcome(cards)
+
+    def _random_outcome(self, i) -> ChanceOutcome:
+        node = self.node
+        text = f"random {text_of(node[3][i])}"
+        return ChanceOutcome("random", i, text, text)
+
+    def _shuffle_outcome(self, cards) -> ChanceOutcome:
+        zone = self.prog.zones[self.node[2]]
+        order = tuple(c.id for c in cards)
+        shown = " ".join(c.text for c in reversed(cards))
+        return ChanceOutcome("shuffle", order, f"shuffle {zone.text}: {shown}",
+                             f"shuffle {zone.text}")
+
+    def outcome_from_data(self, kind: str, data) -> ChanceOutcome:
+        """Returns the outcome recorded in a trace as (kind, data)."""
+        node = self.node
+        if node[0] != CHANCE or node[1] != kind:
+            raise MoveError(f"the trace has a {kind} outcome where the game is not at one")
+        if kind == "random":
+            return self._random_outcome(int(data))
+        cards = [self.prog.cards[i] for i in data]
+        if sorted(c.id for c in cards) != sorted(c.id for c in self.zones[node[2]]):
+            raise MoveError("the recorded shuffle does not hold the zone's cards")
+        return self._shuffle_outcome(cards)
+
+    def apply_chance(self, outcome: ChanceOutcome):
+        node = self.node
+        if node[0] != CHANCE:
+            raise MoveError("this is not a chance node")
+        if node[1] == "random":
+            self.frame[node[2]] = node[3][outcome.data]
+        else:
+            cards = self.prog.cards
+            self.zones[node[2]] = [cards[i] for i in outcome.data]
+        self.history.append((-1, outcome.text, (outcome.kind, outcome.data)))
+        self.node = None
+        self.run()
+
+    # ------------------------------------------------------------------ seeing
+    def sees(self, seat: Optional[Seat], card: Card) -> bool:
+        """Returns whether `seat` (None: an all-seeing observer) sees a card's face now."""
+        if seat is None or self.up[card.id] or self.known[seat.index] >> card.id & 1:
+            return True
+        info = self.prog.zone_info[self.loc[card.id]]
+        seen = info.seen
+        if seen is Seen.NOBODY:
+            return False
+        if seen is Seen.ALL:
+            return True
+        if seen is Seen.OWNER:
+            return info.ref.owner is seat
+        return info.ref.owner is not seat
+
+    def trace_texts(self) -> List[str]:
+        seats = self.prog.seats
+        return [(seats[w].name + ": " if w >= 0 else "chance: ") + text
+                for w, text, _ in self.history]
+
+    def place(self, cards, zone, face: str = "up"):
+        """Puts cards (texts such as `KH`, or Card objects) on top of a zone, outside the
+        rules: for building test positions and for the REPL.  Twins are taken in order
+        from wherever they are not already placed by this call."""
+        ref = self.game.zone(zone) if isinstance(zone, str) else zone
+        chosen = []
+        for c in cards:
+            if isinstance(c, str):
+                twins = [x for x in self.prog.cards if x.text == c and x not in chosen]
+                if not twins:
+                    self.game.card(c)
+                    raise MoveError(f"every card {c!r} is already placed")
+                c = twins[0]
+            chosen.append(c)
+        self.move_cards(list(reversed(chosen)), ref.slot, PlaceKind.TOP, None, face == "up",
+                        None)
+
+    def view(self, player=None, symbols: bool = False) -> str:
+        """Returns the table as `player` sees it now (None: the all-seeing view)."""
+        from .observe import view
+        return view(self, player, symbols)
+
+    def infoset_key(self, player) -> str:
+        """Returns the player's information-set key (perfect recall)."""
+        from .observe import infoset_key
+        return infoset_key(self, player)
+
+    def observation_log(self, player) -> List[str]:
+        """Returns the game so far as `player` saw it: one line per step."""
+        from .observe import observation_log
+        return observation_log(self, player)
+
+    def to_json(self) -> dict:
+        """Returns a JSON-ready snapshot that `game.state_from_json` reads back exactly."""
+        from .serial import state_to_json
+        return state_to_json(self)
+
+    def trace(self) -> dict:
+        """Returns the trace of the game so far (options, seed, every step)."""
+        from .serial import trace_of
+        return trace_of(self)
+
+    def undo(self, steps: int = 1):
+        """Takes back the last `steps` steps (moves and chance events), by replay."""
+        from .serial import replay, trace_of
+        n = len(self.history) - steps
+        if n < 0:
+            raise MoveError(f"cannot undo {steps} steps: only {len(self.history)} were made")
+        back = replay(self.game, trace_of(self), upto=n)
+        for name in State.__slots__:
+            setattr(self, name, getattr(back, name))
+
+    # ------------------------------------------------------------------ identity
+    def key(self):
+        """Returns the canonical, hashable form of this state."""
+        node = self.node
+        kind = node[0] if node is not None else 0
+        if kind in (DECIDE, SIMUL):
+            nk = (kind, node[1].id, tuple(p.index for p in node[2]))
+            if kind == SIMUL:
+                nk += (tuple(sorted((p.index, m.text) for p, m in node[3].items())),)
+        elif kind == CHANCE:
+            nk = (kind,) + tuple(canon(x) for x in node[1:])
+        else:
+            nk = (kind, self.result)
+        up, known = self.up, self.known
+        any_known = any(known)
+        zones = []
+        for z, info in zip(self.zones, self.prog.zone_info):
+            if any_known:
+                items = [(c.kind, up[c.id], tuple(k >> c.id & 1 for k in known)) for c in z]
+            else:
+                items = [(c.kind, up[c.id]) for c in z]
+            if info.kind.value == "set":
+                items.sort()
+            zones.append(tuple(items))
+        return (self.pc, nk, self.out, tuple(canon(v) for v in self.vars),
+                tuple(canon(v) for v in self.frame), tuple(zones))
+
+    def __eq__(self, other):
+        return isinstance(other, State) and self.key() == other.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def __repr__(self):
+        return f"<State of {self.prog.title or self.prog.path} after {len(self.history)} steps>"
+
+
+def _card_id(card):
+    return card.id
+
+
+def _distinct_orders(cards):
+    """Yields each distinct order of `cards` (identical kinds are not told apart), in a
+    canonical order, giving twins their ids in ascending order."""
+    by_kind = {}
+    for c in sorted(cards, key=lambda c: c.id):
+        by_kind.setdefault(c.kind, []).append(c)
+    kinds = sorted(by_kind)
+    counts = {k: len(v) for k, v in by_kind.items()}
+    n = len(cards)
+    seq = []
+
+    def rec():
+        if len(seq) == n:
+            used = {k: 0 for k in kinds}
+            out = []
+            for k in seq:
+                out.append(by_kind[k][used[k]])
+                used[k] += 1
+            yield out
+            return
+        for k in kinds:
+            if counts[k]:
+                counts[k] -= 1
+                seq.append(k)
+                yield from rec()
+                seq.pop()
+                counts[k] += 1
+    yield from rec()

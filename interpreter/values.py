@@ -1,0 +1,135 @@
+"""Run-time values that are not plain ints or bools: seats, enum members, cards, zone references.
+
+Each is created once per compiled game and compared by identity, so equality and hashing
+are as cheap as for ints, and each knows its own text for moves, views and traces.
+"""
+from __future__ import annotations
+
+from typing import Tuple
+
+
+class Seat:
+    """A player: seat number from 0 and a name."""
+
+    __slots__ = ("index", "name")
+
+    def __init__(self, index: int, name: str):
+        self.index = index
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+    text = property(lambda self: self.name)
+
+    def __lt__(self, other):
+        return self.index < other.index
+
+
+class Member:
+    """A member of an enum: its position and its text (`H`) and symbol (`♥`)."""
+
+    __slots__ = ("enum", "index", "name", "text", "symbol")
+
+    def __init__(self, enum: str, index: int, name: str, texts: Tuple[str, ...]):
+        self.enum = enum
+        self.index = index
+        self.name = name
+        self.text = texts[0] if texts else name
+        self.symbol = texts[1] if len(texts) > 1 else self.text
+
+    def __repr__(self):
+        return self.name
+
+    def __lt__(self, other):
+        return self.index < other.index
+
+
+class Card:
+    """One physical card: an id, its attribute values, and its kind (ids of identical cards
+    share a kind, so states that differ only in which twin is where hash alike)."""
+
+    __slots__ = ("id", "attrs", "kind", "text", "symbol")
+
+    def __init__(self, id: int, attrs: dict, kind: int, text: str, symbol: str):
+        self.id = id
+        self.attrs = attrs
+        self.kind = kind
+        self.text = text
+        self.symbol = symbol
+
+    def __repr__(self):
+        return self.text
+
+    def __lt__(self, other):
+        return self.id < other.id
+
+
+class ZoneRef:
+    """One zone: its family name, its indices and its slot in a state's zone list."""
+
+    __slots__ = ("family", "indices", "slot", "text", "owner")
+
+    def __init__(self, family: str, indices: tuple, slot: int, owner):
+        self.family = family
+        self.indices = indices
+        self.slot = slot
+        self.owner = owner
+        if indices:
+            self.text = f"{family}[{','.join(text_of(i) for i in indices)}]"
+        else:
+            self.text = family
+
+    def __repr__(self):
+        return self.text
+
+    def __lt__(self, other):
+        return self.slot < other.slot
+
+
+def text_of(value) -> str:
+    """Returns the canonical text of any run-time value."""
+    if value is None:
+        return "none"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, tuple):
+        return "[" + ",".join(text_of(v) for v in value) + "]"
+    return value.text
+
+
+def canon(value):
+    """Returns a hashable, identity-free form of a value for canonical state keys."""
+    if isinstance(value, Card):
+        return ("c", value.kind)
+    if isinstance(value, (Seat, Member)):
+        return value.index
+    if isinstance(value, ZoneRef):
+        return ("z", value.slot)
+    if isinstance(value, tuple):
+        return tuple(canon(v) for v in value)
+    return value
+
+
+class Move:
+    """A legal move: the action, the argument values, and the canonical text."""
+
+    __slots__ = ("action", "args", "text")
+
+    def __init__(self, action, args: tuple, text: str):
+        self.action = action
+        self.args = args
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+    def __eq__(self, other):
+        return isinstance(other, Move) and other.text == self.text
+
+    def __hash__(self):
+        return hash(self.text)

@@ -59,6 +59,7 @@ class Program:
     sites: list = attrs.Factory(list)
     is_set: List[bool] = attrs.Factory(list)            # zone slot -> unordered?
     compiler: object = None                              # kept to compile REPL expressions
+    has_twins: bool = False                              # are some cards identical?
     scratch: list = attrs.Factory(list)
 
 
@@ -92,6 +93,7 @@ class LayoutBuilder:
         for d in by_type.get(A.CardsDecl, ()):
             self.layout_cards(d)
         p.has_hidden = any(z.seen is not A.Seen.ALL for z in p.zone_info)
+        p.has_twins = len(self.card_kinds) < len(p.cards)
 
     def layout_seats(self, d: A.PlayersDecl):
         p = self.prog

@@ -169,13 +169,13 @@ class State:
         seat = self._seat(player)
         if seat not in self.to_move():
             return []
+        twins = self.prog.has_twins
         moves = []
-        seen = set()
         for info, _ in node[1].actions:
-            for m in self._moves_of(info, seat):
-                if m.text not in seen:
-                    seen.add(m.text)
-                    moves.append(m)
+            found = self._moves_of(info, seat)
+            if twins and found and any(isinstance(a, Card) for a in found[0].args):
+                found = _without_twins(found)
+            moves.extend(found)
         if not moves:
             raise RuleError(f"deadlock: {seat.name} must move but has no legal move "
                             f"({', '.join(i.name for i, _ in node[1].actions)})",
@@ -192,15 +192,13 @@ class State:
         n = len(params)
         out = []
         args = [None] * n
-        name = info.name
 
         def rec(i):
             for req in staged[i]:
                 if not req(self):
                     return
             if i == n:
-                vals = tuple(args)
-                out.append(Move(info, vals, name + "".join(" " + text_of(v) for v in vals)))
+                out.append(Move(info, tuple(args)))
                 return
             _, slot, domain = params[i]
             for v in domain(self):
@@ -433,6 +431,16 @@ class State:
         self.move_cards(list(reversed(chosen)), ref.slot, PlaceKind.TOP, None, face == "up",
                         None)
 
+    def cards_in(self, zone) -> List[Card]:
+        """Returns the cards of a zone (text such as `deck[p1]`, or a ZoneRef), top first."""
+        ref = self.game.zone(zone) if isinstance(zone, str) else zone
+        cards = self.zones[ref.slot]
+        return list(cards) if self.prog.is_set[ref.slot] else list(reversed(cards))
+
+    def failed_invariants(self) -> List[str]:
+        """Returns the names of the ruleset's `invariant`s that do not hold here."""
+        return [name for name, fn, _ in self.prog.invariants if not fn(self)]
+
     def view(self, player=None, symbols: bool = False) -> str:
         """Returns the table as `player` sees it now (None: the all-seeing view)."""
         from .observe import view
@@ -503,6 +511,18 @@ class State:
 
     def __repr__(self):
         return f"<State of {self.prog.title or self.prog.path} after {len(self.history)} steps>"
+
+
+def _without_twins(moves):
+    """Returns the moves with one of each group that differ only in identical cards."""
+    seen = set()
+    out = []
+    for m in moves:
+        key = (m.action, tuple(a.kind if isinstance(a, Card) else a for a in m.args))
+        if key not in seen:
+            seen.add(key)
+            out.append(m)
+    return out
 
 
 def _card_id(card):

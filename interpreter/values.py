@@ -116,14 +116,21 @@ def canon(value):
 
 
 class Move:
-    """A legal move: the action, the argument values, and the canonical text."""
+    """A legal move: the action, the argument values, and the canonical text (made on
+    first use: random playouts never need it)."""
 
-    __slots__ = ("action", "args", "text")
+    __slots__ = ("action", "args", "_text")
 
-    def __init__(self, action, args: tuple, text: str):
+    def __init__(self, action, args: tuple, text: str = None):
         self.action = action
         self.args = args
-        self.text = text
+        self._text = text
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self.action.name + "".join(" " + text_of(v) for v in self.args)
+        return self._text
 
     def __repr__(self):
         return self.text

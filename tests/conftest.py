@@ -1,0 +1,43 @@
+"""Shared fixtures: paths to rulesets and a loader with option overrides."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = ROOT / "rulesets"
+GERRY = RULESETS / "gerry.gdl"
+DDS = RULESETS / "double_dealing_shuffle.gdl"
+
+
+def load_game(path, **options):
+    """Returns the game of a ruleset with option overrides given as keywords."""
+    from interpreter import load
+    return load(str(path), {k: str(v).lower() if isinstance(v, bool) else str(v)
+                            for k, v in options.items()})
+
+
+def random_playout(state, rng: random.Random, max_steps: int = 20_000):
+    """Plays a state to the end with uniformly random moves; returns it."""
+    steps = 0
+    while not state.is_terminal() and steps < max_steps:
+        steps += 1
+        if state.is_chance():
+            state.apply(state.sample_chance(rng))
+        else:
+            for seat in state.to_move():
+                moves = state.legal_moves(seat)
+                state.apply(moves[rng.randrange(len(moves))], seat)
+    return state
+
+
+@pytest.fixture
+def gerry():
+    return load_game(GERRY)
+
+
+@pytest.fixture
+def dds():
+    return load_game(DDS)

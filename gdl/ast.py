@@ -87,7 +87,7 @@ class Attr:
 
 @frozen
 class Index:
-    """`chips[p]`, `cell[r, c]`: an element of an indexed variable or zone family."""
+    """`score[p]`, `cell[r, c]`: an element of an indexed variable or zone family."""
     obj: "Expr"
     args: tuple
     span: Span = span_field()
@@ -262,7 +262,7 @@ TypeExpr = Union[NamedType, RangeType, ChoiceType, OptionalType]
 # ------------------------------------------------------------------------------ statements
 @frozen
 class Target:
-    """The left side of an assignment: `total` or `chips[p]`."""
+    """The left side of an assignment: `total` or `score[p]`."""
     name: str
     indices: tuple
     span: Span = span_field()
@@ -270,7 +270,7 @@ class Target:
 
 @frozen
 class Assign:
-    """`total = 0`, `chips[p] = 3`"""
+    """`total = 0`, `score[p] = 3`"""
     target: Target
     value: Expr
     span: Span = span_field()
@@ -278,7 +278,7 @@ class Assign:
 
 @frozen
 class AugAssign:
-    """`total += value(c)`, `chips[me] -= 1`"""
+    """`total += value(c)`, `score[me] -= 1`"""
     target: Target
     op: str
     value: Expr
@@ -451,14 +451,14 @@ Stmt = Union[Assign, AugAssign, Let, Move, Deal, Shuffle, Flip, Reveal, Choose, 
 # ------------------------------------------------------------------------------ declarations
 @frozen
 class GameDecl:
-    """`game "Gerry"`"""
+    """`game "High card"`"""
     title: str
     span: Span = span_field()
 
 
 @frozen
 class VariantOf:
-    """`variant of "gerry.gdl"`: this file overrides declarations of another ruleset."""
+    """`variant of "high_card.gdl"`: this file overrides declarations of another ruleset."""
     path: str
     span: Span = span_field()
 
@@ -537,7 +537,7 @@ class ZoneDecl:
 
 @frozen
 class VarDecl:
-    """`var chips[player]: int = 3`"""
+    """`var score[player]: int = 3`"""
     name: str
     indices: tuple
     type: TypeExpr
@@ -622,7 +622,7 @@ class ActionDecl:
 
 @frozen
 class TriggerDecl:
-    """`trigger lose_chip when changed(total) and is_double(total) priority 1: ...`"""
+    """`trigger penalty when changed(total) and total > 21 priority 1: ...`"""
     name: str
     cond: Expr
     priority: int

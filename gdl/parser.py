@@ -6,6 +6,7 @@ from pathlib import Path
 
 from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.exceptions import VisitError
+from lark.indenter import DedentError
 from lark.indenter import Indenter
 
 from . import ast as A
@@ -27,7 +28,7 @@ _TERMINAL_TEXT = {
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'",
     "RBRACE": "'}'", "COMMA": "','", "EQUAL": "'='", "COMPOP": "a comparison",
     "ADDOP": "'+' or '-'", "MULOP": "'*', '/' or '%'", "DOT": "'.'", "AUGOP": "'+=' or '-='",
-    "FACING": "up or down", "OPTIONAL": "'?'", "__ANON_0": "'..'", "$END": "end of file",
+"OPTIONAL": "'?'", "__ANON_0": "'..'", "$END": "end of file",
 }
 
 
@@ -38,6 +39,9 @@ class _GdlIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+    # NAME is tried in every parser state, so a word such as `too` is lexed whole (and
+    # reported as an unexpected name) instead of as the keyword `to` followed by `o`.
+    always_accept = ("_NL", "NAME")
 
 
 @functools.lru_cache(maxsize=1)
@@ -81,7 +85,7 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str) -> GdlSyntaxError:
     expected_names = set(err.expected)
     expected = _expected_text(lark, expected_names)
     shown = {"_NL": "end of line", "_INDENT": "an indented line",
-             "_DEDENT": "a less indented line"}.get(tok.type, repr(str(tok)))
+             "_DEDENT": "end of the indented block"}.get(tok.type, repr(str(tok)))
     suggestion = None
     if tok.type == "NAME":
         words = [e.strip("'") for e in expected if e.startswith("'")]
@@ -95,6 +99,26 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str) -> GdlSyntaxError:
                           expected=expected, suggestion=suggestion)
 
 
+def _dedent_error(text: str, path: str) -> GdlSyntaxError:
+    """Finds the first line whose indentation matches no enclosing block."""
+    stack = [0]
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        width = len(line[: len(line) - len(stripped)].expandtabs(4))
+        if width > stack[-1]:
+            stack.append(width)
+            continue
+        while width < stack[-1]:
+            stack.pop()
+        if width != stack[-1]:
+            return GdlSyntaxError(
+                "this line's indentation matches no enclosing block", Span(path, number, width + 1),
+                source=text, expected=[f"indentation of {w} spaces" for w in stack[-2:]])
+    return GdlSyntaxError("inconsistent indentation", Span(path, 1, 1), source=text)
+
+
 def parse_text(text: str, path: str = "<string>") -> A.Ruleset:
     """Returns the AST of a ruleset's text, or raises GdlSyntaxError."""
     if not text.endswith("\n"):
@@ -104,6 +128,8 @@ def parse_text(text: str, path: str = "<string>") -> A.Ruleset:
         tree = _lark().parse(text, start="start")
     except UnexpectedInput as err:
         raise _syntax_error(err, path, text) from None
+    except DedentError:
+        raise _dedent_error(text, path) from None
     try:
         decls = ToAst(path).transform(tree)
     except VisitError as err:

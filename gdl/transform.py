@@ -126,7 +126,13 @@ class ToAst(Transformer):
                                  expected=[s.value for s in A.Seen]) from None
 
     def zone_facing(self, items):
-        return A.Facing(str(items[0]))
+        return items[0]
+
+    def facing_up(self, items):
+        return A.Facing.UP
+
+    def facing_down(self, items):
+        return A.Facing.DOWN
 
     @v_args(meta=True)
     def var_decl(self, meta, items):
@@ -193,11 +199,6 @@ class ToAst(Transformer):
         names = tuple(str(t) for t in items if isinstance(t, Token))
         when = next((i for i in items if not isinstance(i, Token)), None)
         return A.Secret(names, when, span=self._span(meta))
-
-    @v_args(meta=True)
-    def shown_as(self, meta, items):
-        raise GdlSyntaxError("'shown as' is reserved and not supported yet; use 'secret'",
-                             self._span(meta))
 
     @v_args(meta=True)
     def trigger_decl(self, meta, items):
@@ -319,7 +320,7 @@ class ToAst(Transformer):
         return A.Place(A.PlaceKind.DEFAULT, items[0], span=self._span(meta))
 
     def face(self, items):
-        return A.Facing(str(items[0]))
+        return items[0]
 
     @v_args(meta=True)
     def deal_stmt(self, meta, items):
@@ -333,7 +334,7 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def flip_stmt(self, meta, items):
-        return A.Flip(items[0], A.Facing(str(items[1])), span=self._span(meta))
+        return A.Flip(items[0], items[1], span=self._span(meta))
 
     @v_args(meta=True)
     def reveal_stmt(self, meta, items):

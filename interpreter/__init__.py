@@ -1,6 +1,6 @@
 """The gdl engine: compiles a checked ruleset once and runs it through an OpenSpiel-like API.
 
-    game = load("rulesets/gerry.gdl", {"line_rule": "plurality"})
+    game = load("rulesets/some_game.gdl", {"an_option": "a value"})
     state = game.new_state()
     while not state.is_terminal():
         if state.is_chance(): state.apply(state.sample_chance(rng))

@@ -1,0 +1,79 @@
+"""The static checker: everything about a ruleset that can be known without playing it.
+
+`check(ruleset)` runs separate passes, each collecting every problem it finds:
+
+1. `_scope`: the global symbol table; duplicate and missing declarations.
+2. `_names`: what every name means; unknown, ambiguous and misplaced names.
+3. `_typedecls` (on `_types`): the type of every expression and statement.
+4. `_domains`: parameters, loops and indices range over finite, fixed domains.
+5. `_tables`: every table has exactly one row for each case.
+6. `_flow`: the game can end; no recursion; no pause where none can happen.
+
+If any pass found a problem, it raises CheckError with all of them in source order;
+otherwise it returns a CheckedInfo.  The interpreter compiles the AST itself; CheckedInfo
+only records what the checker learnt, for tools that want it.
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Mapping
+
+import attrs
+
+from .. import ast as A
+from ..errors import CheckError
+from ._domains import check_domains
+from ._flow import check_flow
+from ._names import resolve
+from ._report import CheckProblem, Report
+from ._scope import Symbol, build_scope
+from ._tables import check_tables
+from ._typedecls import TypePass
+from ._typesys import EnumT, ListT, OptT, Prim, Ty, ZoneT
+
+__all__ = ["check", "CheckedInfo", "CheckError", "CheckProblem", "Symbol", "Ty", "Prim",
+           "EnumT", "ZoneT", "OptT", "ListT"]
+
+
+@attrs.frozen
+class CheckedInfo:
+    """What the checker learnt about a ruleset that passed."""
+    symbols: Mapping[str, Symbol]        # every declared global name, by name
+    enums: Mapping[str, tuple]           # enum (and choice option) -> its member names
+    seats: tuple                         # the seat names of `players red, black`, or ()
+    card_fields: Mapping[str, Ty]        # card field -> its type
+    option_types: Mapping[str, Ty]       # option -> its type (`players` too, if a range)
+    var_types: Mapping[str, Ty]          # var -> the type of its values
+    result_types: Mapping[str, Ty]       # def or table -> the type of its result
+
+
+def check(ruleset: A.Ruleset) -> CheckedInfo:
+    """Returns what the checker learnt about `ruleset`, or raises CheckError listing every
+    problem found (each with its place, an excerpt, and what was expected)."""
+    report = Report(ruleset)
+    scope = build_scope(ruleset, report)
+    res = resolve(ruleset, scope, report)
+    types = TypePass(scope, res, report)
+    types.run(ruleset)
+    check_domains(ruleset, scope, res, report)
+    check_tables(ruleset, scope, res, report)
+    check_flow(ruleset, scope, report)
+    report.finish()
+    return _info(scope, types)
+
+
+def _info(scope, types: TypePass) -> CheckedInfo:
+    def of_kind(kind: str) -> list:
+        return [s for s in scope.symbols.values() if s.kind == kind]
+
+    options = {s.name: types.option_type(s.decl) for s in of_kind("option")}
+    if scope.players is not None and scope.players.lo != scope.players.hi:
+        options["players"] = Prim("int")
+    fields = {name: types.field_type(f) for name, f in scope.fields.items()}
+    variables = {s.name: types.var_type(s.decl) for s in of_kind("var")}
+    results = {s.name: types.signature(s.decl)[1] for s in of_kind("def") + of_kind("table")}
+    frozen = MappingProxyType
+    return CheckedInfo(symbols=frozen(dict(scope.symbols)), enums=frozen(dict(scope.enums)),
+                       seats=scope.seats, card_fields=frozen(fields),
+                       option_types=frozen(options), var_types=frozen(variables),
+                       result_types=frozen(results))

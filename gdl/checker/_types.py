@@ -1,0 +1,411 @@
+"""Typing of expressions and type names: the half of the type pass that statements and
+declarations (gdl/checker/_typedecls.py) build on.
+
+Every expression gets a type; an expression whose parts are wrong is reported once and
+typed `ANY`, so a mistake does not echo through everything that uses it.  Declarations
+that others depend on (a def's signature, a variable's type) are typed on first use and
+memoised, so order in the file does not matter and each problem is reported once.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from .. import ast as A
+from ..builtins import FUNCTIONS
+from ..errors import did_you_mean
+from ._names import Resolution
+from ._report import Report, article, attr_span
+from ._scope import Local, Member, Predef, Scope, Symbol
+from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, STR, EnumT, ListT, OptT, Ty,
+                       ZoneT, assignable, comparable, elem_of, is_zone, unify, unwrap)
+
+_PRIMS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD}
+
+_PREDEF = {
+    "players": ListT(PLAYER), "all_players": ListT(PLAYER), "player": ListT(PLAYER),
+    "num_players": INT, "me": PLAYER, "bool": ListT(BOOL), "int": ListT(INT),
+    "card": ListT(CARD),
+}
+
+# What each word of a builtin signature (gdl/builtins.py FUNCTIONS) accepts, and says.
+_FITS = {
+    "int": lambda t: assignable(t, INT), "int?": lambda t: assignable(t, INT),
+    "bool": lambda t: assignable(t, BOOL), "player": lambda t: assignable(t, PLAYER),
+    "card": lambda t: assignable(t, CARD), "zone": is_zone,
+    "cards|list": lambda t: is_zone(t) or isinstance(unwrap(t), ListT),
+    "enum": lambda t: isinstance(unwrap(t), EnumT) or t == ANY,
+    "list": lambda t: isinstance(unwrap(t), ListT) or t == ANY,
+}
+_WORDS = {"int?": "int", "zone": "a zone", "cards|list": "a zone or a list",
+          "enum": "an enum member", "list": "a list"}
+_RESULTS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD, "zone": ZoneT(None),
+            "any": ANY, "list[card]": ListT(CARD)}
+
+
+def _anything(t: Ty) -> bool:
+    """A signature word this checker does not know yet accepts anything."""
+    return True
+
+
+_AGGREGATE_ITEMS = {"sum": INT, "any": BOOL, "all": BOOL, "min": INT, "max": INT}
+
+
+class ExprTyper:
+    """Types expressions, given the resolution of every name."""
+
+    def __init__(self, scope: Scope, res: Resolution, report: Report):
+        self.scope = scope
+        self.res = res
+        self.report = report
+        self.local_types: dict = {}     # Local -> Ty
+        self._memo: dict = {}
+
+    def once(self, key, compute: Callable, provisional):
+        """Computes a declaration's type once; a use while it is being computed (a cycle,
+        reported by the flow pass) gets `provisional`."""
+        if key not in self._memo:
+            self._memo[key] = provisional
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    def error(self, message: str, span, **kw) -> None:
+        self.report.error(message, span, **kw)
+
+    # ------------------------------------------------------------------ type names
+    def resolve_type(self, t, choice_owner: Optional[str] = None) -> Ty:
+        """The type a type expression denotes (`int`, `1..10`, `cell?`, `{a, b}`)."""
+        if isinstance(t, A.OptionalType):
+            return OptT(self.resolve_type(t.inner, choice_owner))
+        if isinstance(t, A.RangeType):
+            self.expect(t.lo, INT, "a range bound")
+            self.expect(t.hi, INT, "a range bound")
+            return INT
+        if isinstance(t, A.ChoiceType):
+            if choice_owner is not None:
+                return EnumT(choice_owner)
+            self.error("a choice such as {a, b} is only allowed as the type of an option; "
+                       "declare an enum instead", t.span)
+            return ANY
+        return self.named_type(t)
+
+    def named_type(self, t: A.NamedType) -> Ty:
+        if t.name in _PRIMS:
+            return _PRIMS[t.name]
+        if t.name in self.scope.enums:
+            return EnumT(t.name)
+        if self.scope.decl_of(t.name, "zone") is not None:
+            return ZoneT(t.name)
+        known = list(_PRIMS) + list(self.scope.enums) + self.scope.names_of("zone")
+        self.error(f"unknown type {t.name}: a type is int, bool, player, card, an enum or a "
+                   f"zone family", t.span, expected=known, suggestion=did_you_mean(t.name, known))
+        return ANY
+
+    def option_type(self, decl: A.OptionDecl) -> Ty:
+        return self.once(("option", id(decl)), lambda: self.resolve_type(decl.type, decl.name),
+                         ANY)
+
+    def var_type(self, decl: A.VarDecl) -> Ty:
+        return self.once(("var", id(decl)), lambda: self.resolve_type(decl.type), ANY)
+
+    def field_type(self, field: A.Field) -> Ty:
+        return self.once(("field", id(field)), lambda: self.resolve_type(field.type), ANY)
+
+    def index_types(self, decl) -> list:
+        """The types of the indices of a zone family or an indexed variable."""
+        def compute():
+            return [self.domain_elem(d, f"index {i} of {decl.name}")
+                    for i, d in enumerate(decl.indices, 1)]
+        return self.once(("indices", id(decl)), compute, [ANY] * len(decl.indices))
+
+    # ------------------------------------------------------------------ helpers
+    def expect(self, expr, want: Ty, what: str) -> Ty:
+        """Types `expr`, reporting it unless it fits `want`."""
+        t = self.type_of(expr)
+        if not assignable(t, want):
+            self.error(f"{what} must be {want}, not {t}", expr.span)
+        return t
+
+    def domain_elem(self, expr, what: str) -> Ty:
+        """The type of the members of a domain: a parameter's, a `for`'s, an index's."""
+        found = self.res.of(expr) if isinstance(expr, A.Name) else None
+        if isinstance(found, Symbol) and found.kind == "option" and \
+                found.name in self.scope.enums:
+            return EnumT(found.name)   # an option's choice used as a domain: its members
+        t = self.type_of(expr)
+        elem = elem_of(t)
+        if elem is None:
+            self.error(f"{what} must range over a domain (a range, an enum, player, a zone, a "
+                       f"list...), not a single {t}", expr.span)
+            return ANY
+        return elem
+
+    def bind_fors(self, fors: tuple) -> None:
+        for f in fors:
+            self.set_local(f, self.domain_elem(f.iter, f"for {f.var}"))
+
+    def set_local(self, binder, t: Ty) -> None:
+        local = self.res.local(binder)
+        if local is not None:
+            self.local_types[local] = t
+
+    def param_types(self, params: tuple) -> list:
+        out = []
+        for p in params:
+            t = self.domain_elem(p.domain, f"parameter {p.name}")
+            self.set_local(p, t)
+            out.append(t)
+        return out
+
+    def check_args(self, node, params: list, what: str) -> None:
+        """Checks the arity and argument types of a call of a def, table or rule."""
+        if len(node.args) != len(params):
+            self.error(f"{what} takes {_count(len(params), 'argument')}, not {len(node.args)}",
+                       node.span)
+        for i, arg in enumerate(node.args):
+            want = params[i] if i < len(params) else ANY
+            self.expect(arg, want, f"argument {i + 1} of {what}")
+
+    # ------------------------------------------------------------------ expressions
+    def type_of(self, node) -> Ty:
+        handler = _EXPRS.get(type(node))
+        return handler(self, node) if handler is not None else ANY
+
+    def name(self, node: A.Name) -> Ty:
+        found = self.res.of(node)
+        if isinstance(found, Local):
+            return self.local_types.get(found, ANY)
+        if isinstance(found, Predef):
+            return _PREDEF.get(found.name, ANY)
+        if isinstance(found, Member):
+            return PLAYER if found.owner == "player" else EnumT(found.owner)
+        if isinstance(found, Symbol):
+            return self.symbol_type(found, node)
+        return ANY
+
+    def symbol_type(self, sym: Symbol, node) -> Ty:
+        if sym.kind == "option":
+            return self.option_type(sym.decl)
+        if sym.kind == "enum":
+            return ListT(EnumT(sym.name))
+        if sym.kind == "zone":
+            return ListT(ZoneT(sym.name)) if sym.decl.indices else ZoneT(sym.name)
+        if sym.kind == "var" and not sym.decl.indices:
+            return self.var_type(sym.decl)
+        if sym.kind == "var":
+            self.error(f"variable {sym.name} has {_count(len(sym.decl.indices), 'index')}: "
+                       f"write {sym.name}[...]", node.span)
+        else:
+            self.error(f"{sym.name} is {article(sym.kind)}, not a value", node.span)
+        return ANY
+
+    def attr(self, node: A.Attr) -> Ty:
+        found = self.res.of(node)
+        if isinstance(found, Member):
+            return PLAYER if found.owner == "player" else EnumT(found.owner)
+        obj = unwrap(self.type_of(node.obj))
+        if obj == ANY:
+            return ANY
+        if obj != CARD:
+            self.error(f"only cards have attributes, and this is {article(str(obj))}",
+                       node.obj.span)
+            return ANY
+        field = self.scope.fields.get(node.name)
+        if field is None:
+            fields = list(self.scope.fields)
+            self.error(f"cards have no attribute {node.name}", attr_span(node),
+                       expected=fields, suggestion=did_you_mean(node.name, fields))
+            return ANY
+        return self.field_type(field)
+
+    def index(self, node: A.Index) -> Ty:
+        sym = self.res.of(node.obj) if isinstance(node.obj, A.Name) else None
+        if not (isinstance(sym, Symbol) and sym.kind in ("var", "zone") and sym.decl.indices):
+            if sym is not None or not isinstance(node.obj, A.Name):
+                self.error("only indexed variables and zone families can be indexed",
+                           node.obj.span)
+            for arg in node.args:
+                self.type_of(arg)
+            return ANY
+        self.check_indices(sym, node.args, node.span)
+        return self.var_type(sym.decl) if sym.kind == "var" else ZoneT(sym.name)
+
+    def check_indices(self, sym: Symbol, args: tuple, span) -> None:
+        wanted = self.index_types(sym.decl)
+        if len(args) != len(wanted):
+            self.error(f"{sym.kind} {sym.name} takes {_count(len(wanted), 'index')}, "
+                       f"not {len(args)}", span)
+        for i, arg in enumerate(args):
+            self.expect(arg, wanted[i] if i < len(wanted) else ANY,
+                        f"index {i + 1} of {sym.name}")
+
+    def call(self, node: A.Call) -> Ty:
+        if node.func == "changed":
+            return BOOL
+        if node.func == "card":
+            return self.card_call(node)
+        if node.func in FUNCTIONS:
+            return self.builtin_call(node)
+        sym = self.scope.symbols.get(node.func)
+        if sym is not None and sym.kind in ("def", "table"):
+            params, result = self.signature(sym.decl)
+            self.check_args(node, params, f"{sym.kind} {sym.name}")
+            return result
+        for arg in node.args:
+            self.type_of(arg)
+        return ANY
+
+    def signature(self, decl) -> tuple:
+        """(parameter types, result type) of a def or table; set by _typedecls."""
+        raise NotImplementedError
+
+    def builtin_call(self, node: A.Call) -> Ty:
+        params, result, _ = FUNCTIONS[node.func]
+        if node.func in ("min", "max"):
+            params = ("int",) * max(2, len(node.args))
+        required = sum(1 for p in params if not p.endswith("?"))
+        if not required <= len(node.args) <= len(params):
+            wanted = str(required) if required == len(params) else f"{required} or {len(params)}"
+            self.error(f"{node.func} takes {wanted} argument{'s' if wanted != '1' else ''}, "
+                       f"not {len(node.args)}", node.span)
+        types = [self.type_of(arg) for arg in node.args]
+        for i, (arg, t, word) in enumerate(zip(node.args, types, params), 1):
+            if not _FITS.get(word, _anything)(t):
+                self.error(f"argument {i} of {node.func} must be {_WORDS.get(word, word)}, "
+                           f"not {t}", arg.span)
+        if result == "card|list[card]":
+            return CARD if len(node.args) < 2 else ListT(CARD)
+        if result == "list":    # a part of the list given first
+            first = unwrap(types[0]) if types else ANY
+            return first if isinstance(first, ListT) else ListT(ANY)
+        return _RESULTS.get(result, ANY)
+
+    def card_call(self, node: A.Call) -> Ty:
+        """`card(rank: 3, suit: hearts)`: each keyword a card field, each value its type."""
+        if self.scope.card is None:
+            self.error("card(...) needs a card declaration such as `card rank: 1..13`",
+                       node.span)
+        seen: set = set()
+        for arg in node.args:
+            self._card_arg(arg, seen)
+        return CARD
+
+    def _card_arg(self, arg, seen: set) -> None:
+        fields = list(self.scope.fields)
+        if not isinstance(arg, A.Keyword):
+            self.error("card(...) takes field: value arguments, as in card(rank: 3)",
+                       arg.span, expected=fields)
+            self.type_of(arg)
+            return
+        if arg.name in seen:
+            self.error(f"field {arg.name} is given twice", arg.span)
+        seen.add(arg.name)
+        field = self.scope.fields.get(arg.name)
+        if field is None:
+            if self.scope.card is not None:
+                self.error(f"cards have no field {arg.name}", arg.span, expected=fields,
+                           suggestion=did_you_mean(arg.name, fields))
+            self.type_of(arg.value)
+            return
+        self.expect(arg.value, self.field_type(field), f"card field {arg.name}")
+
+    def keyword(self, node: A.Keyword) -> Ty:
+        self.error(f"{node.name}: ... arguments are only for card(...)", node.span)
+        return self.type_of(node.value)
+
+    def aggregate(self, node: A.Aggregate) -> Ty:
+        self.bind_fors(node.fors)
+        if node.cond is not None:
+            self.expect(node.cond, BOOL, "the condition after if")
+        item = self.type_of(node.item)
+        want = _AGGREGATE_ITEMS.get(node.func)
+        if want is not None and not assignable(item, want):
+            self.error(f"{node.func}(...) needs {want} items, not {item}", node.item.span)
+        if node.func == "first":
+            return item if isinstance(item, OptT) or item == ANY else OptT(item)
+        return {"sum": INT, "count": INT, "any": BOOL, "all": BOOL}.get(node.func, want or ANY)
+
+    def list_comp(self, node: A.ListComp) -> Ty:
+        self.bind_fors(node.fors)
+        if node.cond is not None:
+            self.expect(node.cond, BOOL, "the condition after if")
+        return ListT(self.type_of(node.item))
+
+    def list_lit(self, node) -> Ty:
+        elem: Ty = ANY
+        for item in node.items:
+            t = self.type_of(item)
+            joined = unify(elem, t)
+            if joined is None:
+                self.error(f"the items of a list must have one type, but here are {elem} "
+                           f"and {t}", item.span)
+            else:
+                elem = joined
+        return ListT(elem)
+
+    def binop(self, node: A.BinOp) -> Ty:
+        lt, rt = self.type_of(node.left), self.type_of(node.right)
+        if not (assignable(lt, INT) and assignable(rt, INT)):
+            self.error(f"cannot compute {lt} {node.op} {rt}: arithmetic works on int only",
+                       node.span)
+        return INT
+
+    def neg(self, node: A.Neg) -> Ty:
+        self.expect(node.operand, INT, "the operand of -")
+        return INT
+
+    def compare(self, node: A.Compare) -> Ty:
+        lt, rt = self.type_of(node.left), self.type_of(node.right)
+        if node.op in ("==", "!="):
+            if not comparable(lt, rt):
+                self.error(f"cannot compare {lt} {node.op} {rt}: the two sides have different "
+                           f"types", node.span)
+        elif not (assignable(lt, INT) and assignable(rt, INT)):
+            self.error(f"cannot compare {lt} {node.op} {rt}: ordering works on int only",
+                       node.span)
+        return BOOL
+
+    def member(self, node: A.Member) -> Ty:
+        item = self.type_of(node.item)
+        elem = self.domain_elem(node.coll, "the right side of in")
+        if not comparable(item, elem):
+            self.error(f"a {item} is never in a collection of {elem}", node.span)
+        return BOOL
+
+    def logic(self, node) -> Ty:
+        word = {A.And: "and", A.Or: "or", A.Not: "not"}[type(node)]
+        for item in (node.items if hasattr(node, "items") else (node.operand,)):
+            self.expect(item, BOOL, f"an operand of {word}")
+        return BOOL
+
+    def cond(self, node: A.Cond) -> Ty:
+        self.expect(node.test, BOOL, "the condition of if ... then ... else")
+        a, b = self.type_of(node.then), self.type_of(node.else_)
+        joined = unify(a, b)
+        if joined is None:
+            self.error(f"the branches of if ... then ... else have different types: {a} and "
+                       f"{b}", node.span)
+            return ANY
+        return joined
+
+    def range_(self, node: A.Range) -> Ty:
+        self.expect(node.lo, INT, "a range bound")
+        self.expect(node.hi, INT, "a range bound")
+        return ListT(INT)
+
+
+def _count(n: int, word: str) -> str:
+    plural = {"index": "indices"}.get(word, word + "s")
+    return f"{n} {word if n == 1 else plural}"
+
+
+_EXPRS = {
+    A.IntLit: lambda self, n: INT, A.StrLit: lambda self, n: STR,
+    A.BoolLit: lambda self, n: BOOL, A.NoneLit: lambda self, n: NONE,
+    A.Name: ExprTyper.name, A.Attr: ExprTyper.attr, A.Index: ExprTyper.index,
+    A.Call: ExprTyper.call, A.Keyword: ExprTyper.keyword, A.Aggregate: ExprTyper.aggregate,
+    A.ListComp: ExprTyper.list_comp, A.ListLit: ExprTyper.list_lit,
+    A.SetLit: ExprTyper.list_lit, A.BinOp: ExprTyper.binop, A.Neg: ExprTyper.neg,
+    A.Compare: ExprTyper.compare, A.Member: ExprTyper.member, A.And: ExprTyper.logic,
+    A.Or: ExprTyper.logic, A.Not: ExprTyper.logic, A.Cond: ExprTyper.cond,
+    A.Range: ExprTyper.range_,
+}

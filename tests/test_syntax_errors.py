@@ -1,0 +1,71 @@
+"""Syntax errors from gdl.parser.parse_text: place, excerpt with caret, what was expected,
+and a suggestion where a keyword was misspelt.
+
+Each case is (gdl text, substrings of the rendered error, line, column).
+"""
+from __future__ import annotations
+
+import pytest
+
+from gdl.errors import GdlSyntaxError
+from gdl.parser import parse_text
+
+PATH = "bad.gdl"
+
+BAD = [
+    pytest.param("players a, b\noptoin n: 1..3 = 2\n",
+                 ["unexpected 'optoin'", "expected: ", "'option'", "did you mean 'option'?"],
+                 2, 1, id="misspelt-keyword"),
+    pytest.param("players a, b\nflow:\n",
+                 ["the file ends in the middle of a construct", "expected: an indented block"],
+                 2, 6, id="truncated-file"),
+    pytest.param("players a, b\nflow:\n    if x",
+                 ["unexpected end of line", "expected: ':'"], 3, 9, id="truncated-line"),
+    pytest.param("players a, b\nflow:\n    win a\n        draw\n",
+                 ["unexpected indentation", "a block may only start after a line ending in ':'",
+                  "expected: ", "'draw'"], 3, 10, id="bad-indentation"),
+    pytest.param("players a, b $\n",
+                 ["unexpected character '$'", "expected: ", "end of line"], 1, 14,
+                 id="unexpected-character"),
+    pytest.param("players a, b\nzone deck: pile\n",
+                 ["a zone is a 'stack' or a 'set', not 'pile'", "expected: stack, set"], 2, 12,
+                 id="unknown-zone-kind"),
+    pytest.param("players a, b\nzone hand[player]: set, seen by everyone\n",
+                 ["'seen by' takes one of owner, all, others, nobody",
+                  "expected: nobody, owner, all, others"], 2, 33, id="unknown-visibility"),
+    pytest.param("players a, b\nrule r\n    win a\n",
+                 ["unexpected end of line", "expected: '(', ':', a quoted string"], 2, 7,
+                 id="rule-without-colon"),
+    pytest.param("players a, b\naction act():\n    pass\n    require true\n",
+                 ["every 'require' must come before the action's statements"], 4, 5,
+                 id="late-require"),
+    pytest.param("players a, b\nvar x: 1 + 2\n",
+                 ["a type is a name (int, bool, player, card, an enum or a zone family)"], 2, 8,
+                 id="expression-as-type"),
+    pytest.param("players a, b\nflow:\n    win a +\n",
+                 ["unexpected end of line", "expected: ", "a name", "a number"], 3, 12,
+                 id="incomplete-expression"),
+    pytest.param("players a, b\nflow:\n    move top(stock) too pile\n    draw\n",
+                 ["unexpected 'too'", "did you mean 'to'"], 3, 21, id="misspelt-keyword-to"),
+    pytest.param("players a, b\nenum e = \n",
+                 ["unexpected end of line", "expected: a name"], 2, 10, id="empty-enum"),
+]
+
+
+@pytest.mark.parametrize("src, substrings, line, col", BAD)
+def test_syntax_error_is_reported(src, substrings, line, col):
+    with pytest.raises(GdlSyntaxError) as info:
+        parse_text(src, PATH)
+    text = str(info.value)
+    assert text.startswith(f"{PATH}:{line}:{col}: syntax error: "), text
+    carets = [l for l in text.splitlines() if l.strip() == "^"]
+    assert carets and carets[0].index("^") == 4 + col - 1, f"caret not under {col}:\n{text}"
+    for s in substrings:
+        assert s in text, f"{s!r} not in:\n{text}"
+
+
+def test_inconsistent_dedent_is_a_syntax_error():
+    with pytest.raises(GdlSyntaxError) as info:
+        parse_text("players a, b\nflow:\n    win a\n  draw\n", PATH)
+    text = str(info.value)
+    assert f"{PATH}:4:3" in text and "matches no enclosing block" in text

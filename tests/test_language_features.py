@@ -1,0 +1,233 @@
+"""Each general construct of the language, run on tiny purpose-built games."""
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from conftest import GERRY
+from gdl.errors import RuleError
+from interpreter import load, load_text
+
+HEADER = '''game "t"
+players 3
+enum suit = clubs "C", hearts "H"
+card rank: 1..3, suit: suit
+cards into stock: card(rank: r, suit: s) for s in suit for r in 1..3
+zone stock: stack
+zone hand[player]: set, seen by owner
+zone pile: stack, face up
+var total: int = 0
+var log: int = 0
+'''
+
+
+def game(body, **options):
+    return load_text(HEADER + body, {k: str(v) for k, v in options.items()})
+
+
+def test_deal_is_round_robin_from_the_top():
+    g = game('''
+flow:
+    deal 2 from stock to hand[p] for p in players
+    draw
+''')
+    s = g.new_state()
+    # stock bottom..top is 1C 2C 3C 1H 2H 3H: p1 gets 3H then 3C, p2 2H then 2C ...
+    assert [c.text for c in s.cards_in("hand[p1]")] == ["3C", "3H"]
+    assert [c.text for c in s.cards_in("hand[p2]")] == ["2C", "2H"]
+    assert [c.text for c in s.cards_in("hand[p3]")] == ["1C", "1H"]
+
+
+def test_move_places_blocks_on_top_bottom_and_at_depth():
+    g = game('''
+flow:
+    move top(stock, 2) to bottom of stock
+    move top(stock) to stock at depth 2
+    draw
+''')
+    s = g.new_state()
+    # top first: 3H 2H 1H 3C 2C 1C -> 1H 3C 2C 1C 3H 2H -> 3C 2C 1H 1C 3H 2H
+    assert [c.text for c in s.cards_in("stock")] == ["3C", "2C", "1H", "1C", "3H", "2H"]
+
+
+def test_views_hide_hands_from_other_seats_and_face_down_stacks():
+    g = game('''
+flow:
+    deal 1 from stock to hand[p] for p in players
+    move top(stock) to pile face up
+    choose p1: wait
+    draw
+action wait():
+    pass
+''')
+    s = g.new_state()
+    p1, p2 = g.seat("p1"), g.seat("p2")
+    mine = s.cards_in("hand[p1]")[0]
+    assert s.sees(p1, mine) and not s.sees(p2, mine)
+    assert f"hand[p1] (1): {mine.text}" in s.view(p1)
+    assert "hand[p1] (1): ?" in s.view(p2)
+    assert "pile (1): 3C" in s.view(p2)                 # face up: everyone sees it
+    assert "stock (2): ? ?" in s.view(p1)
+
+
+def test_shuffle_lists_exact_probabilities_and_forgets_knowledge():
+    g = game('''
+flow:
+    reveal stock to players
+    shuffle stock
+    choose p1: wait
+    draw
+action wait():
+    pass
+''')
+    s = g.new_state()
+    outcomes = s.chance_outcomes()
+    assert len(outcomes) == 720 and sum(p for _, p in outcomes) == 1
+    assert all(p == Fraction(1, 720) for _, p in outcomes)
+    s.apply(outcomes[5][0])
+    assert not any(s.sees(g.seat("p1"), c) for c in s.cards_in("stock"))
+
+
+def test_random_choice_is_uniform_and_binds_a_local():
+    g = game('''
+flow:
+    random x in 1..4
+    total = x * 10
+    choose p1: wait
+    draw
+action wait():
+    pass
+''')
+    s = g.new_state()
+    outcomes = s.chance_outcomes()
+    assert [p for _, p in outcomes] == [Fraction(1, 4)] * 4
+    s.apply(outcomes[2][0])
+    assert g.evaluate("total", s) == 30
+
+
+def test_triggers_fire_after_each_effect_in_priority_order():
+    g = game('''
+trigger second when changed(total) priority 1:
+    log = log * 10 + 2
+trigger first when changed(total) priority 5:
+    log = log * 10 + 1
+trigger big when total > 10:
+    total = 0
+flow:
+    total += 4
+    total += 8
+    choose p1: wait
+    draw
+action wait():
+    pass
+''')
+    s = g.new_state()
+    # each `total +=` fires first then second (priority 5 before 1); total 12 > 10 resets it
+    assert g.evaluate("log", s) == 1212
+    assert g.evaluate("total", s) == 0
+
+
+def test_table_lookup_ranges_and_else():
+    g = game('''
+table points(n: 0..8) "a score table":
+    8 => 333
+    5..7 => 66
+    else => 0
+flow:
+    total = points(8) + points(6) + points(2)
+    draw
+''')
+    assert g.evaluate("total", g.new_state()) == 399
+
+
+def test_eliminated_players_are_skipped_and_win_sets_returns():
+    g = game('''
+flow:
+    eliminate p2
+    total = seat(next(p1))
+    win p3
+''')
+    s = g.new_state()
+    assert g.evaluate("total", s) == 3
+    assert s.is_terminal()
+    assert s.returns() == (-0.5, -0.5, 1.0)
+
+
+def test_end_game_uses_returns_declaration():
+    g = game('''
+var score[player]: int = 0
+flow:
+    score[p2] = 5
+    end game
+returns(p) = score[p] * 2
+''')
+    assert g.new_state().returns() == (0.0, 10.0, 0.0)
+
+
+def test_an_endless_loop_is_a_rule_error_not_a_hang():
+    g = game('''
+flow:
+    while true:
+        total += 1
+    draw
+''')
+    with pytest.raises(RuleError) as info:
+        g.new_state()
+    assert "loop for ever" in str(info.value)
+
+
+def test_a_player_without_legal_moves_is_a_deadlock():
+    g = game('''
+action play(c: hand[me]):
+    move c to pile
+flow:
+    choose p1: play
+    draw
+''')
+    s = g.new_state()
+    with pytest.raises(RuleError) as info:
+        s.legal_moves()
+    assert "deadlock" in str(info.value) and ":" in str(info.value)
+
+
+def test_simultaneous_moves_stay_hidden_until_all_commit():
+    g = game('''
+var pick[player]: int = 0
+action say(n: 1..3):
+    pick[me] = n
+flow:
+    simultaneously p in players: say
+    total = sum(pick[p] for p in players)
+    draw
+''')
+    s = g.new_state()
+    assert s.is_simultaneous() and len(s.to_move()) == 3
+    s.apply("say 2", g.seat("p2"))
+    assert [p.name for p in s.to_move()] == ["p1", "p3"]
+    assert "pick[p2] = 0" in s.view(g.seat("p1"))        # not applied yet
+    s.apply("say 1", g.seat("p1"))
+    s.apply("say 3", g.seat("p3"))
+    assert s.is_terminal() and g.evaluate("total", s) == 6
+
+
+def test_a_variant_replaces_one_action_and_keeps_the_rest(tmp_path):
+    variant = tmp_path / "adjacent.gdl"
+    variant.write_text(f'''variant of "{GERRY}"
+option turns_each: 1..10 = 2
+    "A shorter game."
+action move_face_up(c: [x for x in selected[me] if faceup(x)], to: cell) "Variant: face-up cards move to an adjacent cell only":
+    require count(selected[me]) > 1
+    require adjacent(selected[me], to)
+    move c to top of to face up
+''')
+    g = load(str(variant))
+    assert g.options["turns_each"] == 2
+    s = g.new_state(1)
+    rng = random.Random(1)
+    while s.is_chance():
+        s.apply(s.sample_chance(rng))
+    s.apply("select cell[1,1]")
+    targets = {m.text.split()[-1] for m in s.legal_moves() if m.text.startswith("move_face_up")}
+    assert targets == {"cell[1,2]", "cell[2,1]"}

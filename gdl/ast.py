@@ -398,6 +398,14 @@ class Eliminate:
 
 
 @frozen
+class Fail:
+    """`fail "row 2 gives pile 1 " + text(n) + " cards"`: the rules cannot go on; a rule
+    error with this message, naming the rule and its line."""
+    message: "Expr"
+    span: Span = span_field()
+
+
+@frozen
 class CallRule:
     """`do score_cell(r, k)`: run a named rule."""
     name: str
@@ -445,7 +453,8 @@ class For:
 
 
 Stmt = Union[Assign, AugAssign, Let, Move, Deal, Shuffle, Flip, Reveal, Choose, Simultaneous,
-             RandomChoice, Win, Draw, EndGame, Eliminate, CallRule, Pass, If, Repeat, While, For]
+             RandomChoice, Win, Draw, EndGame, Eliminate, Fail, CallRule, Pass, If, Repeat,
+             While, For]
 
 
 # ------------------------------------------------------------------------------ declarations

@@ -37,6 +37,12 @@ FUNCTIONS = {
     "changed": (("var",), "bool",
                 "in a trigger condition: the variable was assigned since the last check"),
     "card": (("keywords",), "card", "the first card with these attribute values"),
+    "text": (("any",), "text", "the canonical text of any value: `KH`, `cell[1,2]`, `p1`, `7`"),
+    "join": (("list", "text"), "text", "join(xs, sep): the texts of a list joined by sep"),
+    "split": (("text", "text"), "list[text]", "split(s, sep): the pieces of s between seps"),
+    "chars": (("text",), "list[text]", "the characters of a text, one text each"),
+    "number": (("text",), "int", "the whole number a text spells (a rule error if none)"),
+    "card_named": (("text",), "card?", "the first card whose text is this, or none"),
     "sublist": (("list", "int", "int"), "list",
                 "sublist(xs, i, n): the n items of a list from position i (from 0)"),
 }
@@ -61,7 +67,8 @@ NAMES = {
     "me": "player: in an action, the player who makes it",
     "bool": "the domain {false, true} (a type name)",
     "int": "the type of integers (not a finite domain)",
+    "text": "the type of texts (not a finite domain)",
     "card": "the type of cards; as a domain, every card of the game",
 }
 
-TYPE_NAMES = ("int", "bool", "player", "card")
+TYPE_NAMES = ("int", "bool", "player", "card", "text")

@@ -370,6 +370,10 @@ class ToAst(Transformer):
         return A.Eliminate(items[0], span=self._span(meta))
 
     @v_args(meta=True)
+    def fail_stmt(self, meta, items):
+        return A.Fail(items[0], span=self._span(meta))
+
+    @v_args(meta=True)
     def call_stmt(self, meta, items):
         args = items[1] if len(items) > 1 and items[1] is not None else ()
         return A.CallRule(str(items[0]), args, span=self._span(meta))

@@ -334,6 +334,13 @@ class Compiler(ExprCompiler, LayoutBuilder):
             st.out |= 1 << who(st).index
         self.effect(code, eliminate)
 
+    def _s_Fail(self, s, scope, code):
+        message = self.expr(s.message, scope)
+
+        def fail(st):
+            raise self.runtime_error(str(message(st)), s, st)
+        self.effect(code, fail)
+
     def _s_CallRule(self, s, scope, code):
         decl = self.prog.rules.get(s.name)
         if decl is None:

@@ -12,7 +12,7 @@ from gdl import ast as A
 from gdl.errors import RuleError
 
 from ._scope import Local, Scope
-from .values import Card, Member, Seat, ZoneRef
+from .values import Card, Member, Seat, ZoneRef, text_of
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -20,7 +20,20 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 
 
 def _const(value):
-    return lambda st: value
+    fn = lambda st: value  # noqa: E731
+    fn.constant = (value,)
+    return fn
+
+
+def _folded(*parts):
+    """Returns the values of closures that are all constants, or None."""
+    values = []
+    for p in parts:
+        c = getattr(p, "constant", None)
+        if c is None:
+            return None
+        values.append(c[0])
+    return values
 
 
 class ExprCompiler:
@@ -168,6 +181,9 @@ class ExprCompiler:
         left, right = self.expr(node.left, scope), self.expr(node.right, scope)
         if node.op in _BINOPS:
             fn = _BINOPS[node.op]
+            both = _folded(left, right)
+            if both is not None:
+                return _const(fn(*both))
             return lambda st: fn(left(st), right(st))
 
         def divide(st):
@@ -184,6 +200,9 @@ class ExprCompiler:
     def _e_Compare(self, node, scope):
         left, right = self.expr(node.left, scope), self.expr(node.right, scope)
         fn = _COMPARE[node.op]
+        both = _folded(left, right)
+        if both is not None:
+            return _const(fn(*both))
         return lambda st: fn(left(st), right(st))
 
     def _e_Member(self, node, scope):
@@ -194,6 +213,11 @@ class ExprCompiler:
 
     def _e_And(self, node, scope):
         parts = [self.expr(i, scope) for i in node.items]
+        if any(_folded(p) == [False] for p in parts):
+            return _const(False)
+        parts = [p for p in parts if _folded(p) != [True]] or [_const(True)]
+        if len(parts) == 1:
+            return parts[0]
         if len(parts) == 2:
             a, b = parts
             return lambda st: a(st) and b(st)
@@ -201,6 +225,11 @@ class ExprCompiler:
 
     def _e_Or(self, node, scope):
         parts = [self.expr(i, scope) for i in node.items]
+        if any(_folded(p) == [True] for p in parts):
+            return _const(True)
+        parts = [p for p in parts if _folded(p) != [False]] or [_const(False)]
+        if len(parts) == 1:
+            return parts[0]
         if len(parts) == 2:
             a, b = parts
             return lambda st: a(st) or b(st)
@@ -208,14 +237,21 @@ class ExprCompiler:
 
     def _e_Not(self, node, scope):
         inner = self.expr(node.operand, scope)
+        if _folded(inner) is not None:
+            return _const(not _folded(inner)[0])
         return lambda st: not inner(st)
 
     def _e_Cond(self, node, scope):
         test, a, b = (self.expr(x, scope) for x in (node.test, node.then, node.else_))
+        if _folded(test) is not None:
+            return a if _folded(test)[0] else b
         return lambda st: a(st) if test(st) else b(st)
 
     def _e_Range(self, node, scope):
         lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
+        both = _folded(lo, hi)
+        if both is not None:
+            return _const(tuple(range(both[0], both[1] + 1)))
         return lambda st: tuple(range(lo(st), hi(st) + 1))
 
     def _e_SetLit(self, node, scope):
@@ -482,6 +518,45 @@ class ExprCompiler:
                                          f"items", node, st)
             return tuple(items[i:i + k])
         return sublist
+
+    def _b_text(self, node, scope):
+        (x,) = self.args(node, scope, 1)
+        return lambda st: text_of(x(st))
+
+    def _b_join(self, node, scope):
+        xs, sep = self.collection(node.args[0], scope), self.expr(node.args[1], scope)
+        return lambda st: sep(st).join(text_of(v) for v in xs(st))
+
+    def _b_split(self, node, scope):
+        s, sep = self.args(node, scope, 2)
+
+        def split(st):
+            text, separator = s(st), sep(st)
+            if not separator:
+                return tuple(text.split())
+            return tuple(text.split(separator))
+        return split
+
+    def _b_chars(self, node, scope):
+        (s,) = self.args(node, scope, 1)
+        return lambda st: tuple(s(st))
+
+    def _b_number(self, node, scope):
+        (s,) = self.args(node, scope, 1)
+
+        def number(st):
+            text = s(st).strip()
+            if not (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())):
+                raise self.runtime_error(f"{text!r} is not a whole number", node, st)
+            return int(text)
+        return number
+
+    def _b_card_named(self, node, scope):
+        (s,) = self.args(node, scope, 1)
+        by_text = {}
+        for c in self.prog.cards:
+            by_text.setdefault(c.text, c)
+        return lambda st: by_text.get(s(st))
 
     def _b_changed(self, node, scope):
         if len(node.args) != 1 or not isinstance(node.args[0], A.Name):

@@ -39,6 +39,8 @@ def parse_option_value(decl: A.OptionDecl, text: str, known: Mapping[str, object
             return text
         raise OptionError(f"{where} is one of {', '.join(t.names)}, not {text!r}",
                           expected=t.names, suggestion=did_you_mean(text, t.names))
+    if isinstance(t, A.NamedType) and t.name == "text":
+        return text
     if isinstance(t, A.NamedType) and t.name == "bool":
         if text.lower() in ("true", "yes", "on", "1"):
             return True

@@ -95,7 +95,7 @@ def text_of(value) -> str:
         return "true"
     if value is False:
         return "false"
-    if isinstance(value, int):
+    if isinstance(value, (int, str)):
         return str(value)
     if isinstance(value, tuple):
         return "[" + ",".join(text_of(v) for v in value) + "]"

@@ -231,3 +231,32 @@ action move_face_up(c: [x for x in selected[me] if faceup(x)], to: cell) "Varian
     s.apply("select cell[1,1]")
     targets = {m.text.split()[-1] for m in s.legal_moves() if m.text.startswith("move_face_up")}
     assert targets == {"cell[1,2]", "cell[2,1]"}
+
+
+def test_text_values_options_and_fail():
+    g = game('''
+option row: text = "3 1 2"
+    "numbers separated by spaces"
+var summary: text = ""
+def numbers(t: text) = [number(w) for w in split(t, " ")]
+flow:
+    if count(numbers(row)) != 3:
+        fail "the row has " + text(count(numbers(row))) + " numbers, not 3"
+    summary = join([text(card_named(text(n) + "H")) for n in numbers(row)], "-") + "/" + join(chars("ab"), ",")
+    draw
+''')
+    assert g.evaluate("summary", g.new_state()) == "3H-1H-2H/a,b"
+    bad = game(HEADER_TAIL_FAIL, row="1 2")
+    with pytest.raises(RuleError) as info:
+        bad.new_state()
+    assert "the row has 2 numbers, not 3" in str(info.value) and "^" in str(info.value)
+
+
+HEADER_TAIL_FAIL = '''
+option row: text = "3 1 2"
+    "numbers separated by spaces"
+flow:
+    if count(split(row, " ")) != 3:
+        fail "the row has " + text(count(split(row, " "))) + " numbers, not 3"
+    draw
+'''

@@ -44,7 +44,7 @@ class Consts:
 
     def value(self, expr):
         """The constant value of `expr` (int, bool or EnumVal), or None if not constant."""
-        if isinstance(expr, (A.IntLit, A.BoolLit)):
+        if isinstance(expr, (A.IntLit, A.BoolLit, A.StrLit)):
             return expr.value
         if isinstance(expr, A.Neg):
             v = self.value(expr.operand)

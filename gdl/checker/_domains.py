@@ -36,6 +36,9 @@ class _Domains:
         if self.res.of(domain) == Predef("int"):
             self.report.error(f"the domain of {what} is not finite: int has no bounds; give a "
                               f"range such as 1..10", domain.span)
+        elif self.res.of(domain) == Predef("text"):
+            self.report.error(f"the domain of {what} is not finite: there is no end of texts; "
+                              f"give a list of texts", domain.span)
 
     def params(self, node) -> None:
         for p in node.params:

@@ -15,7 +15,7 @@ from ._report import Report
 from ._scope import Scope
 from ._walk import walk, walk_all
 
-_ENDINGS = (A.Win, A.Draw, A.EndGame)
+_ENDINGS = (A.Win, A.Draw, A.EndGame)  # `fail` ends nothing: it is an error
 _PAUSES = {A.Choose: "choose", A.Simultaneous: "simultaneously", A.Shuffle: "shuffle",
            A.RandomChoice: "random"}
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import ast as A
 from ._consts import Consts, show
 from ._scope import Local, Symbol
-from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, ListT, OptT, Ty, assignable,
+from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, STR, ListT, OptT, Ty, assignable,
                        is_cards, is_players, is_zone, unify)
 from ._types import ExprTyper
 
@@ -242,6 +242,9 @@ class TypePass(ExprTyper):
     def eliminate(self, node: A.Eliminate) -> None:
         self.expect(node.who, PLAYER, "the player to eliminate")
 
+    def fail(self, node: A.Fail) -> None:
+        self.expect(node.message, STR, "the message of fail")
+
     def call_rule(self, node: A.CallRule) -> None:
         decl = self.scope.decl_of(node.name, "rule")
         if decl is None:
@@ -282,7 +285,7 @@ _STMTS = {
     A.Move: TypePass.move, A.Deal: TypePass.deal, A.Shuffle: TypePass.shuffle,
     A.Flip: TypePass.flip, A.Reveal: TypePass.reveal, A.Choose: TypePass.choose,
     A.Simultaneous: TypePass.simultaneous, A.RandomChoice: TypePass.random,
-    A.Win: TypePass.win, A.Eliminate: TypePass.eliminate, A.CallRule: TypePass.call_rule,
+    A.Win: TypePass.win, A.Eliminate: TypePass.eliminate, A.Fail: TypePass.fail, A.CallRule: TypePass.call_rule,
     A.If: TypePass.if_, A.Repeat: TypePass.repeat, A.While: TypePass.while_,
     A.For: TypePass.for_,
 }

@@ -19,12 +19,12 @@ from ._scope import Local, Member, Predef, Scope, Symbol
 from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, STR, EnumT, ListT, OptT, Ty,
                        ZoneT, assignable, comparable, elem_of, is_zone, unify, unwrap)
 
-_PRIMS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD}
+_PRIMS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD, "text": STR}
 
 _PREDEF = {
     "players": ListT(PLAYER), "all_players": ListT(PLAYER), "player": ListT(PLAYER),
     "num_players": INT, "me": PLAYER, "bool": ListT(BOOL), "int": ListT(INT),
-    "card": ListT(CARD),
+    "card": ListT(CARD), "text": ListT(STR),
 }
 
 # What each word of a builtin signature (gdl/builtins.py FUNCTIONS) accepts, and says.
@@ -35,11 +35,13 @@ _FITS = {
     "cards|list": lambda t: is_zone(t) or isinstance(unwrap(t), ListT),
     "enum": lambda t: isinstance(unwrap(t), EnumT) or t == ANY,
     "list": lambda t: isinstance(unwrap(t), ListT) or t == ANY,
+    "text": lambda t: assignable(t, STR),
 }
 _WORDS = {"int?": "int", "zone": "a zone", "cards|list": "a zone or a list",
           "enum": "an enum member", "list": "a list"}
 _RESULTS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD, "zone": ZoneT(None),
-            "any": ANY, "list[card]": ListT(CARD)}
+            "any": ANY, "list[card]": ListT(CARD), "text": STR, "list[text]": ListT(STR),
+            "card?": OptT(CARD)}
 
 
 def _anything(t: Ty) -> bool:
@@ -96,7 +98,7 @@ class ExprTyper:
         if self.scope.decl_of(t.name, "zone") is not None:
             return ZoneT(t.name)
         known = list(_PRIMS) + list(self.scope.enums) + self.scope.names_of("zone")
-        self.error(f"unknown type {t.name}: a type is int, bool, player, card, an enum or a "
+        self.error(f"unknown type {t.name}: a type is int, bool, player, card, text, an enum or a "
                    f"zone family", t.span, expected=known, suggestion=did_you_mean(t.name, known))
         return ANY
 
@@ -344,9 +346,11 @@ class ExprTyper:
 
     def binop(self, node: A.BinOp) -> Ty:
         lt, rt = self.type_of(node.left), self.type_of(node.right)
+        if node.op == "+" and assignable(lt, STR) and assignable(rt, STR) and STR in (lt, rt):
+            return STR
         if not (assignable(lt, INT) and assignable(rt, INT)):
-            self.error(f"cannot compute {lt} {node.op} {rt}: arithmetic works on int only",
-                       node.span)
+            self.error(f"cannot compute {lt} {node.op} {rt}: arithmetic works on int only "
+                       f"(and + joins two texts)", node.span)
         return INT
 
     def neg(self, node: A.Neg) -> Ty:

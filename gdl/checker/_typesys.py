@@ -62,7 +62,7 @@ INT = Prim("int")
 BOOL = Prim("bool")
 PLAYER = Prim("player")
 CARD = Prim("card")
-STR = Prim("string")
+STR = Prim("text")
 NONE = Prim("none")
 ANY = Prim("unknown")
 

@@ -22,16 +22,50 @@ def card_text(state, seat: Optional[Seat], card: Card, symbols: bool = False) ->
     return text if state.up[card.id] or seat is not None else text.lower()
 
 
+def zone_cards(state, seat, slot, symbols=False) -> str:
+    """Returns a zone's cards as `seat` sees them: top first (a set zone in card order)."""
+    cards = state.zones[slot]
+    is_set = state.prog.is_set[slot]
+    shown = [card_text(state, seat, c, symbols) for c in (cards if is_set else reversed(cards))]
+    if is_set:
+        shown = sorted(s for s in shown if s != HIDDEN) + [s for s in shown if s == HIDDEN]
+    return " ".join(shown)
+
+
 def zone_lines(state, seat: Optional[Seat], symbols: bool = False) -> List[str]:
-    """Returns one line per zone: `name (n): cards top first` (a set zone in card order)."""
+    """Returns one line per zone, `name (n): cards top first`; a family with two indices
+    (a grid) gets one line per row, its cells separated by `|`."""
     prog = state.prog
     lines = []
-    for ref, cards, is_set in zip(prog.zones, state.zones, prog.is_set):
-        order = cards if is_set else reversed(cards)
-        shown = [card_text(state, seat, c, symbols) for c in order]
-        if is_set:
-            shown = sorted(s for s in shown if s != HIDDEN) + [s for s in shown if s == HIDDEN]
-        lines.append(f"{ref.text} ({len(cards)}): {' '.join(shown)}".rstrip())
+    done = set()
+    for ref in prog.zones:
+        if ref.slot in done:
+            continue
+        family = prog.families.get(ref.family)
+        if family is not None and len(ref.indices) == 2:
+            rows = {}
+            for key, z in family.items():
+                rows.setdefault(key[0], []).append(z)
+                done.add(z.slot)
+            for first, zones in rows.items():
+                cells = " | ".join(zone_cards(state, seat, z.slot, symbols) or "-" for z in zones)
+                lines.append(f"{ref.family}[{text_of(first)},*]: {cells}")
+            continue
+        n = len(state.zones[ref.slot])
+        lines.append(f"{ref.text} ({n}): {zone_cards(state, seat, ref.slot, symbols)}".rstrip())
+    return lines
+
+
+def var_lines(state, seat) -> List[str]:
+    """Returns one line per variable; an indexed one lists its elements on that line."""
+    prog = state.prog
+    lines = []
+    for name, slot in prog.var_slots.items():
+        lines.append(f"{name} = {visible_value(state, seat, state.vars[slot])}")
+    for name, (_, table) in prog.var_index.items():
+        items = [f"{','.join(text_of(k) for k in key)}: "
+                 f"{visible_value(state, seat, state.vars[slot])}" for key, slot in table.items()]
+        lines.append(f"{name} = {{{', '.join(items)}}}")
     return lines
 
 
@@ -58,8 +92,7 @@ def view(state, player=None, symbols: bool = False) -> str:
     if state.out:
         lines.append("out: " + ", ".join(s.name for s in prog.seats if state.out >> s.index & 1))
     lines.extend(zone_lines(state, seat, symbols))
-    for name, value in zip(prog.var_names, state.vars):
-        lines.append(f"{name} = {visible_value(state, seat, value)}")
+    lines.extend(var_lines(state, seat))
     return "\n".join(lines)
 
 

@@ -206,7 +206,7 @@ flow:
     assert s.is_simultaneous() and len(s.to_move()) == 3
     s.apply("say 2", g.seat("p2"))
     assert [p.name for p in s.to_move()] == ["p1", "p3"]
-    assert "pick[p2] = 0" in s.view(g.seat("p1"))        # not applied yet
+    assert "pick = {p1: 0, p2: 0, p3: 0}" in s.view(g.seat("p1"))   # not applied yet
     s.apply("say 1", g.seat("p1"))
     s.apply("say 3", g.seat("p3"))
     assert s.is_terminal() and g.evaluate("total", s) == 6

@@ -125,6 +125,16 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_play(args) -> int:
+    from .repl import run_repl
+    return run_repl(args)
+
+
+def cmd_enumerate(args) -> int:
+    from .enumerate_cmd import run_enumerate
+    return run_enumerate(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="gdl", description="Check, run and explore card games "
                                  "written in the gdl language.")
@@ -157,6 +167,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--symbols", action="store_true")
     with_options(p)
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("play", help="the interactive REPL: play, inspect and tweak a ruleset")
+    p.add_argument("file")
+    p.add_argument("--seed", type=int, help="seed for chance and agents")
+    p.add_argument("--as", dest="as_player", help="the seat whose view is shown")
+    p.add_argument("--agents", help="SEAT=agent,... (agents: random, first, last)")
+    p.add_argument("--trace", help="open this trace (replayed) instead of a new game")
+    with_options(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("enumerate", help="exhaustive traversal of every reachable state")
+    p.add_argument("file")
+    p.add_argument("--max-states", type=int, help="stop cleanly after this many states")
+    p.add_argument("--max-depth", type=int, help="do not expand states deeper than this")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    with_options(p)
+    p.set_defaults(func=cmd_enumerate)
 
     p = sub.add_parser("bench", help="random playouts per second on one core")
     p.add_argument("file")

@@ -55,8 +55,10 @@ class Game:
         decls = option_decls(self.ruleset)
         return [(n, self.options.get(n), decls[n].doc) for n in decls]
 
-    def new_state(self, seed: Optional[int] = None) -> State:
-        """Returns the state after setup: the first decision or chance event."""
+    def new_state(self, seed: Optional[int] = None, observe: bool = False) -> State:
+        """Returns the state after setup: the first decision or chance event.  With
+        `observe`, each state keeps every seat's perfect-recall log as it goes, so
+        `infoset_key` is immediate (enumerators, CFR) instead of replaying the history."""
         p = self.prog
         s = State.__new__(State)
         s.game, s.prog = self, p
@@ -78,7 +80,11 @@ class Game:
         s.dirty = set()
         s.budget = 0
         s.seed = seed
+        s.obs = None
         s.run()
+        if observe:
+            from .observe import view
+            s.obs = tuple((None, ((), view(s, q))) for q in p.seats)
         return s
 
     def evaluate(self, text: str, state: State):

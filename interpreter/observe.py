@@ -133,31 +133,38 @@ def redact(state, seat_index: int, move, observer: Seat) -> str:
     return " ".join(words)
 
 
-def observations(state, player) -> List[str]:
-    """Returns the seat's perfect-recall record of the game so far (replays the history)."""
-    seat = state.game.seat(player)
-    s = state.game.new_state(state.seed)
-    out = [view(s, seat)]
+def observed(state):
+    """Returns `state` itself if it logs observations, else a replay of it that does."""
+    if state.obs is not None:
+        return state
+    s = state.game.new_state(state.seed, observe=True)
     for who, text, data in state.history:
         if who < 0:
-            kind, payload = data
-            outcome = s.outcome_from_data(kind, payload)
-            out.append(outcome.public)
-            s.apply_chance(outcome)
+            s.apply_chance(s.outcome_from_data(*data))
         else:
-            mover = state.prog.seats[who]
-            move = s.parse_move(text, mover)
-            out.append(f"{mover.name}: {redact(s, who, move, seat)}")
-            s.apply(move, mover)
-        out.append(view(s, seat))
-    return out
+            s.apply(text, state.prog.seats[who])
+    return s
+
+
+def observations(state, player) -> List[tuple]:
+    """Returns the seat's perfect-recall record, one (lines, view) pair per step: the
+    moves it saw (redacted; several at a simultaneous step) or the chance event, and its
+    view after them.  The first pair is the view after setup, with no lines."""
+    seat = state.game.seat(player)
+    parts = []
+    cell = observed(state).obs[seat.index]
+    while cell is not None:
+        cell, entry = cell
+        parts.append(entry)
+    parts.reverse()
+    return parts
 
 
 def infoset_key(state, player) -> str:
     """Returns a string identifying the player's information set (perfect recall)."""
-    return "\n".join(observations(state, player))
+    return "\n".join("\n".join(lines + (view,)) for lines, view in observations(state, player))
 
 
 def observation_log(state, player) -> List[str]:
-    """Returns the seat's log of the game: every move as the seat saw it."""
-    return [line for line in observations(state, player)[1::2]]
+    """Returns the seat's log of the game: every step as the seat saw it, one line each."""
+    return [line for lines, _ in observations(state, player) for line in lines]

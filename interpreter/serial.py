@@ -78,6 +78,7 @@ def state_from_json(game, data: Dict[str, Any]):
     prog = game.prog
     try:
         s = game.new_state(data.get("seed"))
+        s.obs = None
         s.zones = [[prog.cards[i] for i in z] for z in data["zones"]]
         s.loc = [0] * len(prog.cards)
         for slot, z in enumerate(s.zones):
@@ -125,6 +126,9 @@ def trace_of(state) -> Dict[str, Any]:
                           "data": list(data[1]) if isinstance(data[1], tuple) else data[1]})
         else:
             steps.append({"player": seats[who].name, "move": text})
+    if state.node[0] == SIMUL:                    # commits made at an unresolved node
+        steps.extend({"player": seat.name, "move": move.text}
+                     for seat, move in state.node[3].items())
     return {"format": TRACE_FORMAT, "game": state.game.path,
             "options": {k: encode(v) for k, v in state.game.overrides.items()},
             "seed": state.seed, "steps": steps}

@@ -44,7 +44,7 @@ class State:
     """One position of a game.  Create with `game.new_state()`."""
 
     __slots__ = ("game", "prog", "zones", "up", "loc", "known", "vars", "frame", "out", "pc",
-                 "node", "result", "history", "dirty", "budget", "seed")
+                 "node", "result", "history", "dirty", "budget", "seed", "obs")
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> "State":
@@ -63,6 +63,7 @@ class State:
             node = (SIMUL, node[1], node[2], dict(node[3]))
         s.node = node
         s.history = self.history[:]
+        s.obs = self.obs
         s.dirty = set()
         s.budget = 0
         return s
@@ -278,15 +279,18 @@ class State:
             if isinstance(move, str):
                 move = self.parse_move(move, seat)
             self.history.append((seat.index, move.text, None))
+            seen = self._redacted([(seat, move)]) if self.obs is not None else None
             self._enter(node[1], move, seat)
             self.run()
+            if seen is not None:
+                self._observe(seen)
             return
         seat = self._seat(player)
         if isinstance(move, str):
             move = self.parse_move(move, seat)
         if seat not in self.to_move():
             raise MoveError(f"{seat.name} has already committed a move or is not deciding")
-        node[3][seat] = move
+        node[3][seat] = move            # nobody observes a commit: the moves show together
         if len(node[3]) == len(node[2]):
             self._resolve_simultaneous(node)
 
@@ -306,8 +310,21 @@ class State:
                 break
         self.node = None
 
+    def _redacted(self, moves):
+        """Returns, per seat, how it sees these (seat, move) pairs (before they apply)."""
+        from .observe import redact
+        return [tuple(f"{s.name}: {redact(self, s.index, m, q)}" for s, m in moves)
+                for q in self.prog.seats]
+
+    def _observe(self, texts):
+        """Appends each seat's observation and its view now to its perfect-recall log."""
+        from .observe import view
+        self.obs = tuple((log, (lines, view(self, q)))
+                         for log, lines, q in zip(self.obs, texts, self.prog.seats))
+
     def _resolve_simultaneous(self, node):
         site, pending = node[1], node[3]
+        seen = self._redacted(sorted(pending.items())) if self.obs is not None else None
         self.node = None
         for seat in sorted(pending):
             move = pending[seat]
@@ -322,6 +339,8 @@ class State:
                 self.frame[slot] = None
         self.pc = site.next_pc
         self.run()
+        if seen is not None:
+            self._observe(seen)
 
     # ------------------------------------------------------------------ chance
     def chance_outcomes(self):
@@ -393,6 +412,8 @@ class State:
         self.history.append((-1, outcome.text, (outcome.kind, outcome.data)))
         self.node = None
         self.run()
+        if self.obs is not None:
+            self._observe([(outcome.public,)] * len(self.prog.seats))
 
     # ------------------------------------------------------------------ seeing
     def sees(self, seat: Optional[Seat], card: Card) -> bool:
@@ -469,10 +490,11 @@ class State:
     def undo(self, steps: int = 1):
         """Takes back the last `steps` steps (moves and chance events), by replay."""
         from .serial import replay, trace_of
-        n = len(self.history) - steps
-        if n < 0:
-            raise MoveError(f"cannot undo {steps} steps: only {len(self.history)} were made")
-        back = replay(self.game, trace_of(self), upto=n)
+        trace = trace_of(self)
+        n = len(trace["steps"]) - steps
+        if n < 0 or steps < 0:
+            raise MoveError(f"cannot undo {steps} steps: {len(trace['steps'])} were made")
+        back = replay(self.game, trace, upto=n)
         for name in State.__slots__:
             setattr(self, name, getattr(back, name))
 

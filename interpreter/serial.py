@@ -136,6 +136,9 @@ def trace_of(state) -> Dict[str, Any]:
 
 def replay(game, trace: Dict[str, Any], upto: int = None):
     """Returns the state after replaying a trace's steps (the first `upto` of them)."""
+    if not isinstance(trace, dict) or trace.get("format", TRACE_FORMAT) != TRACE_FORMAT:
+        raise TraceError(f"not a gdl trace (expected \"format\": \"{TRACE_FORMAT}\")")
+    _check_options(game, trace.get("options") or {})
     s = game.new_state(trace.get("seed"))
     steps = trace.get("steps", [])
     for i, step in enumerate(steps[:upto] if upto is not None else steps):
@@ -149,9 +152,22 @@ def replay(game, trace: Dict[str, Any], upto: int = None):
         except GdlError as err:
             raise TraceError(f"step {i + 1} of the trace ({step.get('move') or step.get('chance')})"
                              f" cannot be replayed: {err.message}") from None
-        except (KeyError, TypeError) as err:
+        except (KeyError, TypeError, IndexError, ValueError) as err:
             raise TraceError(f"step {i + 1} of the trace is malformed: {err}") from None
     return s
+
+
+def _check_options(game, options):
+    """A trace replays only on a game with the options it was recorded with."""
+    from .values import text_of
+    for name, value in options.items():
+        have = game.options.get(name)
+        have_text = getattr(have, "name", None) or text_of(have)
+        want = value if isinstance(value, str) else text_of(value) if not isinstance(
+            value, dict) else None
+        if want is not None and have_text != want:
+            raise TraceError(f"the trace was recorded with {name}={want}, but this game has "
+                             f"{name}={have_text}; load the game with the trace's options")
 
 
 def read_trace(path) -> Dict[str, Any]:

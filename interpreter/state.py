@@ -7,12 +7,13 @@ of several identical cards is where.
 """
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from math import factorial
 from typing import List, Optional
 
 from gdl.ast import PlaceKind, Seen
-from gdl.errors import MoveError, RuleError, did_you_mean
+from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from .values import Card, Move, Seat, ZoneRef, canon, text_of
@@ -243,9 +244,9 @@ class State:
                 frame[slot] = values[word]
             for req, reason, span in info.requires:
                 if not req(self):
-                    line = self.game.source.splitlines()[span.line - 1].strip()
-                    return f"rule {info.name}, line {span.line}: {line}" + (
-                        f" ({reason})" if reason else "")
+                    line = SOURCES.get(span.file, self.game.source).splitlines()[span.line - 1]
+                    where = "" if span.file == self.game.path else f" of {span.file}"
+                    return f"rule {info.name}, line {span.line}{where}: {line.strip()}"
             return None
         finally:
             frame[info.me_slot] = None
@@ -254,7 +255,7 @@ class State:
 
     def parse_move(self, text: str, player=None) -> Move:
         """Returns the legal move whose canonical text is `text`, or raises MoveError."""
-        wanted = " ".join(text.split())
+        wanted = " ".join(_BRACKET_SPACES.sub(r"\1", text).split())
         moves = self.legal_moves(player)
         for m in moves:
             if m.text == wanted:
@@ -286,10 +287,10 @@ class State:
                 self._observe(seen)
             return
         seat = self._seat(player)
-        if isinstance(move, str):
-            move = self.parse_move(move, seat)
         if seat not in self.to_move():
             raise MoveError(f"{seat.name} has already committed a move or is not deciding")
+        if isinstance(move, str):
+            move = self.parse_move(move, seat)
         node[3][seat] = move            # nobody observes a commit: the moves show together
         if len(node[3]) == len(node[2]):
             self._resolve_simultaneous(node)
@@ -394,7 +395,13 @@ class State:
         if node[0] != CHANCE or node[1] != kind:
             raise MoveError(f"the trace has a {kind} outcome where the game is not at one")
         if kind == "random":
-            return self._random_outcome(int(data))
+            if not (isinstance(data, int) and 0 <= data < len(node[3])):
+                raise MoveError(f"the recorded random outcome {data!r} is not one of the "
+                                f"{len(node[3])} possible")
+            return self._random_outcome(data)
+        n = len(self.prog.cards)
+        if not all(isinstance(i, int) and 0 <= i < n for i in data):
+            raise MoveError("the recorded shuffle names cards this game does not have")
         cards = [self.prog.cards[i] for i in data]
         if sorted(c.id for c in cards) != sorted(c.id for c in self.zones[node[2]]):
             raise MoveError("the recorded shuffle does not hold the zone's cards")
@@ -533,6 +540,9 @@ class State:
 
     def __repr__(self):
         return f"<State of {self.prog.title or self.prog.path} after {len(self.history)} steps>"
+
+
+_BRACKET_SPACES = re.compile(r"\s*([,\[\]])\s*(?=[^\[]*\])")
 
 
 def _without_twins(moves):

@@ -1,0 +1,556 @@
+"""Exhaustive enumeration: every reachable state of a game, each counted once.
+
+`enumerate_states(game)` walks the state graph breadth first from `game.new_state()`,
+merging states whose canonical keys (`State.key()`) are equal, and returns a `Report`:
+how many states of each kind, each player's information sets, the longest line of play,
+whether the graph has cycles (a game that can go on for ever), and the exact probability
+of each outcome when every decision is uniformly random.
+
+Only the public game API is used.  A simultaneous decision is one node whose children are
+the joint moves (each deciding seat uniform and independent); a chance node's children are
+its listed outcomes.  A state reached by several lines of play is expanded once, and its
+information-set keys are those of the first line that reached it (breadth first).
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from collections import deque
+from fractions import Fraction
+from math import factorial
+from typing import Callable, Dict, List, Optional, Tuple
+
+import attrs
+
+from gdl.errors import GdlError
+
+from .observe import redact, view
+from .values import text_of
+
+#: Strongly connected components larger than this are not solved exactly: the outcome
+#: probabilities of a game whose cycles are that large are left out of the report.
+CYCLE_SOLVE_LIMIT = 400
+
+TERMINAL, CHANCE, DECISION, SIMULTANEOUS = "terminal", "chance", "decision", "simultaneous"
+
+
+class EnumerationError(GdlError):
+    kind = "enumeration error"
+
+
+@attrs.define
+class Report:
+    """What `enumerate_states` found.  Counts are over distinct canonical states."""
+    title: str
+    options: Dict[str, str]
+    states: int = 0
+    terminal: int = 0
+    chance: int = 0
+    decision: int = 0               # decision nodes, simultaneous ones included
+    simultaneous: int = 0
+    legal_moves: int = 0            # summed over decision nodes and their deciding seats
+    joint_moves: int = 0            # transitions out of decision nodes (joint at simultaneous)
+    chance_outcomes: int = 0        # outcomes listed at chance nodes
+    infosets: Optional[Dict[str, int]] = None   # per seat name; None: not counted
+    max_depth: Optional[int] = None  # longest line of play in steps; None if cycles
+    bfs_depth: int = 0              # the greatest shortest distance from the start
+    cycles: Optional[bool] = None   # None when the walk stopped early
+    outcomes: Optional[Dict[tuple, Fraction]] = None  # returns -> probability
+    unexplored: Fraction = Fraction(0)   # probability of reaching an unexpanded state
+    never_ends: Fraction = Fraction(0)   # probability of staying in a cycle for ever
+    complete: bool = True
+    stopped: Optional[str] = None   # why the walk stopped early
+    unexpanded: int = 0             # non-terminal states left unexpanded
+    seconds: float = 0.0
+    seats: Tuple[str, ...] = ()
+
+    @property
+    def rate(self) -> float:
+        """Returns states per second."""
+        return self.states / self.seconds if self.seconds > 0 else float("inf")
+
+    def to_json(self) -> dict:
+        """Returns the report as JSON-ready data (probabilities as exact "p/q" texts)."""
+        data = attrs.asdict(self, recurse=False)
+        data["outcomes"] = None if self.outcomes is None else [
+            {"returns": list(r), "probability": str(p), "approx": float(p)}
+            for r, p in _sorted_outcomes(self.outcomes)]
+        data["unexplored"] = str(self.unexplored)
+        data["never_ends"] = str(self.never_ends)
+        data["seats"] = list(self.seats)
+        data["states_per_second"] = round(self.rate, 1)
+        return data
+
+    def text(self) -> str:
+        """Returns the report as lines of text for people."""
+        return "\n".join(_report_lines(self))
+
+
+# ---------------------------------------------------------------------------- the walk
+class _Walk:
+    """The state graph as it is discovered, breadth first: parallel lists indexed by state
+    id, with each state's edges as (child id, probability) and, per seat, the id of its
+    perfect-recall chain of observations."""
+
+    def __init__(self, game, count_infosets: bool, max_states, max_depth, progress):
+        self.game = game
+        self.seats = list(game.seats)
+        self.max_states, self.max_depth, self.progress = max_states, max_depth, progress
+        self.ids: Dict[tuple, int] = {}
+        self.kind: List[str] = []
+        self.depth: List[int] = []
+        self.edges: List[Optional[list]] = []    # None: not expanded
+        self.movers: List[tuple] = []            # indices of the seats deciding there
+        self.returns: Dict[int, tuple] = {}
+        self.count_infosets = count_infosets
+        self.chain: List[tuple] = []
+        self.links: Dict[tuple, int] = {}
+        self.texts: Dict[str, int] = {}
+        self.moves = self.joint = self.outcomes = 0
+        self.stopped: Optional[str] = None
+
+    def run(self):
+        root = self.game.new_state()
+        self.add(root, root.key(), 0, None, None)
+        queue = deque([(0, root)])
+        max_depth, progress = self.max_depth, self.progress
+        done = 0
+        while queue:
+            sid, state = queue[0]
+            kind = self.kind[sid]
+            if kind is not TERMINAL and max_depth is not None and self.depth[sid] >= max_depth:
+                self.stopped = self.stopped or f"--max-depth {max_depth}"
+            elif kind is not TERMINAL:
+                fresh = self.expand(sid, state, kind)
+                if fresh is None:
+                    self.stopped = f"--max-states {self.max_states}"
+                    return
+                queue.extend(fresh)
+                done += 1
+                if progress is not None and not done & 255:
+                    progress(len(self.kind), len(queue))
+            queue.popleft()
+
+    def expand(self, sid, state, kind) -> Optional[list]:
+        """Records the edges out of a state; returns its newly found children, or None
+        (and records nothing) if they would take the walk past max_states."""
+        steps, moves = _steps(state, kind)
+        ids, depth = self.ids, self.depth[sid] + 1
+        edges, fresh = [], []
+        for child, p, made in steps:
+            key = child.key()
+            cid = ids.get(key)
+            if cid is None:
+                if self.max_states is not None and len(self.kind) >= self.max_states:
+                    for c, _ in reversed(fresh):
+                        self.forget(c)
+                    return None
+                cid = self.add(child, key, depth, sid, (state, made))
+                fresh.append((cid, child))
+            edges.append((cid, p))
+        self.edges[sid] = edges
+        if kind is CHANCE:
+            self.outcomes += len(steps)
+        else:
+            self.joint += len(steps)
+            self.moves += moves
+        return fresh
+
+    def add(self, state, key, depth, parent, step) -> int:
+        sid = len(self.kind)
+        self.ids[key] = sid
+        kind = _kind_of(state)
+        self.kind.append(kind)
+        self.depth.append(depth)
+        self.edges.append(None)
+        if kind is TERMINAL:
+            self.returns[sid] = tuple(state.returns())
+            self.movers.append(())
+        else:
+            self.movers.append(tuple(seat.index for seat in state.to_move()))
+        if self.count_infosets:
+            self.chain.append(self.chains(state, parent, step))
+        return sid
+
+    def forget(self, sid):
+        """Takes back the last state added."""
+        del self.ids[next(reversed(self.ids))]
+        for column in (self.kind, self.depth, self.edges, self.movers):
+            column.pop()
+        self.returns.pop(sid, None)
+        if self.count_infosets:
+            self.chain.pop()
+
+    def intern(self, text: str) -> int:
+        n = self.texts.get(text)
+        if n is None:
+            n = self.texts[text] = len(self.texts)
+        return n
+
+    def chains(self, state, parent, step) -> tuple:
+        """Returns each seat's chain id: the parent's chain, what the seat observed of the
+        step and its view after it, as `State.infoset_key` records them."""
+        out = []
+        links = self.links
+        for seat in self.seats:
+            seen = self.intern(view(state, seat))
+            if parent is None:
+                link = (seen,)
+            else:
+                link = (self.chain[parent][seat.index], self.observed(step, seat), seen)
+            n = links.get(link)
+            if n is None:
+                n = links[link] = len(links)
+            out.append(n)
+        return tuple(out)
+
+    def observed(self, step, seat) -> int:
+        """Returns the id of what `seat` saw of a step: a chance outcome's public text, or
+        each move made (its own in full, others' redacted)."""
+        before, made = step
+        if not isinstance(made, tuple):
+            return self.intern(_chance_seen(made))
+        return self.intern(" / ".join(f"{mover.name}: {redact(before, mover.index, move, seat)}"
+                                      for mover, move in made))
+
+
+def _kind_of(state) -> str:
+    if state.is_terminal():
+        return TERMINAL
+    if state.is_chance():
+        return CHANCE
+    return SIMULTANEOUS if state.is_simultaneous() else DECISION
+
+
+def _chance_seen(outcome) -> str:
+    """Returns what every seat observes of a chance outcome: its public text, except that
+    the value a `random` choice drew is seen only through its effects on the table."""
+    return "random" if outcome.kind == "random" else outcome.public
+
+
+def _steps(state, kind) -> Tuple[list, int]:
+    """Returns (child, probability, what was done) for every way on from a state (each
+    chance outcome, each move, or each joint move at a simultaneous decision), and the
+    number of legal moves summed over the deciding seats."""
+    out = []
+    if kind is CHANCE:
+        outcomes = state.chance_outcomes()
+        if outcomes is None:
+            raise _too_big(state)
+        for outcome, p in outcomes:
+            child = state.clone()
+            child.apply_chance(outcome)
+            out.append((child, p, outcome))
+        return out, 0
+    seats = state.to_move()
+    options = [state.legal_moves(seat) for seat in seats]
+    n = 1
+    for moves in options:
+        n *= len(moves)
+    p = Fraction(1, n)
+    if kind is DECISION:
+        seat = seats[0]
+        for move in options[0]:
+            child = state.clone()
+            child.apply(move)
+            out.append((child, p, ((seat, move),)))
+        return out, len(out)
+    for joint in itertools.product(*options):
+        child = state.clone()
+        for seat, move in zip(seats, joint):
+            child.apply(move, seat)
+        out.append((child, p, tuple(zip(seats, joint))))
+    return out, sum(len(moves) for moves in options)
+
+
+def _too_big(state) -> EnumerationError:
+    """Returns the error for a shuffle with too many orders to list."""
+    from .state import CHANCE_LIST_LIMIT
+    import random
+    shown = state.sample_chance(random.Random(0)).public
+    zone = shown.split(" ", 1)[1] if " " in shown else shown
+    cards = state.cards_in(zone)
+    kinds: Dict[str, int] = {}
+    for c in cards:
+        kinds[c.text] = kinds.get(c.text, 0) + 1
+    orders = factorial(len(cards))
+    for k in kinds.values():
+        orders //= factorial(k)
+    return EnumerationError(
+        f"this variant is too big to enumerate: `{shown}` has {orders} distinct orders of "
+        f"{len(cards)} cards (at most {CHANCE_LIST_LIMIT} can be listed); choose options "
+        f"that make the game smaller")
+
+
+# ---------------------------------------------------------------------------- after the walk
+def _order(walk) -> Optional[List[int]]:
+    """Returns the expanded graph's states in topological order, or None if it has a cycle."""
+    n = len(walk.kind)
+    indeg = [0] * n
+    for edges in walk.edges:
+        for c, _ in edges or ():
+            indeg[c] += 1
+    ready = [i for i in range(n) if indeg[i] == 0]
+    order = []
+    while ready:
+        u = ready.pop()
+        order.append(u)
+        for c, _ in walk.edges[u] or ():
+            indeg[c] -= 1
+            if indeg[c] == 0:
+                ready.append(c)
+    return order if len(order) == n else None
+
+
+def _longest(walk, order) -> int:
+    longest = [0] * len(walk.kind)
+    for u in order:
+        d = longest[u] + 1
+        for c, _ in walk.edges[u] or ():
+            if longest[c] < d:
+                longest[c] = d
+    return max(longest)
+
+
+def _absorb(walk, reach, report):
+    """Adds the mass that ended in each terminal or unexpanded state to the report."""
+    outcomes: Dict[tuple, Fraction] = {}
+    for sid, mass in enumerate(reach):
+        if not mass:
+            continue
+        if walk.kind[sid] == TERMINAL:
+            r = walk.returns[sid]
+            outcomes[r] = outcomes.get(r, 0) + mass
+        elif walk.edges[sid] is None:
+            report.unexplored += mass
+    report.outcomes = outcomes
+
+
+def _propagate_acyclic(walk, order) -> List[Fraction]:
+    reach = [Fraction(0)] * len(walk.kind)
+    reach[0] = Fraction(1)
+    for u in order:
+        m = reach[u]
+        if m:
+            for c, p in walk.edges[u] or ():
+                reach[c] += m * p
+    return reach
+
+
+def _propagate_cyclic(walk, report) -> Optional[List[Fraction]]:
+    """Returns the probability of ending in each state, solving each strongly connected
+    component exactly (None if one is larger than CYCLE_SOLVE_LIMIT)."""
+    comps = _components(walk)          # sinks first
+    reach = [Fraction(0)] * len(walk.kind)
+    reach[0] = Fraction(1)
+    for comp in reversed(comps):
+        members = set(comp)
+        if len(comp) == 1 and all(c != comp[0] for c, _ in walk.edges[comp[0]] or ()):
+            u = comp[0]
+            for c, p in walk.edges[u] or ():
+                reach[c] += reach[u] * p
+            continue
+        leaves = any(c not in members for u in comp for c, _ in walk.edges[u] or ())
+        if not leaves:
+            report.never_ends += sum(reach[u] for u in comp)
+            for u in comp:
+                reach[u] = Fraction(0)
+            continue
+        if len(comp) > CYCLE_SOLVE_LIMIT:
+            return None
+        visits = _solve(walk, comp, [reach[u] for u in comp])
+        for u, x in zip(comp, visits):
+            reach[u] = Fraction(0)
+            for c, p in walk.edges[u]:
+                if c not in members:
+                    reach[c] += x * p
+    return reach
+
+
+def _solve(walk, comp, inflow) -> List[Fraction]:
+    """Returns the expected visits x of each member: x = inflow + x P inside the component
+    (Gauss-Jordan elimination over Fractions)."""
+    index = {u: i for i, u in enumerate(comp)}
+    n = len(comp)
+    rows = [[Fraction(0)] * n + [inflow[i]] for i in range(n)]
+    for i in range(n):
+        rows[i][i] += 1
+    for u in comp:
+        for c, p in walk.edges[u]:
+            j = index.get(c)
+            if j is not None:
+                rows[j][index[u]] -= p
+    for col in range(n):
+        pivot = next(r for r in range(col, n) if rows[r][col])
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        pv = rows[col][col]
+        rows[col] = [x / pv for x in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col]:
+                f = rows[r][col]
+                rows[r] = [a - f * b for a, b in zip(rows[r], rows[col])]
+    return [rows[i][n] for i in range(n)]
+
+
+def _components(walk) -> List[List[int]]:
+    """Returns the strongly connected components (Tarjan, iterative), sinks first."""
+    n = len(walk.kind)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack, comps = [], []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work = [(root, iter(walk.edges[root] or ()))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        while work:
+            u, it = work[-1]
+            advanced = False
+            for c, _ in it:
+                if index[c] == -1:
+                    index[c] = low[c] = counter
+                    counter += 1
+                    stack.append(c)
+                    on_stack[c] = True
+                    work.append((c, iter(walk.edges[c] or ())))
+                    advanced = True
+                    break
+                if on_stack[c]:
+                    low[u] = min(low[u], index[c])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[u])
+            if low[u] == index[u]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    comp.append(w)
+                    if w == u:
+                        break
+                comps.append(comp)
+    return comps
+
+
+# ---------------------------------------------------------------------------- the API
+def enumerate_states(game, max_states: Optional[int] = None, max_depth: Optional[int] = None,
+                     *, infosets: bool = True,
+                     progress: Optional[Callable[[int, int], None]] = None) -> Report:
+    """Returns the report of an exhaustive walk over every reachable state of `game`.
+
+    `max_states` stops the walk (cleanly, with a partial report) before it would hold
+    more states; `max_depth` does not expand states that many steps from the start.
+    `infosets=False` skips counting information sets (faster).  `progress(states,
+    frontier)` is called now and then during the walk.
+    """
+    start = time.perf_counter()
+    walk = _Walk(game, infosets, max_states, max_depth, progress)
+    walk.run()
+    stopped = walk.stopped
+    report = Report(title=game.title, seats=tuple(s.name for s in game.seats),
+                    options={k: _option_text(v) for k, v in game.options.items()})
+    _count(walk, report)
+    report.stopped = stopped
+    report.complete = stopped is None
+    order = _order(walk)
+    report.cycles = order is None
+    if order is not None:
+        report.max_depth = _longest(walk, order)
+        reach = _propagate_acyclic(walk, order)
+    else:
+        reach = _propagate_cyclic(walk, report)
+    if reach is not None:
+        _absorb(walk, reach, report)
+    if stopped is not None and not report.cycles:
+        report.cycles = None if report.unexpanded else False
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _count(walk, report):
+    report.states = len(walk.kind)
+    for sid, kind in enumerate(walk.kind):
+        if kind == TERMINAL:
+            report.terminal += 1
+        elif kind == CHANCE:
+            report.chance += 1
+        else:
+            report.decision += 1
+            report.simultaneous += kind == SIMULTANEOUS
+        if kind != TERMINAL and walk.edges[sid] is None:
+            report.unexpanded += 1
+    report.bfs_depth = max(walk.depth)
+    report.legal_moves = walk.moves
+    report.joint_moves = walk.joint
+    report.chance_outcomes = walk.outcomes
+    if walk.count_infosets:
+        sets = [set() for _ in walk.seats]
+        for chain, movers in zip(walk.chain, walk.movers):
+            for i in movers:
+                sets[i].add(chain[i])
+        report.infosets = {s.name: len(ids) for s, ids in zip(walk.seats, sets)}
+
+
+def _option_text(value) -> str:
+    return getattr(value, "name", None) or text_of(value)
+
+
+# ---------------------------------------------------------------------------- the text
+def _sorted_outcomes(outcomes):
+    return sorted(outcomes.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _returns_text(seats, returns) -> str:
+    return ", ".join(f"{name} {r:+g}" for name, r in zip(seats, returns))
+
+
+def _report_lines(r: Report) -> List[str]:
+    opts = ", ".join(f"{k}={v}" for k, v in r.options.items())
+    status = "complete" if r.complete else f"PARTIAL: stopped by {r.stopped}, " \
+                                           f"{r.unexpanded} states not expanded"
+    lines = [f"{r.title}" + (f" ({opts})" if opts else ""),
+             f"  states:           {r.states:>10}   ({status})",
+             f"    decision:       {r.decision:>10}" + (
+                 f"   ({r.simultaneous} simultaneous)" if r.simultaneous else ""),
+             f"    chance:         {r.chance:>10}",
+             f"    terminal:       {r.terminal:>10}",
+             f"  legal moves:      {r.legal_moves:>10}   (summed over decision nodes; "
+             f"{r.chance_outcomes} chance outcomes)"]
+    if r.infosets is not None:
+        lines.append("  information sets: " + ", ".join(f"{k} {v}" for k, v in r.infosets.items()))
+    longest = "unbounded (cycles)" if r.cycles else (
+        f"{r.max_depth} steps" if r.max_depth is not None else "unknown")
+    lines.append(f"  longest play:     {longest}" + (
+        "" if r.complete else f" in the part explored (breadth-first depth {r.bfs_depth})"))
+    lines.append("  cycles:           " + {True: "yes: the game can go on for ever",
+                                           False: "no", None: "unknown (walk stopped early)"}
+                 [r.cycles])
+    lines.extend(_outcome_lines(r))
+    lines.append(f"  time:             {r.seconds:.2f} s ({r.rate:,.0f} states/s)")
+    return lines
+
+
+def _outcome_lines(r: Report) -> List[str]:
+    if r.outcomes is None:
+        return [f"  outcomes:         not computed (a cycle of more than {CYCLE_SOLVE_LIMIT} "
+                f"states)"]
+    lines = ["  outcomes when every decision is uniformly random:"]
+    for returns, p in _sorted_outcomes(r.outcomes):
+        lines.append(f"    {_returns_text(r.seats, returns):<28} {str(p):>14}  ({float(p):.4f})")
+    if r.unexplored:
+        lines.append(f"    {'(not explored)':<28} {str(r.unexplored):>14}  "
+                     f"({float(r.unexplored):.4f})")
+    if r.never_ends:
+        lines.append(f"    {'(never ends)':<28} {str(r.never_ends):>14}  "
+                     f"({float(r.never_ends):.4f})")
+    return lines
+
+
+__all__ = ["enumerate_states", "Report", "EnumerationError"]

@@ -1,0 +1,418 @@
+"""Properties of the game API that every ruleset must have, checked over Gerry and Double
+Dealing Shuffle and a small variant of each: replay, JSON, clone, undo, move texts, chance
+probabilities, what views hide, information-set keys, returns and hashing."""
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import DDS, GERRY, load_game, random_playout
+from interpreter import replay
+
+GAMES = {
+    "gerry": (GERRY, {}),
+    "gerry-small": (GERRY, {"size": 3, "turns_each": 2}),
+    "dds": (DDS, {}),
+    "dds-small": (DDS, {"deck_size": 4, "shuffles": 1, "max_rounds": 3}),
+}
+ALL = list(GAMES)
+SEEDS = st.integers(0, 10**6)
+
+
+@lru_cache(maxsize=None)
+def game_of(name, **extra):
+    path, options = GAMES[name]
+    return load_game(path, **{**options, **extra})
+
+
+# ---------------------------------------------------------------- stepping helpers
+def step(state, rng):
+    """Makes one step: a chance outcome, or one move of the first seat still to move (at a
+    simultaneous decision the seats commit one step each, in seat order).  Returns the step
+    so that it can be repeated on another state."""
+    if state.is_chance():
+        outcome = state.sample_chance(rng)
+        state.apply(outcome)
+        return None, outcome
+    seat = state.to_move()[0]
+    moves = state.legal_moves(seat)
+    move = moves[rng.randrange(len(moves))]
+    state.apply(move, seat)
+    return seat.name, move.text
+
+
+def redo(state, made):
+    seat, what = made
+    if seat is None:
+        state.apply(what)
+    else:
+        state.apply(what, seat)
+
+
+def settled(state):
+    """No seat has committed a move at a simultaneous decision that is still open."""
+    return not state.is_simultaneous() or len(state.to_move()) == state.game.num_players
+
+
+def walk(game, seed, stop=None):
+    """Plays a random game from `seed`; returns the states after each step (clones), the
+    steps, and the final state.  `stop`: the number of steps after which to stop."""
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    states, steps = [state.clone()], []
+    while not state.is_terminal() and (stop is None or len(steps) < stop):
+        steps.append(step(state, rng))
+        states.append(state.clone())
+    return states, steps, state
+
+
+def some_states(game, seed, n=6):
+    """A few states of a random game, at random points (some mid-commit, some terminal)."""
+    states, _, _ = walk(game, seed)
+    rng = random.Random(seed + 1)
+    return [states[-1]] + [states[rng.randrange(len(states))] for _ in range(n - 1)]
+
+
+# ---------------------------------------------------------------- replay
+@pytest.mark.parametrize("name", ALL)
+@given(seed=SEEDS, cut=st.floats(0.0, 1.0))
+@settings(max_examples=12, deadline=None)
+def test_a_trace_replays_to_the_same_state(name, seed, cut):
+    game = game_of(name)
+    states, _, end = walk(game, seed)
+    # a finished game, and a position part-way (perhaps with a pending commit)
+    middle = states[int(cut * (len(states) - 1))]
+    for state in (end, middle):
+        trace = json.loads(json.dumps(state.trace()))
+        again = replay(game, trace)
+        assert again.key() == state.key()
+        assert again.view(None) == state.view(None)
+        assert [again.view(p) for p in game.seats] == [state.view(p) for p in game.seats]
+        assert again.returns() == state.returns()
+        assert again.trace() == state.trace()
+    assert end.is_terminal()
+
+
+def test_a_trace_taken_mid_commit_keeps_the_commit():
+    # a commit at an open simultaneous decision is a step of the trace
+    game = game_of("dds")
+    state = game.new_state(0)
+    state.apply("shuffle_packet 3 3", "p1")
+    again = replay(game, json.loads(json.dumps(state.trace())))
+    assert again.key() == state.key()
+    assert [s.name for s in again.to_move()] == ["p2"]
+
+
+# ---------------------------------------------------------------- JSON
+@pytest.mark.parametrize("name", ALL)
+@given(seed=SEEDS)
+@settings(max_examples=10, deadline=None)
+def test_json_round_trip_then_both_continue_alike(name, seed):
+    game = game_of(name)
+    rng = random.Random(seed)
+    for state in some_states(game, seed, n=4):
+        copy = game.state_from_json(json.loads(json.dumps(state.to_json())))
+        assert copy.key() == state.key() and hash(copy) == hash(state)
+        assert copy.view(None) == state.view(None)
+        assert copy.is_terminal() == state.is_terminal()
+        assert [s.name for s in copy.to_move()] == [s.name for s in state.to_move()]
+        for seat in state.to_move():
+            assert [m.text for m in copy.legal_moves(seat)] == \
+                   [m.text for m in state.legal_moves(seat)]
+        original = state.clone()
+        for _ in range(25):
+            if original.is_terminal():
+                break
+            redo(copy, step(original, rng))
+            assert copy.key() == original.key()
+        assert copy.returns() == original.returns()
+
+
+# ---------------------------------------------------------------- clone and undo
+@pytest.mark.parametrize("name", ALL)
+@given(seed=SEEDS)
+@settings(max_examples=10, deadline=None)
+def test_clones_are_independent(name, seed):
+    game = game_of(name)
+    rng = random.Random(seed)
+    for state in some_states(game, seed, n=3):
+        key, view, history = state.key(), state.view(None), list(state.history)
+        twin = state.clone()
+        for _ in range(10):
+            if twin.is_terminal():
+                break
+            step(twin, rng)
+        cards = twin.cards_in(twin.prog.zones[0])
+        twin.place(cards[:1], twin.prog.zones[-1], face="up")
+        twin.up[0] = not twin.up[0]
+        twin.known[0] ^= 1
+        twin.vars[0] = None
+        assert state.key() == key and state.view(None) == view
+        assert state.history == history
+        assert twin.key() != key
+
+
+@pytest.mark.parametrize("name", ALL)
+@given(seed=SEEDS, data=st.data())
+@settings(max_examples=10, deadline=None)
+def test_undo_returns_to_the_earlier_position(name, seed, data):
+    game = game_of(name)
+    states, _, _ = walk(game, seed, stop=120)
+    # seats commit in seat order, so the first k steps are the first k steps of the trace
+    here = data.draw(st.integers(0, len(states) - 1))
+    back = data.draw(st.integers(0, here))
+    state = states[here].clone()
+    assert len(state.trace()["steps"]) == here
+    state.undo(back)
+    assert state.key() == states[here - back].key()
+    assert state.to_move() == states[here - back].to_move()
+    assert state.trace()["steps"] == states[here - back].trace()["steps"]
+
+
+def test_undo_takes_back_a_pending_commit():
+    game = game_of("dds")
+    state = game.new_state(0)
+    state.apply("shuffle_packet 3 3", "p1")
+    state.apply("shuffle_packet 2 2", "p2")
+    before = state.key()
+    state.apply("shuffle_packet 1 1", "p1")
+    state.undo(1)
+    assert state.key() == before
+
+
+# ---------------------------------------------------------------- move texts
+@pytest.mark.parametrize("name", ALL)
+@given(seed=SEEDS)
+@settings(max_examples=10, deadline=None)
+def test_every_legal_move_text_parses_back(name, seed):
+    game = game_of(name)
+    for state in some_states(game, seed, n=8):
+        for seat in state.to_move():
+            moves = state.legal_moves(seat)
+            texts = [m.text for m in moves]
+            assert moves and len(set(texts)) == len(texts)
+            for m in moves:
+                parsed = state.parse_move(m.text, seat)
+                assert parsed == m
+                assert parsed.action is m.action and parsed.args == m.args
+                assert state.why_illegal(m.text, seat) is None
+                assert " ".join(m.text.split()) == m.text          # canonical spacing
+        if not state.to_move():
+            assert state.legal_moves(game.seats[0]) == []
+
+
+# ---------------------------------------------------------------- chance
+@pytest.mark.parametrize("name", ALL)
+def test_listed_chance_probabilities_are_exact_and_sum_to_one(name):
+    game = game_of(name)
+    rng = random.Random(7)
+    listed = sampled_only = 0
+    for seed in range(40):
+        state = game.new_state(seed)
+        while not state.is_terminal():
+            if state.is_chance():
+                outcomes = state.chance_outcomes()
+                if outcomes is None:
+                    sampled_only += 1
+                else:
+                    listed += 1
+                    assert all(isinstance(p, Fraction) and p > 0 for _, p in outcomes)
+                    assert sum(p for _, p in outcomes) == 1
+                    assert len({o for o, _ in outcomes}) == len(outcomes)
+                    assert len({o.text for o, _ in outcomes}) == len(outcomes)
+                    drawn = state.sample_chance(rng)
+                    assert drawn in [o for o, _ in outcomes]
+            else:
+                assert state.chance_outcomes() == []
+            step(state, rng)
+    if game.profile()["chance"]:
+        # Gerry: the 50-card stock is only sampled; the two Kings are listed (a coin)
+        assert listed == sampled_only == 40
+    else:
+        assert listed == sampled_only == 0
+
+
+# ---------------------------------------------------------------- what views hide
+def swap_places(state, a, b):
+    """Swaps two cards' places (and facings) in a state's zones."""
+    za, zb = state.loc[a.id], state.loc[b.id]
+    ia, ib = state.zones[za].index(a), state.zones[zb].index(b)
+    state.zones[za][ia], state.zones[zb][ib] = b, a
+    state.loc[a.id], state.loc[b.id] = zb, za
+    state.up[a.id], state.up[b.id] = state.up[b.id], state.up[a.id]
+
+
+@pytest.mark.parametrize("name", ALL)
+@given(seed=SEEDS)
+@settings(max_examples=10, deadline=None)
+def test_views_do_not_show_unseen_cards(name, seed):
+    game = game_of(name)
+    rng = random.Random(seed)
+    swapped = 0
+    for state in some_states(game, seed, n=5):
+        cards = [c for z in state.zones for c in z]
+        for seat in game.seats:
+            unseen = [c for c in cards if not state.sees(seat, c)]
+            rng.shuffle(unseen)
+            pair = next(((a, b) for a in unseen[:1] for b in unseen if b.kind != a.kind), None)
+            if pair is None:
+                continue
+            other = state.clone()
+            swap_places(other, *pair)
+            assert other.view(seat) == state.view(seat)
+            assert other.view(None) != state.view(None)
+            swapped += 1
+    assert swapped > 0
+
+
+# ---------------------------------------------------------------- information sets (DDS)
+def dds_states(game, *plays):
+    """One state per (p1's shuffles, p2's shuffles): both shuffle, then both cut 2."""
+    states = []
+    for p1_shuffles, p2_shuffles in plays:
+        state = game.new_state(0)
+        for mine, theirs in zip(p1_shuffles, p2_shuffles, strict=True):
+            state.apply(f"shuffle_packet {mine}", "p1")
+            state.apply(f"shuffle_packet {theirs}", "p2")
+        state.apply("cut 2", "p1")
+        state.apply("cut 2", "p2")
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("name", ["dds", "dds-small"])
+@pytest.mark.parametrize("visibility", ["hidden", "full"])
+def test_infoset_keys_hide_the_opponents_secret_shuffles(name, visibility):
+    game = game_of(name, shuffle_visibility=visibility)
+    n, size = game.options["shuffles"], game.options["deck_size"]
+    # the last shuffle of y slides p2's top card to the bottom: the red card moves up one
+    x, y = dds_states(game, (["2 1"] * n, ["1 1"] * n),
+                      (["2 1"] * n, ["1 1"] * (n - 1) + [f"1 {size - 1}"]))
+    assert x.key() != y.key()                            # p2's red card is elsewhere
+    assert x.infoset_key("p2") != y.infoset_key("p2")
+    if visibility == "hidden":
+        assert x.infoset_key("p1") == y.infoset_key("p1")
+        assert x.view("p1") == y.view("p1")
+    else:
+        assert x.infoset_key("p1") != y.infoset_key("p1")
+    # p1's own, different choices always show in p1's key, never in p2's under hidden
+    u, v = dds_states(game, (["2 1"] * n, ["1 1"] * n),
+                      (["2 1"] * (n - 1) + ["1 2"], ["1 1"] * n))
+    assert u.infoset_key("p1") != v.infoset_key("p1")
+    assert (u.infoset_key("p2") == v.infoset_key("p2")) == (visibility == "hidden")
+
+
+@pytest.mark.parametrize("name", ALL)
+@given(seed=SEEDS)
+@settings(max_examples=8, deadline=None)
+def test_infoset_key_has_perfect_recall(name, seed):
+    game = game_of(name)
+    states, _, _ = walk(game, seed, stop=40)
+    picks = sorted(random.Random(seed).sample(range(len(states)), min(4, len(states))))
+    picked = [states[i] for i in picks if settled(states[i])] + [states[-1]]
+    for seat in game.seats:
+        keys = [s.infoset_key(seat) for s in picked]
+        for earlier, later in zip(keys, keys[1:]):
+            assert later.startswith(earlier)             # nothing is forgotten
+        final = states[-1]
+        assert keys[-1] == final.infoset_key(seat)       # deterministic
+        # the seat's own moves appear in its log in full, in order
+        mine = [text for who, text in seen_moves(final, seat.name) if who == seat.name]
+        assert mine == [text for who, text, _ in final.history if who == seat.index]
+
+
+def seen_moves(state, seat):
+    """The moves in `seat`'s observation log as (mover, text) pairs (a line may hold the
+    moves of one simultaneous decision, separated by ' ; ')."""
+    names = {s.name for s in state.game.seats}
+    pairs = []
+    for line in state.observation_log(seat):
+        for part in line.split(" ; "):
+            who, sep, text = part.partition(": ")
+            if sep and who in names:
+                pairs.append((who, text))
+    return pairs
+
+
+# ---------------------------------------------------------------- returns
+@pytest.mark.parametrize("name", ALL)
+@given(seed=SEEDS)
+@settings(max_examples=15, deadline=None)
+def test_returns_are_zero_sum_and_zero_until_the_end(name, seed):
+    game = game_of(name)
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    while not state.is_terminal():
+        assert state.returns() == (0.0,) * game.num_players
+        assert state.to_move() or state.is_chance()
+        step(state, rng)
+    returns = state.returns()
+    assert len(returns) == game.num_players
+    assert sum(returns) == 0
+    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+    assert state.to_move() == [] and not state.is_chance()
+
+
+# ---------------------------------------------------------------- hashing
+@pytest.mark.parametrize("name", ["dds", "dds-small"])
+@given(seed=SEEDS)
+@settings(max_examples=10, deadline=None)
+def test_commit_order_does_not_change_the_position(name, seed):
+    game = game_of(name)
+    rng = random.Random(seed)
+    state = random_playout(game.new_state(seed), rng, max_steps=rng.randrange(8))
+    if state.is_terminal():
+        return
+    assert state.is_simultaneous() and settled(state)
+    m1 = rng.choice(state.legal_moves("p1")).text
+    m2 = rng.choice(state.legal_moves("p2")).text
+    a, b = state.clone(), state.clone()
+    a.apply(m1, "p1")
+    a.apply(m2, "p2")
+    b.apply(m2, "p2")
+    b.apply(m1, "p1")
+    assert a.key() == b.key() and hash(a) == hash(b) and a == b
+    assert a.history == b.history and a.trace() == b.trace()
+    assert a.view(None) == b.view(None)
+    half_a, half_b = state.clone(), state.clone()
+    half_a.apply(m1, "p1")
+    half_b.apply(m2, "p2")
+    assert half_a.key() != half_b.key()                  # who has committed matters
+
+
+def test_transposed_shuffles_that_give_the_same_order_hash_equal():
+    # Blue cards are interchangeable: lifting 1 or 2 blue cards from the top and putting
+    # them below one card leaves the same deck (red at the bottom), by other card ids.
+    game = game_of("dds")
+    a, b = game.new_state(0), game.new_state(0)
+    a.apply("shuffle_packet 1 1", "p1")
+    a.apply("shuffle_packet 2 1", "p2")
+    b.apply("shuffle_packet 2 1", "p1")
+    b.apply("shuffle_packet 1 1", "p2")
+    assert [c.id for c in a.cards_in("deck[p1]")] != [c.id for c in b.cards_in("deck[p1]")]
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a.trace() != b.trace()
+    c = game.new_state(0)
+    c.apply("shuffle_packet 1 8", "p1")                  # red card on top: another position
+    c.apply("shuffle_packet 2 1", "p2")
+    assert c != a and len({a, c}) == 2
+
+
+@pytest.mark.parametrize("name", ALL)
+@given(seed=SEEDS)
+@settings(max_examples=8, deadline=None)
+def test_the_same_position_by_any_route_hashes_equal(name, seed):
+    game = game_of(name)
+    for state in some_states(game, seed, n=3):
+        if not settled(state):
+            continue
+        copies = [state.clone(), game.state_from_json(state.to_json()),
+                  replay(game, state.trace())]
+        assert len({state, *copies}) == 1
+        assert {hash(c) for c in copies} == {hash(state)}

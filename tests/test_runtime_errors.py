@@ -1,0 +1,297 @@
+"""Errors a user causes at run time: move text, option values, trace files.  Each names what
+was wrong, what was expected, and the nearest valid choice."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from conftest import DDS, GERRY, load_game, random_playout
+from gdl.errors import GdlError, MoveError, OptionError, TraceError
+from interpreter import read_trace, replay
+
+
+def line_of(path, text):
+    """The line number (from 1) of the first line of a ruleset that contains `text`."""
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if text in line:
+            return n
+    raise AssertionError(f"{text!r} not in {path}")
+
+
+def gerry_turn(game, seed=0):
+    state = game.new_state(seed)
+    rng = random.Random(seed)
+    while state.is_chance():
+        state.apply(state.sample_chance(rng))
+    return state
+
+
+def dds_at(game, stage):
+    """A DDS state at the first shuffle, the cut, the guess or the check."""
+    state = game.new_state(0)
+    n = game.options["shuffles"]
+    plan = ["shuffle_packet 1 1"] * n + ["cut 3", "guess upper"]
+    for move in plan[: {"shuffle": 0, "cut": n, "guess": n + 1, "check": n + 2}[stage]]:
+        state.apply(move, "p1")
+        state.apply(move, "p2")
+    return state
+
+
+def move_error(state, text, seat=None):
+    key = state.key()
+    with pytest.raises(MoveError) as info:
+        state.apply(text, seat)
+    assert state.key() == key                         # a refused move changes nothing
+    return info.value
+
+
+# ---------------------------------------------------------------- move text
+def test_a_misspelt_action_gets_a_did_you_mean(gerry):
+    state = gerry_turn(gerry)
+    err = move_error(state, "slect cell[1,1]")
+    text = str(err)
+    assert "'slect cell[1,1]' is not a legal move" in text
+    assert "'slect' is not one of the actions allowed here: select" in text
+    assert "did you mean 'select cell[1,1]'?" in text
+    assert err.suggestion == "select cell[1,1]"
+    legal = [m.text for m in state.legal_moves()]
+    assert list(err.expected) == legal
+    assert "expected: " + ", ".join(legal[:3]) in text
+
+
+def test_a_cell_off_the_grid_lists_the_possible_cells(gerry):
+    state = gerry_turn(gerry)
+    err = move_error(state, "select cell[9,9]")
+    text = str(err)
+    assert "'cell[9,9]' is not a possible c here" in text
+    assert "cell[1,1], cell[1,2]" in text
+    assert err.suggestion in {m.text for m in state.legal_moves()}
+    assert "did you mean 'select cell[" in text
+    small = gerry_turn(load_game(GERRY, size=3, turns_each=2))
+    err = move_error(small, "select cell[4,1]")
+    assert "cell[3,3]" in str(err) and "cell[4," not in str(err).split("expected")[1]
+
+
+def test_a_wrong_number_of_arguments_is_named(gerry):
+    state = gerry_turn(gerry)
+    err = move_error(state, "select")
+    assert "select takes 1 arguments: c" in str(err)
+
+
+def test_shuffle_numbers_out_of_range(dds):
+    state = dds_at(dds, "shuffle")
+    err = move_error(state, "shuffle_packet 9 9", "p1")
+    text = str(err)
+    assert "'9' is not a possible k here (possible: 1, 2, 3, 4, 5, 6, 7, 8)" in text
+    assert "expected: shuffle_packet 1 1, shuffle_packet 1 2" in text
+    assert err.suggestion in {m.text for m in state.legal_moves("p1")}
+    assert f"did you mean {err.suggestion!r}?" in text
+    assert [s.name for s in state.to_move()] == ["p1", "p2"]      # nothing was committed
+
+
+def test_a_pile_that_does_not_exist(dds):
+    state = dds_at(dds, "guess")
+    err = move_error(state, "guess middle", "p2")
+    text = str(err)
+    assert "'middle' is not a possible x here (possible: upper, lower)" in text
+    assert list(err.expected) == ["guess upper", "guess lower"]
+    assert err.suggestion in {"guess upper", "guess lower"}
+    assert "did you mean" in text
+
+
+def test_a_move_of_another_phase(dds):
+    state = dds_at(dds, "check")
+    err = move_error(state, "guess upper", "p1")
+    assert "'guess' is not one of the actions allowed here: check" in str(err)
+    assert err.suggestion == "check upper"
+    assert list(err.expected) == ["check upper", "check lower"]
+
+
+def test_committing_twice_and_moving_after_the_end(dds):
+    state = dds_at(dds, "shuffle")
+    move = state.parse_move("shuffle_packet 3 3", "p1")
+    state.apply("shuffle_packet 2 2", "p1")
+    move_error(state, "shuffle_packet 3 3", "p1")
+    assert "p1 has already committed" in str(move_error(state, move, "p1"))
+    over = random_playout(dds.new_state(1), random.Random(1))
+    assert over.is_terminal()
+    assert "the game is over" in str(move_error(over, "cut 3", "p1"))
+    with pytest.raises(MoveError, match="no player 'p3'"):
+        state.legal_moves("p3")
+    with pytest.raises(MoveError, match="cannot undo 5 steps"):
+        dds.new_state(0).undo(5)
+
+
+def test_a_second_commit_as_text_says_the_seat_has_committed(dds):
+    state = dds_at(dds, "shuffle")
+    state.apply("shuffle_packet 2 2", "p1")
+    assert "p1 has already committed" in str(move_error(state, "shuffle_packet 3 3", "p1"))
+
+
+def test_why_illegal_names_the_require_line_and_its_reason(dds):
+    state = dds_at(dds, "shuffle")
+    line = line_of(DDS, "require d > 0 or allow_identity_shuffle")
+    why = state.why_illegal("shuffle_packet 3 0", "p1")
+    assert why.startswith(f"rule shuffle_packet, line {line}: require d > 0")
+    assert "the packet must move (allow_identity_shuffle)" in why
+    assert why in str(move_error(state, "shuffle_packet 3 0", "p1"))
+    assert state.why_illegal("shuffle_packet 3 1", "p1") is None
+
+    block = dds_at(load_game(DDS, shuffle_kind="block"), "shuffle")
+    why = block.why_illegal("shuffle_packet 3 1", "p2")
+    assert f"line {line_of(DDS, 'require shuffle_kind == top_packet')}" in why
+    assert "the block kind of shuffle is in force (S2)" in why
+    why = block.why_illegal("shuffle_block 5 5 0", "p2")
+    assert f"line {line_of(DDS, 'require i + k <= count(deck[me])')}" in why
+    assert "the run and the place must fit in the deck" in why
+
+
+def test_why_illegal_in_gerry(gerry):
+    state = gerry_turn(gerry, seed=5)
+    state.apply("select cell[2,3]")
+    up = next(c for c in state.cards_in("cell[2,3]") if state.up[c.id])
+    why = state.why_illegal(f"move_face_up {up.text} cell[2,3]")
+    assert f"line {line_of(GERRY, 'require to != selected[me]')}" in why
+    assert "the card must go to another cell" in why
+    state.apply(f"move_face_up {up.text} cell[4,4]")
+    why = state.why_illegal("select cell[2,3]")
+    assert f"rule select, line {line_of(GERRY, 'require c != selected[opponent(me)]')}" in why
+    assert "(G5)" in why
+
+
+# ---------------------------------------------------------------- options
+@pytest.mark.parametrize("path, options, message, suggestion", [
+    (DDS, {"shuffle": 2}, "has no option 'shuffle'; its options are allow_identity_shuffle",
+     "shuffles"),
+    (DDS, {"deck_size": 12}, "option deck_size ({path}:{line}:1) must be between 3 and 9, "
+     "not 12", None),
+    (DDS, {"max_rounds": 0}, "must be between 1 and 1000, not 0", None),
+    (DDS, {"shuffles": "three"}, "option shuffles ({path}:{line}:1) takes a whole number, "
+     "not 'three'", None),
+    (DDS, {"transfer": "squard"}, "is one of hands_left, difference, squared, not 'squard'",
+     "squared"),
+    (DDS, {"shuffle_kind": "blok"}, "is one of top_packet, block, not 'blok'", "block"),
+    (DDS, {"allow_identity_shuffle": "maybe"}, "is true or false, not 'maybe'", None),
+    (GERRY, {"size": 6}, "must be between 2 and 5, not 6", None),
+    (GERRY, {"line_rule": "plural"}, "is one of majority, plurality, not 'plural'",
+     "plurality"),
+    (GERRY, {"turns_each": "2.5"}, "takes a whole number, not '2.5'", None),
+])
+def test_bad_option_values(path, options, message, suggestion):
+    name = next(iter(options))
+    line = line_of(path, f"option {name}:") if "{line}" in message else None
+    with pytest.raises(OptionError) as info:
+        load_game(path, **options)
+    err = info.value
+    text = str(err)
+    assert text.startswith("option error: ")
+    assert message.format(path=path, line=line) in text
+    assert err.suggestion == suggestion
+    if suggestion:
+        assert f"did you mean {suggestion!r}?" in text
+
+
+def test_option_texts_are_read_by_type():
+    game = load_game(DDS, allow_identity_shuffle="yes", deck_size=" 5", transfer="squared")
+    assert game.options["allow_identity_shuffle"] is True
+    assert game.options["deck_size"] == 5
+    from interpreter.options import parse_set_args
+    assert parse_set_args(["deck_size = 4", "transfer=squared"]) == {"deck_size": "4",
+                                                                      "transfer": "squared"}
+    with pytest.raises(OptionError, match="--set takes name=value, not 'deck_size'"):
+        parse_set_args(["deck_size"])
+
+
+# ---------------------------------------------------------------- traces
+@pytest.fixture
+def dds_trace(dds):
+    state = random_playout(dds.new_state(3), random.Random(3))
+    return json.loads(json.dumps(state.trace()))
+
+
+@pytest.fixture
+def gerry_trace(gerry):
+    state = random_playout(gerry.new_state(1), random.Random(1))
+    return json.loads(json.dumps(state.trace()))
+
+
+def test_a_trace_file_of_another_format(tmp_path, dds_trace):
+    path = tmp_path / "games.jsonl"
+    good = dict(dds_trace)
+    bad = dict(dds_trace, format="gdl-trace-0")
+    path.write_text(json.dumps(bad) + "\n")
+    with pytest.raises(TraceError, match='is not a gdl trace .no "format": "gdl-trace-1".'):
+        read_trace(str(path))
+    path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
+    assert read_trace(str(path)) == good                 # a .jsonl file: its first line
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "gdl-trace-1", "steps": [')
+    with pytest.raises(TraceError, match="broken.json is not a JSON trace"):
+        read_trace(str(broken))
+    with pytest.raises(TraceError, match="cannot read"):
+        read_trace(str(tmp_path / "missing.json"))
+
+
+def test_replay_refuses_a_trace_of_another_format(dds, dds_trace):
+    with pytest.raises(TraceError, match="format"):
+        replay(dds, dict(dds_trace, format="gdl-trace-0"))
+
+
+def test_a_step_that_is_not_legal_names_the_step(dds, dds_trace):
+    bad = json.loads(json.dumps(dds_trace))
+    bad["steps"][4]["move"] = "shuffle_packet 9 9"
+    with pytest.raises(TraceError) as info:
+        replay(dds, bad)
+    text = str(info.value)
+    assert text.startswith("trace error: step 5 of the trace (shuffle_packet 9 9) cannot be "
+                           "replayed: 'shuffle_packet 9 9' is not a legal move")
+    assert "'9' is not a possible k here" in text
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda steps: steps[6].update(player="p3"), "step 7 of the trace (cut "),
+    (lambda steps: steps[6].pop("move"), "step 7 of the trace is malformed"),
+    (lambda steps: steps.__setitem__(6, "cut 3"), "step 7 of the trace is malformed"),
+    (lambda steps: steps.insert(2, {"chance": "x", "kind": "random", "data": 0}),
+     "step 3 of the trace (x) cannot be replayed: the trace has a random outcome where "
+     "the game is not at one"),
+    (lambda steps: steps.append({"player": "p1", "move": "cut 3"}),
+     "cannot be replayed: the game is over"),
+])
+def test_malformed_dds_steps(dds, dds_trace, damage, message):
+    bad = json.loads(json.dumps(dds_trace))
+    damage(bad["steps"])
+    with pytest.raises(TraceError) as info:
+        replay(dds, bad)
+    assert message in str(info.value)
+
+
+def test_a_shuffle_that_does_not_hold_the_zones_cards(gerry, gerry_trace):
+    bad = json.loads(json.dumps(gerry_trace))
+    bad["steps"][0]["data"] = bad["steps"][0]["data"][:-1]
+    with pytest.raises(TraceError, match="step 1 of the trace .shuffle stock: .* the recorded "
+                                         "shuffle does not hold the zone's cards"):
+        replay(gerry, bad)
+    assert replay(gerry, gerry_trace).is_terminal()          # the undamaged trace replays
+
+
+def test_a_shuffle_with_an_unknown_card_id_is_a_trace_error(gerry, gerry_trace):
+    bad = json.loads(json.dumps(gerry_trace))
+    bad["steps"][0]["data"][0] = 999
+    with pytest.raises(TraceError, match="step 1 of the trace"):
+        replay(gerry, bad)
+
+
+def test_a_state_snapshot_of_another_game(gerry, dds):
+    snapshot = gerry_turn(gerry).to_json()
+    with pytest.raises(TraceError, match="not a state snapshot of this game"):
+        dds.state_from_json(snapshot)
+    with pytest.raises(TraceError):
+        dds.state_from_json({"seed": 0})
+
+
+def test_every_runtime_error_is_a_gdl_error():
+    for cls in (MoveError, OptionError, TraceError):
+        assert issubclass(cls, GdlError)

@@ -52,7 +52,7 @@ class IntLit:
 
 @frozen
 class StrLit:
-    """`"a string"` (only in citations and move templates)"""
+    """`"a text"`: a text value, a citation, a doc line or a `fail` message."""
     value: str
     span: Span = span_field()
 
@@ -365,9 +365,11 @@ class Simultaneous:
 
 @frozen
 class RandomChoice:
-    """`random first in players`: a chance event, uniform over a finite domain."""
+    """`random first in players`: a chance event, uniform over a finite domain; everyone
+    sees the outcome.  `secret random d in 1..4`: nobody sees it (only its effects)."""
     var: str
     domain: Expr
+    secret: bool = False
     span: Span = span_field()
 
 
@@ -546,11 +548,13 @@ class ZoneDecl:
 
 @frozen
 class VarDecl:
-    """`var score[player]: int = 3`"""
+    """`var score[player]: int = 3`, `var sheet[player]: text = "", seen by owner`: a
+    variable; `seen by` makes it private (other seats' views show `?`)."""
     name: str
     indices: tuple
     type: TypeExpr
     init: Optional[Expr]
+    seen: Seen = Seen.ALL
     span: Span = span_field()
 
 

@@ -203,6 +203,9 @@ def main(argv=None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:                    # `gdl run ... | head`: the reader left
+        sys.stderr.close()
+        return 0
     except RecursionError:
         print("error: the ruleset nests too deeply to evaluate", file=sys.stderr)
         return 2

@@ -140,8 +140,10 @@ class ToAst(Transformer):
         rest = list(items[1:])
         indices = rest.pop(0) if rest and isinstance(rest[0], tuple) else ()
         type_ = rest.pop(0)
+        seen = self.zone_seen([rest.pop()]) if rest and isinstance(rest[-1], Token) \
+            else A.Seen.ALL
         init = rest.pop(0) if rest else None
-        return A.VarDecl(name, indices, type_, init, span=self._span(meta))
+        return A.VarDecl(name, indices, type_, init, seen, span=self._span(meta))
 
     @v_args(meta=True)
     def def_decl(self, meta, items):
@@ -352,6 +354,10 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def random_stmt(self, meta, items):
         return A.RandomChoice(str(items[0]), items[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def secret_random_stmt(self, meta, items):
+        return A.RandomChoice(str(items[0]), items[1], True, span=self._span(meta))
 
     @v_args(meta=True)
     def win_stmt(self, meta, items):

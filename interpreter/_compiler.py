@@ -491,6 +491,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
         domain = self.collection(s.domain, scope)
         slot = scope.bind(s.var, Local("frame", self.new_frame())).slot
         nxt = len(code) + 1
+        secret = s.secret
 
         def random_choice(st):
             values = tuple(domain(st))
@@ -499,7 +500,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
             if len(values) == 1:
                 st.frame[slot] = values[0]
                 return nxt
-            st.node = (CHANCE, "random", slot, values)
+            st.node = (CHANCE, "random", slot, values, secret)
             st.pc = nxt
             return PAUSE
         code.append(random_choice)

@@ -139,8 +139,9 @@ class ExprCompiler:
         return None
 
     def _e_Index(self, node, scope):
-        if not isinstance(node.obj, A.Name):
-            raise self.error("only variables and zone families can be indexed", node)
+        if not isinstance(node.obj, A.Name) or scope.lookup(node.obj.id) is not None or (
+                node.obj.id not in self.prog.families and node.obj.id not in self.prog.var_index):
+            return self.list_position(node, scope)
         name = node.obj.id
         keys = [self.expr(a, scope) for a in node.args]
         p = self.prog
@@ -152,6 +153,20 @@ class ExprCompiler:
             find = self._lookup(table, keys, node, f"variable {name}")
             return lambda st: st.vars[find(st)]
         raise self.error(f"{name!r} cannot be indexed", node)
+
+    def list_position(self, node, scope):
+        """`xs[i]`: the item at position i of a list, counting from 1."""
+        if len(node.args) != 1:
+            raise self.error("a list takes one position", node)
+        items, pos = self.collection(node.obj, scope), self.expr(node.args[0], scope)
+
+        def item(st):
+            xs, i = items(st), pos(st)
+            if not 1 <= i <= len(xs):
+                raise self.runtime_error(f"position {i} of a list of {len(xs)} items "
+                                         f"(positions count from 1)", node, st)
+            return xs[i - 1]
+        return item
 
     def _lookup(self, table, keys, node, what):
         def key_error(st, key):

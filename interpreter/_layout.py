@@ -44,7 +44,7 @@ class Program:
     var_index: Dict[str, tuple] = attrs.Factory(dict)
     var_init: List[object] = attrs.Factory(list)
     var_names: List[str] = attrs.Factory(list)           # slot -> display name
-    var_private: List[object] = attrs.Factory(list)      # slot -> owning seat or None
+    var_private: List[object] = attrs.Factory(list)      # slot -> None or (Seen, owner)
     defs: Dict[str, A.DefDecl] = attrs.Factory(dict)
     tables: Dict[str, A.TableDecl] = attrs.Factory(dict)
     rules: Dict[str, A.RuleDecl] = attrs.Factory(dict)
@@ -61,6 +61,14 @@ class Program:
     compiler: object = None                              # kept to compile REPL expressions
     has_twins: bool = False                              # are some cards identical?
     scratch: list = attrs.Factory(list)
+
+
+def _var_seen(seen, key):
+    """Who sees one element of a variable: None (everyone), or (Seen, owner seat)."""
+    if seen is A.Seen.ALL:
+        return None
+    owner = key[0] if key and isinstance(key[0], Seat) else None
+    return (seen, owner)
 
 
 class LayoutBuilder:
@@ -167,6 +175,7 @@ class LayoutBuilder:
         for key in keys:
             table[key] = len(p.var_init)
             p.var_init.append(init)
+            p.var_private.append(_var_seen(d.seen, key))
             label = d.name + (f"[{','.join(getattr(k, 'text', str(k)) for k in key)}]"
                               if key else "")
             p.var_names.append(label)

@@ -135,7 +135,10 @@ class Game:
             f"{players.lo}..{players.hi} (now {len(p.seats)})",
             "chance": A.Shuffle in has or A.RandomChoice in has,
             "information": "imperfect" if p.has_hidden or any(
-                a.secrets for a in p.actions.values()) else "perfect",
+                a.secrets for a in p.actions.values()) or any(
+                x is not None for x in p.var_private) or any(
+                isinstance(x, A.RandomChoice) and x.secret for x in _walk(decls))
+            else "perfect",
             "simultaneous": A.Simultaneous in has,
             "cards": len(p.cards),
             "zones": len(p.zones),

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+from gdl.ast import Seen
+
 from ._compiler import CHANCE, DECIDE, END
 from .values import Card, Seat, text_of
 
@@ -61,10 +63,10 @@ def var_lines(state, seat) -> List[str]:
     prog = state.prog
     lines = []
     for name, slot in prog.var_slots.items():
-        lines.append(f"{name} = {visible_value(state, seat, state.vars[slot])}")
+        lines.append(f"{name} = {var_text(state, seat, slot)}")
     for name, (_, table) in prog.var_index.items():
-        items = [f"{','.join(text_of(k) for k in key)}: "
-                 f"{visible_value(state, seat, state.vars[slot])}" for key, slot in table.items()]
+        items = [f"{','.join(text_of(k) for k in key)}: {var_text(state, seat, slot)}"
+                 for key, slot in table.items()]
         lines.append(f"{name} = {{{', '.join(items)}}}")
     return lines
 
@@ -94,6 +96,18 @@ def view(state, player=None, symbols: bool = False) -> str:
     lines.extend(zone_lines(state, seat, symbols))
     lines.extend(var_lines(state, seat))
     return "\n".join(lines)
+
+
+def var_text(state, seat, slot) -> str:
+    """Returns a variable's value as `seat` may see it (`?` for another seat's private)."""
+    private = state.prog.var_private[slot]
+    if private is not None and seat is not None:
+        seen, owner = private
+        allowed = (seen is Seen.OWNER and owner is seat) or (
+            seen is Seen.OTHERS and owner is not seat)
+        if not allowed:
+            return HIDDEN
+    return visible_value(state, seat, state.vars[slot])
 
 
 def visible_value(state, seat, value) -> str:

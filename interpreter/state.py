@@ -380,7 +380,7 @@ class State:
     def _random_outcome(self, i) -> ChanceOutcome:
         node = self.node
         text = f"random {text_of(node[3][i])}"
-        return ChanceOutcome("random", i, text, text)
+        return ChanceOutcome("random", i, text, "random ?" if node[4] else text)
 
     def _shuffle_outcome(self, cards) -> ChanceOutcome:
         zone = self.prog.zones[self.node[2]]

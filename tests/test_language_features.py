@@ -260,3 +260,42 @@ flow:
         fail "the row has " + text(count(split(row, " "))) + " numbers, not 3"
     draw
 '''
+
+
+def test_list_positions_count_from_one():
+    g = game('''
+var n: int = 0
+var t: text = ""
+flow:
+    let xs = [10, 20, 30]
+    n = xs[3] + [1, 2][1]
+    t = chars("abc")[2]
+    draw
+''')
+    s = g.new_state()
+    assert (g.evaluate("n", s), g.evaluate("t", s)) == (31, "b")
+    with pytest.raises(RuleError) as info:
+        g.evaluate("[1, 2][3]", s)
+    assert "positions count from 1" in str(info.value)
+
+
+def test_private_variables_and_secret_random():
+    g = game('''
+var sheet[player]: text = "", seen by owner
+var pick: int = 0, seen by nobody
+action ok():
+    pass
+flow:
+    secret random d in 1..4
+    sheet[p1] = "row " + text(d)
+    pick = d
+    choose p2: ok
+    draw
+''')
+    s = g.new_state()
+    s.apply(s.chance_outcomes()[2][0])
+    assert "sheet = {p1: row 3, p2: ?, p3: ?}" in s.view("p1")
+    assert "sheet = {p1: ?, p2: , p3: ?}" in s.view("p2") and "pick = ?" in s.view("p2")
+    assert "pick = 3" in s.view(None)
+    assert s.observation_log("p2") == ["random ?"]
+    assert g.profile()["information"] == "imperfect"

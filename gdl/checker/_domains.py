@@ -70,8 +70,7 @@ class _Domains:
                     f"index {i} of {kind} {node.name} must be fixed when the game starts: a "
                     f"range of numbers and options, an enum, player, bool or a zone family",
                     domain.span, suggestion="player" if changing else None)
-        if kind == "zone":
-            self.seen_by_owner(node)
+        self.seen_by_owner(node)
 
     def static(self, domain) -> bool:
         if isinstance(domain, A.Range):
@@ -97,12 +96,13 @@ class _Domains:
         return found is None or found == Predef("num_players") or (
             isinstance(found, Symbol) and found.kind == "option")
 
-    def seen_by_owner(self, node: A.ZoneDecl) -> None:
+    def seen_by_owner(self, node) -> None:
         if node.seen not in (A.Seen.OWNER, A.Seen.OTHERS):
             return
         first = node.indices[0] if node.indices else None
         if first is None or self.res.of(first) != Predef("player"):
-            self.report.error(f"zone {node.name} is seen by {node.seen.value}, so its first "
+            kind = "zone" if isinstance(node, A.ZoneDecl) else "var"
+            self.report.error(f"{kind} {node.name} is seen by {node.seen.value}, so its first "
                               f"index must be player (the owner), as in {node.name}[player]",
                               first.span if first is not None else node.span)
 

@@ -222,8 +222,14 @@ class ExprTyper:
     def index(self, node: A.Index) -> Ty:
         sym = self.res.of(node.obj) if isinstance(node.obj, A.Name) else None
         if not (isinstance(sym, Symbol) and sym.kind in ("var", "zone") and sym.decl.indices):
+            if not (isinstance(sym, Symbol) and sym.kind in ("var", "zone")):
+                listed = unwrap(self.type_of(node.obj))
+                if isinstance(listed, ListT) and len(node.args) == 1:
+                    self.expect(node.args[0], INT, "a list position (from 1)")
+                    return listed.elem
             if sym is not None or not isinstance(node.obj, A.Name):
-                self.error("only indexed variables and zone families can be indexed",
+                self.error("only indexed variables, zone families and lists (by one position, "
+                           "from 1) can be indexed",
                            node.obj.span)
             for arg in node.args:
                 self.type_of(arg)

@@ -1,0 +1,410 @@
+"""The state behind `gdl play`: one game being played, taken back, replayed and reloaded.
+
+A session holds the ruleset file, the option overrides, the seed, and the game so far as a
+list of trace steps (the format of `interpreter/serial.py`, commits at an unresolved
+simultaneous decision included).  Every change goes through `_apply`, which restores the
+previous state if the rules raise, so a bad rule never leaves a half-applied move behind.
+Nothing here prints or reads the terminal: methods return what happened, and the REPL
+(`gdl/repl.py`) shows it.  Nothing here knows any game.
+"""
+from __future__ import annotations
+
+import json
+import random
+from typing import Dict, List, NamedTuple, Optional
+
+from .errors import GdlError, MoveError, OptionError, TraceError, did_you_mean
+
+#: A step of a trace: {"player": name, "move": text} or {"chance": text, "kind", "data"}.
+Step = dict
+
+#: `advance` stops after this many automatic steps, as `gdl run` does, so a ruleset that
+#: never ends cannot hang the REPL.
+MAX_AUTO_STEPS = 100_000
+
+
+class Shown(NamedTuple):
+    """One step as the REPL announces it: its number (from 1), who acted, and the text
+    the viewing seat sees (all of it for the all-seeing view)."""
+
+    number: int
+    who: str
+    text: str
+
+
+class Stopped(NamedTuple):
+    """Why a replay (reload, load, redo) stopped before a recorded step."""
+
+    number: int
+    step: Step
+    reason: str
+
+    def describe(self, total: int) -> str:
+        return f"stopped before step {self.number} of {total} ({step_text(self.step)}): " \
+               f"{self.reason}"
+
+
+def step_text(step: Step) -> str:
+    """Returns a step as `p1: move text` or `chance: outcome text`."""
+    if "chance" in step:
+        return f"chance: {step['chance']}"
+    return f"{step['player']}: {step['move']}"
+
+
+def parse_agent_spec(spec: Optional[str], game) -> Dict[int, str]:
+    """Returns {seat index: agent name} from `SEAT=AGENT,...` (`all=AGENT` or a bare agent
+    name sets every seat)."""
+    from interpreter.agents import AGENTS
+    out: Dict[int, str] = {}
+    for item in (spec or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        who, sep, name = item.rpartition("=")
+        name = name.strip()
+        if name not in AGENTS:
+            raise OptionError(f"unknown agent {name!r}; the agents are {', '.join(AGENTS)}",
+                              suggestion=did_you_mean(name, AGENTS))
+        if not sep or who.strip() in ("all", "*"):
+            out.update({s.index: name for s in game.seats})
+        else:
+            out[seat_of(game, who.strip()).index] = name
+    return out
+
+
+def seat_of(game, text: str):
+    """Returns the seat named by `text`: its name, or its number counted from 1."""
+    if text.isdigit():
+        n = int(text)
+        if 1 <= n <= len(game.seats):
+            return game.seats[n - 1]
+        raise MoveError(f"there is no seat {n}: the seats are numbered 1 to {len(game.seats)}")
+    return game.seat(text)
+
+
+class Session:
+    """One game of one ruleset, with the controls the REPL offers."""
+
+    def __init__(self, path: str, overrides: Dict[str, str], seed: Optional[int] = None,
+                 agents: Optional[str] = None, as_player: Optional[str] = None):
+        from interpreter import load
+        self.path = path
+        self.overrides = dict(overrides)
+        self.game = load(path, self.overrides)
+        self.seed = seed if seed is not None else random.randrange(2 ** 31)
+        self.agents = parse_agent_spec(agents, self.game)
+        self.observer = seat_of(self.game, as_player) if as_player not in (None, "all") \
+            else None
+        self.chance_manual = False
+        self.redo_steps: List[Step] = []
+        #: The automatic steps of the first game (chance, agents), for the REPL to show.
+        self.opening = self.restart()
+
+    # ------------------------------------------------------------------ reading the state
+    def steps(self) -> List[Step]:
+        """Returns the game so far as trace steps (pending simultaneous commits last)."""
+        return self.state.trace()["steps"]
+
+    def step_count(self) -> int:
+        return len(self.steps())
+
+    def current_seat(self):
+        """Returns the seat whose move the user enters now: the first seat to move that no
+        agent plays (else the first seat to move), or None at chance and at the end."""
+        movers = self.state.to_move()
+        humans = [p for p in movers if p.index not in self.agents]
+        return (humans or movers or [None])[0]
+
+    def idle(self, state=None) -> bool:
+        """Returns whether the game waits for the user (nothing automatic is due)."""
+        s = self.state if state is None else state
+        if s.is_terminal():
+            return True
+        if s.is_chance():
+            return self.chance_manual
+        return all(p.index not in self.agents for p in s.to_move())
+
+    def legal_moves(self, seat=None):
+        seat = seat or self.current_seat()
+        if seat is None:
+            return []
+        return self.state.legal_moves(seat)
+
+    # ------------------------------------------------------------------ making steps
+    def _step(self, s, step: Step, show: bool = True):
+        """Returns (the state after one step applied to a copy of `s`, the history entries
+        it completed as the viewer sees them); `s` itself never changes."""
+        before = len(s.history)
+        s = s.clone()
+        if "chance" in step:
+            if not s.is_chance():
+                raise MoveError("the recorded step is a chance event, but " + (
+                    "the game is over" if s.is_terminal() else "a player is to move"))
+            data = step["data"]
+            s.apply_chance(s.outcome_from_data(step["kind"], tuple(data)
+                                               if isinstance(data, list) else data))
+        else:
+            seat = s.game.seat(step["player"])
+            if s.is_terminal():
+                raise MoveError("the game is over")
+            if s.is_chance():
+                raise MoveError("chance acts here: draw or pick an outcome first")
+            if seat not in s.to_move():
+                raise MoveError(f"{seat.name} is not to move now (to move: "
+                                f"{', '.join(p.name for p in s.to_move())})")
+            s.apply(s.parse_move(step["move"], seat), seat)
+        return s, (self._shown(s, before) if show else [])
+
+    def _shown(self, s, before: int) -> List[Shown]:
+        seen = None
+        if self.observer is not None and len(s.history) > before:
+            seen = s.observation_log(self.observer.name)
+        out = []
+        for i in range(before, len(s.history)):
+            who, text, _ = s.history[i]
+            name = "chance" if who < 0 else s.game.seats[who].name
+            if seen is not None and i < len(seen):
+                text = seen[i][len(name) + 2:] if seen[i].startswith(name + ": ") else seen[i]
+            out.append(Shown(i + 1, name, text))
+        return out
+
+    def _apply(self, step: Step) -> List[Shown]:
+        self.state, shown = self._step(self.state, step)
+        return shown
+
+    def play(self, text: str, seat=None) -> List[Shown]:
+        """Makes a move given by its text, or by its number in `legal_moves`; returns the
+        steps made, then the automatic steps that follow (agents, chance)."""
+        seat = seat or self.current_seat()
+        if seat is None:
+            raise MoveError("the game is over" if self.state.is_terminal() else
+                            "chance acts now: `chance draw`, or `chance` to pick an outcome")
+        text = " ".join(text.split())
+        if text.isdigit():
+            moves = self.state.legal_moves(seat)
+            n = int(text)
+            if not 1 <= n <= len(moves):
+                raise MoveError(f"there is no move {n}: {seat.name} has {len(moves)} moves "
+                                f"(`moves` lists them)")
+            text = moves[n - 1].text
+        shown = self._apply({"player": seat.name, "move": text})
+        self.redo_steps = []
+        return shown + self.advance()
+
+    def chance_outcomes(self):
+        """Returns [(outcome, probability)], or None when there are too many to list."""
+        if not self.state.is_chance():
+            raise MoveError("no chance event is pending")
+        return self.state.chance_outcomes()
+
+    def pick_chance(self, number: Optional[int] = None, rng=None) -> List[Shown]:
+        """Applies outcome `number` (from 1) of the pending chance event, or draws one."""
+        s = self.state
+        if not s.is_chance():
+            raise MoveError("no chance event is pending")
+        if number is None:
+            outcome = s.sample_chance(rng or self.rng)
+        else:
+            outcomes = s.chance_outcomes()
+            if outcomes is None:
+                raise MoveError("this chance event has too many outcomes to list or pick; "
+                                "`chance draw` draws one")
+            if not 1 <= number <= len(outcomes):
+                raise MoveError(f"there is no outcome {number}: there are {len(outcomes)}")
+            outcome = outcomes[number - 1][0]
+        shown = self._apply(_chance_step(outcome))
+        self.redo_steps = []
+        return shown + self.advance()
+
+    def advance(self, limit: Optional[int] = None, everyone: bool = False) -> List[Shown]:
+        """Lets chance (unless manual) and the agents act until the user must; with
+        `everyone`, every seat without an agent plays at random and chance is always
+        drawn.  Stops after `limit` steps."""
+        from interpreter.agents import AGENTS
+        shown: List[Shown] = []
+        count = 0
+        s = self.state
+        while not self.state.is_terminal() and count < (limit or MAX_AUTO_STEPS):
+            s = self.state
+            if s.is_chance():
+                if self.chance_manual and not everyone:
+                    break
+                shown += self._apply(_chance_step(s.sample_chance(self.rng)))
+            else:
+                movers = [p for p in s.to_move() if everyone or p.index in self.agents]
+                if not movers:
+                    break
+                seat = movers[0]
+                agent = AGENTS[self.agents.get(seat.index, "random")]
+                move = agent(s, seat, self.rng)
+                shown += self._apply({"player": seat.name, "move": move.text})
+            count += 1
+        return shown
+
+    def auto(self, limit: Optional[int] = None) -> List[Shown]:
+        """Plays `limit` steps (default: to the end) with the agents, random where unset."""
+        self.redo_steps = []
+        return self.advance(limit, everyone=True)
+
+    # ------------------------------------------------------------------ going back
+    def _replay(self, game, steps: List[Step], seed=None):
+        """Returns (state, stopped) after applying `steps` to a new state of `game`;
+        `stopped` says which step could not be applied and why (None when all were)."""
+        s = game.new_state(self.seed if seed is None else seed, observe=True)
+        for i, step in enumerate(steps):
+            try:
+                s, _ = self._step(s, step, show=False)
+            except GdlError as err:
+                return s, Stopped(i + 1, step, why_not(s, step, err))
+        return s, None
+
+    def _go(self, steps: List[Step], redo: List[Step]) -> Optional[Stopped]:
+        state, stopped = self._replay(self.game, steps)
+        self.state = state
+        self.redo_steps = (steps[stopped.number - 1:] if stopped else []) + redo
+        return stopped
+
+    def undo(self, n: int = 1) -> int:
+        """Goes back `n` steps, then on past the steps chance and the agents took, to where
+        the user last had to act; returns how many steps were taken back."""
+        steps = self.steps()
+        if n < 1:
+            raise MoveError("undo takes a positive number of steps")
+        if n > len(steps):
+            raise MoveError(f"cannot undo {n} steps: {len(steps)} were made")
+        target = len(steps) - n
+        idle = self._idle_points(steps[:target])
+        while target > 0 and not idle[target]:
+            target -= 1
+        if target == 0 and not idle[0]:
+            raise MoveError("nothing to undo before the first decision (chance and agents "
+                            "made every step so far); `back-to 0` goes to the very start")
+        self._go(steps[:target], steps[target:] + self.redo_steps)
+        return len(steps) - target
+
+    def _idle_points(self, steps: List[Step]) -> List[bool]:
+        """Returns, for k = 0..len(steps), whether the user acts after the first k steps."""
+        s = self.game.new_state(self.seed)
+        out = [self.idle(s)]
+        for step in steps:
+            s, _ = self._step(s, step, show=False)
+            out.append(self.idle(s))
+        return out
+
+    def redo(self, n: int = 1) -> List[Shown]:
+        """Replays `n` undone steps (with the automatic steps after each)."""
+        if not self.redo_steps:
+            raise MoveError("nothing to redo")
+        shown: List[Shown] = []
+        for _ in range(n):
+            if not self.redo_steps:
+                break
+            shown += self._redo_one()
+            while self.redo_steps and not self.idle():
+                shown += self._redo_one()
+        return shown
+
+    def _redo_one(self) -> List[Shown]:
+        step = self.redo_steps[0]
+        try:
+            shown = self._apply(step)
+        except GdlError as err:
+            why = Stopped(self.step_count() + 1, step, why_not(self.state, step, err))
+            raise MoveError(why.describe(self.step_count() + len(self.redo_steps))) from None
+        self.redo_steps.pop(0)
+        return shown
+
+    def back_to(self, k: int) -> Optional[Stopped]:
+        """Goes to the state after the first `k` steps (forward into undone steps too)."""
+        everything = self.steps() + self.redo_steps
+        if not 0 <= k <= len(everything):
+            raise MoveError(f"there is no step {k}: steps run from 0 to {len(everything)}")
+        return self._go(everything[:k], everything[k:])
+
+    # ------------------------------------------------------------------ new rules, new games
+    def restart(self, seed: Optional[int] = None) -> List[Shown]:
+        """Starts a new game (same seed unless one is given); returns the automatic steps."""
+        if seed is not None:
+            self.seed = seed
+        self.rng = random.Random(self.seed)
+        self.state = self.game.new_state(self.seed, observe=True)
+        self.redo_steps = []
+        return self.advance()
+
+    def set_options(self, changes: Dict[str, str]) -> List[Shown]:
+        """Reloads the rules with changed options and restarts; keeps the old game if the
+        options are wrong."""
+        from interpreter import load
+        overrides = dict(self.overrides)
+        overrides.update(changes)
+        self.game = load(self.path, overrides)
+        self.overrides = overrides
+        return self.restart()
+
+    def reload(self) -> tuple:
+        """Re-reads the ruleset and replays the game so far on it.  Returns (replayed,
+        total, stopped); raises GdlError, keeping the old rules, if the file fails."""
+        from interpreter import load
+        game = load(self.path, self.overrides)
+        steps = self.steps()
+        state, stopped = self._replay(game, steps)
+        self.game, self.state = game, state
+        self.agents = {i: a for i, a in self.agents.items() if i < len(game.seats)}
+        self.redo_steps = steps[stopped.number - 1:] if stopped else []
+        return (stopped.number - 1 if stopped else len(steps)), len(steps), stopped
+
+    def save(self, path: str) -> int:
+        """Writes the game so far as a JSON trace; returns the number of steps."""
+        trace = self.state.trace()
+        trace["seed"] = self.seed
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(json.dumps(trace) + "\n")
+        except OSError as err:
+            raise TraceError(f"cannot write {path}: {err.strerror}") from None
+        return len(trace["steps"])
+
+    def load_trace(self, path: str, extra: Optional[Dict[str, str]] = None) -> tuple:
+        """Opens a trace (its options, `extra` options over them, and its seed) on this
+        session's ruleset and replays it.  Returns (replayed, total, stopped)."""
+        from interpreter import load, read_trace
+        trace = read_trace(path)
+        overrides = {k: _option_text(v) for k, v in (trace.get("options") or {}).items()}
+        overrides.update(extra or {})
+        game = load(self.path, overrides)
+        seed = trace.get("seed")
+        steps = list(trace.get("steps") or [])
+        state, stopped = self._replay(game, steps, seed=seed)
+        self.game, self.state, self.overrides = game, state, overrides
+        self.seed = seed if seed is not None else self.seed
+        self.rng = random.Random(self.seed)
+        self.redo_steps = steps[stopped.number - 1:] if stopped else []
+        return (stopped.number - 1 if stopped else len(steps)), len(steps), stopped
+
+
+def why_not(s, step: Step, err: GdlError) -> str:
+    """Returns why a recorded step cannot be applied in `s`: the failing rule and its line
+    (`why_illegal`) for a move that is no longer legal, else the error's message."""
+    if "chance" in step or s.is_terminal() or s.is_chance():
+        return err.message
+    try:
+        seat = s.game.seat(step["player"])
+    except GdlError:
+        return err.message
+    if seat not in s.to_move():
+        return err.message
+    return s.why_illegal(step["move"], seat) or err.message
+
+
+def _chance_step(outcome) -> Step:
+    data = outcome.data
+    return {"chance": outcome.text, "kind": outcome.kind,
+            "data": list(data) if isinstance(data, tuple) else data}
+
+
+def _option_text(value) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)

@@ -1,0 +1,55 @@
+"""`gdl enumerate`: the exhaustive walk over every reachable state, from the command line.
+
+Prints the report of `interpreter.enumerate.enumerate_states` as text (or JSON with
+`--json`) on stdout, with a progress bar on stderr while a long walk runs.  A walk cut
+short by `--max-states` or `--max-depth` still prints its report, marked partial.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+
+from .errors import OptionError
+
+
+def run_enumerate(args) -> int:
+    """Runs `gdl enumerate FILE [--set NAME=VALUE] [--max-states N] [--max-depth D]
+    [--json]`; returns the exit code."""
+    from interpreter import load
+    from interpreter.enumerate import enumerate_states
+    from interpreter.options import parse_set_args
+    for flag, value in (("--max-states", args.max_states), ("--max-depth", args.max_depth)):
+        if value is not None and value < (1 if flag == "--max-states" else 0):
+            raise OptionError(f"{flag} must be a positive number, not {value}")
+    game = load(args.file, parse_set_args(args.set))
+    with _progress_bar(args.max_states) as progress:
+        report = enumerate_states(game, args.max_states, args.max_depth, progress=progress)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print(report.text())
+    return 0
+
+
+@contextmanager
+def _progress_bar(total):
+    """Yields a progress(states, frontier) callback drawing a tqdm bar on stderr; the bar
+    appears only on a terminal and only once the walk has run for a second."""
+    try:
+        from tqdm import tqdm
+    except ImportError:                         # the bar is a nicety, not a need
+        yield None
+        return
+    bar = tqdm(total=total, unit=" states", file=sys.stderr, delay=1.0, disable=None,
+               leave=False, dynamic_ncols=True)
+    seen = [0]
+
+    def progress(states, frontier):
+        bar.update(states - seen[0])
+        seen[0] = states
+        bar.set_postfix_str(f"frontier {frontier}", refresh=False)
+    try:
+        yield progress
+    finally:
+        bar.close()

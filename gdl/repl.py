@@ -1,0 +1,622 @@
+"""`gdl play`: the REPL a designer lives in while writing rules.
+
+Look at the table as any seat sees it, list and make moves (by number or text, with tab
+completion, history and Ctrl-R search), ask why a move is illegal, take moves back, let
+agents play, pick chance outcomes, edit the ruleset and `reload` it onto the game so far.
+On a terminal it reads lines with prompt_toolkit; with piped input it reads plain lines
+and echoes each after its prompt, so a script's output reads as a transcript.
+
+The game itself lives in `_repl_session.Session`; colours and layout in `_repl_render`;
+completion in `_repl_complete`.  Every user error is one line and the prompt comes back.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+import traceback
+from pathlib import Path
+from typing import Callable, Dict, List, NamedTuple, Optional
+
+from ._repl_render import Painter, columns, one_line, terminal_allows_colour, \
+    terminal_allows_symbols
+from ._repl_session import Session, Shown, parse_agent_spec, seat_of, step_text
+from .errors import GdlError, MoveError, did_you_mean
+
+#: Steps announced at once beyond this many are shortened to their first and last ones.
+MAX_SHOWN_STEPS = 40
+#: Chance outcomes listed at most; the rest are still picked by number.
+MAX_LISTED_OUTCOMES = 60
+
+
+class Command(NamedTuple):
+    name: str
+    run: Callable
+    usage: str
+    summary: str
+    details: str
+
+
+COMMANDS: Dict[str, Command] = {}
+ALIASES = {"exit": "quit", "?": "help", "q": "quit", "ls": "moves", "history": "log"}
+
+
+def command(usage: str, summary: str, details: str = ""):
+    """Registers a `Repl` method as the command named by the usage's first word."""
+    def register(fn):
+        name = usage.split()[0]
+        COMMANDS[name] = Command(name, fn, usage, summary, details)
+        return fn
+    return register
+
+
+class Quit(Exception):
+    """Raised by `quit` to leave the loop."""
+
+
+class Repl:
+    """Reads commands and moves, and shows what they do to the session's game."""
+
+    def __init__(self, session: Session, colour: bool, symbols: bool, out=None):
+        self.session = session
+        self.paint = Painter(colour)
+        self.symbols = symbols
+        self.stream = out or sys.stdout
+        self._actions_of = (None, ())
+
+    # ------------------------------------------------------------------ output
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stream, flush=True)
+
+    def show_steps(self, shown: List[Shown]) -> None:
+        """Prints steps just made (the middle of a long run elided), then a note on moves
+        committed at a simultaneous decision, or the result if the game ended."""
+        self._show_steps(shown)
+        pending = self.session.step_count() - len(self.session.state.history)
+        if pending > 0:
+            waiting = ", ".join(p.name for p in self.session.state.to_move())
+            self.say(self.paint.note(f"{pending} move{'s' if pending > 1 else ''} committed, "
+                                     f"hidden until every seat has chosen (waiting for "
+                                     f"{waiting})"))
+
+    def _show_steps(self, shown: List[Shown]) -> None:
+        if len(shown) > MAX_SHOWN_STEPS:
+            head, tail = shown[:MAX_SHOWN_STEPS // 2], shown[-MAX_SHOWN_STEPS // 2:]
+            skipped = len(shown) - len(head) - len(tail)
+            shown = head + [None] + tail
+        for item in shown:
+            if item is None:
+                self.say(self.paint.note(f"      ... {skipped} more steps (`log` shows all)"))
+            else:
+                self.say(self.paint.step(*item))
+        if shown and self.session.state.is_terminal():
+            self.say(self.paint.status(self.status_line()))
+
+    def status_line(self) -> str:
+        from interpreter.observe import status_line
+        return status_line(self.session.state)
+
+    def prompt(self) -> str:
+        """Returns the prompt: file, step number, and whose turn it is."""
+        s = self.session
+        state = s.state
+        stem = Path(s.path).stem
+        if state.is_terminal():
+            who = "over"
+        elif state.is_chance():
+            who = "chance"
+        else:
+            seat = s.current_seat()
+            who = seat.name
+            if seat.index in s.agents:
+                who += f" ({s.agents[seat.index]})"
+            if state.is_simultaneous():
+                who += " (simultaneous)"
+        return f"{stem} {s.step_count()} {who}> "
+
+    def coloured_prompt(self) -> str:
+        text = self.prompt()
+        stem, number, rest = text.split(" ", 2)
+        return self.paint(stem, "cyan") + " " + self.paint(number, "dim") + " " + \
+            self.paint(rest[:-2], "bold") + "> "
+
+    def banner(self) -> None:
+        s = self.session
+        game = s.game
+        options = ", ".join(f"{k}={v}" for k, v in s.overrides.items())
+        self.say(self.paint(f"{game.title}", "bold") + f" ({s.path}): "
+                 f"{len(game.seats)} players ({', '.join(p.name for p in game.seats)}), "
+                 f"seed {s.seed}" + (f", options {options}" if options else ""))
+        self.say(self.paint.note("type `help` for commands, `moves` for the legal moves, a "
+                                 "move or its number to play it, `quit` to leave"))
+        self._warn_clashes()
+
+    def _warn_clashes(self) -> None:
+        clashes = sorted(set(self.action_names()) & (set(COMMANDS) | set(ALIASES)))
+        for name in clashes:
+            self.say(self.paint.note(f"note: the action {name!r} has the name of a command; "
+                                     f"play it as `play {name} ...`"))
+
+    def action_names(self):
+        game = self.session.game
+        if self._actions_of[0] is not game:
+            self._actions_of = (game, tuple(game.profile()["actions"]))
+        return self._actions_of[1]
+
+    # ------------------------------------------------------------------ input
+    def handle(self, line: str) -> None:
+        """Runs one line: a command, a move (text or number), or `SEAT: move`.  User errors
+        print one line; raises Quit to leave."""
+        try:
+            self._dispatch(line)
+        except Quit:
+            raise
+        except GdlError as err:
+            self.say(self.paint.error(one_line(err)))
+        except KeyboardInterrupt:
+            self.say(self.paint.error("interrupted"))
+        except RecursionError:
+            self.say(self.paint.error("error: the expression or rules nest too deeply"))
+        except Exception as err:  # noqa: BLE001 - a bug in gdl: say so and carry on
+            if os.environ.get("GDL_DEBUG"):
+                traceback.print_exc()
+            self.say(self.paint.error(f"internal error: {type(err).__name__}: {err} "
+                                      f"(set GDL_DEBUG=1 for the traceback)"))
+
+    def _dispatch(self, line: str) -> None:
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return
+        word, _, rest = line.partition(" ")
+        forced = word.startswith(":")
+        name = ALIASES.get(word.lstrip(":").lower(), word.lstrip(":").lower())
+        if name in COMMANDS:
+            COMMANDS[name].run(self, rest.strip())
+            return
+        if forced:
+            raise MoveError(f"there is no command {word!r}",
+                            suggestion=did_you_mean(name, list(COMMANDS)))
+        self.cmd_play(line)
+
+    # ------------------------------------------------------------------ commands
+    @command("help [COMMAND]", "list the commands, or explain one")
+    def cmd_help(self, arg: str) -> None:
+        if arg:
+            name = ALIASES.get(arg.lower().lstrip(":"), arg.lower().lstrip(":"))
+            if name not in COMMANDS:
+                raise MoveError(f"there is no command {arg!r}",
+                                suggestion=did_you_mean(arg, list(COMMANDS)))
+            c = COMMANDS[name]
+            self.say(self.paint(c.usage, "bold") + "  " + c.summary)
+            if c.details:
+                self.say("\n".join("  " + line for line in c.details.splitlines()))
+            return
+        width = max(len(c.usage) for c in COMMANDS.values())
+        for c in COMMANDS.values():
+            self.say("  " + self.paint(c.usage.ljust(width), "bold") + "  " + c.summary)
+        self.say(self.paint.note(
+            "  A line that is not a command is a move: its text (`select cell[1,2]`), its "
+            "number\n  in `moves`, or `SEAT: move` for a given seat.  Tab completes "
+            "commands and moves;\n  up/down and Ctrl-R search the history; Ctrl-D leaves."))
+
+    @command("view [SEAT|all]", "show the table as a seat sees it (default: --as, or all)",
+             "A seat is its name or its number from 1.  `all` is the all-seeing view, where\n"
+             "face-down cards show in lower case.  `?` is a card the seat cannot see.")
+    def cmd_view(self, arg: str) -> None:
+        seat = self._seat_or_all(arg) if arg else self.session.observer
+        title = f"as {seat.name} sees it" if seat is not None else "all-seeing view"
+        self.say(self.paint.note(f"-- {title} (step {self.session.step_count()})"))
+        state = self.session.state
+        text = state.view(seat, symbols=self.symbols)
+        plain = state.view(None) if seat is None and self.paint.on else ""
+        self.say(self.paint.view(text, plain))
+
+    @command("moves [SEAT]", "list the legal moves of the seat to move, numbered")
+    def cmd_moves(self, arg: str) -> None:
+        s = self.session
+        state = s.state
+        if state.is_terminal():
+            self.say(self.paint.status(self.status_line()))
+            return
+        if state.is_chance():
+            self.say("chance acts now (" + self.status_line()[len("chance: "):] + "): "
+                     "`chance` lists the outcomes, `chance draw` draws one")
+            return
+        seat = seat_of(s.game, arg) if arg else s.current_seat()
+        if seat not in state.to_move():
+            raise MoveError(f"{seat.name} is not to move now (to move: "
+                            f"{', '.join(p.name for p in state.to_move())})")
+        moves = state.legal_moves(seat)
+        kind = " (simultaneous: the others do not see it)" if state.is_simultaneous() else ""
+        self.say(f"{seat.name} to move{kind}: {len(moves)} legal move"
+                 f"{'s' if len(moves) != 1 else ''}")
+        for line in self.paint.numbered([m.text for m in moves]):
+            self.say(line)
+
+    @command("play MOVE", "make a move (its text or number); plain `MOVE` does the same",
+             "`play` is needed only for an action with the name of a command.\n"
+             "`SEAT: MOVE` makes the move for that seat (at a simultaneous decision).")
+    def cmd_play(self, arg: str) -> None:
+        s = self.session
+        if not arg:
+            raise MoveError("play what? `moves` lists the legal moves")
+        seat, text = self._seat_prefix(arg)
+        if text.isdigit() and s.state.is_chance() and seat is None:
+            self.show_steps(s.pick_chance(int(text)))
+            return
+        if seat is None and not s.state.is_terminal() and not s.state.is_chance():
+            self._check_word(text)
+        self.show_steps(s.play(text, seat))
+
+    def _check_word(self, text: str) -> None:
+        """Raises a did-you-mean error for a first word that is neither a command nor an
+        action (a mistyped command, say), instead of an illegal-move message."""
+        word = text.split()[0]
+        if text.isdigit() or word in self.action_names():
+            return
+        raise MoveError(f"{word!r} is neither a command nor an action "
+                        f"(`help` lists the commands, `moves` the moves)",
+                        suggestion=did_you_mean(word, list(COMMANDS) + list(self.action_names())))
+
+    def _seat_prefix(self, text: str):
+        match = re.match(r"^([^\s:]+):\s*(.+)$", text)
+        if match:
+            names = [p.name for p in self.session.game.seats]
+            if match[1] in names or match[1].isdigit():
+                return seat_of(self.session.game, match[1]), match[2].strip()
+        return None, text
+
+    @command("why MOVE", "say why a move is illegal: the failing rule and its source line")
+    def cmd_why(self, arg: str) -> None:
+        s = self.session
+        state = s.state
+        if not arg:
+            raise MoveError("why what? give a move's text, e.g. `why " +
+                            (self.action_names() or ("move",))[0] + " ...`")
+        seat, text = self._seat_prefix(arg)
+        seat = seat or s.current_seat()
+        if seat is None:
+            self.say("nobody is deciding now: " + self.status_line())
+            return
+        if seat not in state.to_move():
+            self.say(f"{seat.name} is not to move now")
+            return
+        if text.isdigit():
+            text = s.legal_moves(seat)[int(text) - 1].text if 0 < int(text) <= len(
+                s.legal_moves(seat)) else text
+        reason = state.why_illegal(" ".join(text.split()), seat)
+        if reason is None:
+            self.say(f"{text!r} is legal for {seat.name}")
+        else:
+            self.say(f"{text!r} is illegal: {reason}")
+
+    @command("undo [N]", "take back your last move (or N steps), and what followed it",
+             "Goes back N steps, then on past the steps chance and the agents made, to the\n"
+             "last point where you had to act.  Undone steps can be redone.")
+    def cmd_undo(self, arg: str) -> None:
+        n = _count(arg, 1)
+        taken = self.session.undo(n)
+        self.say(f"took back {taken} step{'s' if taken != 1 else ''}; now at step "
+                 f"{self.session.step_count()} ({self.status_line()})")
+
+    @command("redo [N]", "replay the last undone move (or N of them)")
+    def cmd_redo(self, arg: str) -> None:
+        self.show_steps(self.session.redo(_count(arg, 1)))
+
+    @command("back-to STEP", "go to the game as it was after STEP steps (0: the start)",
+             "Steps are numbered as in `log`.  Going forward is possible into undone steps.")
+    def cmd_back_to(self, arg: str) -> None:
+        if not arg.strip().isdigit():
+            raise MoveError("back-to takes a step number (as `log` numbers them; 0 is the start)")
+        stopped = self.session.back_to(int(arg))
+        total = self.session.step_count() + len(self.session.redo_steps)
+        if stopped:
+            self.say(self.paint.error(stopped.describe(total)))
+        self.say(f"at step {self.session.step_count()} ({self.status_line()}); "
+                 f"`redo` goes forward")
+
+    @command("auto [N]", "let the agents play N steps, or to the end (random for seats "
+             "without an agent)")
+    def cmd_auto(self, arg: str) -> None:
+        shown = self.session.auto(_count(arg, None))
+        self.show_steps(shown)
+        if not shown:
+            self.say("nothing to play: " + self.status_line())
+
+    @command("chance [N|draw|manual|auto]", "list the pending chance outcomes, pick one, "
+             "draw one, or switch manual chance on/off",
+             "By default chance is drawn automatically with the seeded random generator.\n"
+             "`chance manual` stops at every chance event: `chance` lists its outcomes with\n"
+             "their probabilities, `chance N` (or just N) picks one, `chance draw` draws one.\n"
+             "A big shuffle has too many outcomes to list: draw it.  `chance auto` goes back.")
+    def cmd_chance(self, arg: str) -> None:
+        s = self.session
+        word = arg.lower()
+        if word in ("manual", "on", "auto", "off"):
+            s.chance_manual = word in ("manual", "on")
+            self.say("chance is " + ("manual: you pick or draw every outcome"
+                                     if s.chance_manual else "drawn automatically"))
+            if not s.chance_manual and s.state.is_chance():
+                self.show_steps(s.advance())
+            return
+        if word == "draw":
+            self.show_steps(s.pick_chance(None))
+        elif word.isdigit():
+            self.show_steps(s.pick_chance(int(word)))
+        elif word:
+            raise MoveError(f"chance takes a number, draw, manual or auto, not {arg!r}")
+        elif not s.state.is_chance():
+            self.say("no chance event is pending; chance is " +
+                     ("manual" if s.chance_manual else "drawn automatically (`chance manual`"
+                      " to pick outcomes yourself)"))
+        else:
+            self._list_outcomes()
+
+    def _list_outcomes(self) -> None:
+        outcomes = self.session.chance_outcomes()
+        what = self.status_line()
+        if outcomes is None:
+            self.say(f"{what}: too many outcomes to list; `chance draw` draws one")
+            return
+        self.say(f"{what}: {len(outcomes)} outcome{'s' if len(outcomes) != 1 else ''}")
+        width = len(str(len(outcomes)))
+        for i, (outcome, p) in enumerate(outcomes[:MAX_LISTED_OUTCOMES], 1):
+            self.say(f"  {self.paint(str(i).rjust(width) + '.', 'dim')} "
+                     f"{self.paint(str(p), 'magenta'):>6}  {outcome.text}")
+        if len(outcomes) > MAX_LISTED_OUTCOMES:
+            self.say(self.paint.note(f"  ... and {len(outcomes) - MAX_LISTED_OUTCOMES} more"))
+        self.say(self.paint.note("  `chance N` picks one, `chance draw` draws one"))
+
+    @command("agents [SEAT=AGENT,...]", "show or set who plays each seat (random, first, "
+             "last, or you)",
+             "A seat with an agent plays by itself whenever it is to move.  `p2=you` gives\n"
+             "the seat back to you; `all=random` sets every seat.")
+    def cmd_agents(self, arg: str) -> None:
+        s = self.session
+        if arg:
+            spec = re.sub(r"\s*=\s*", "=", arg).replace(" ", ",")
+            yours = [item for item in spec.split(",") if item.endswith(("=you", "=human"))]
+            others = [item for item in spec.split(",") if item and item not in yours]
+            agents = dict(s.agents)
+            agents.update(parse_agent_spec(",".join(others), s.game))
+            for item in yours:
+                who = item.rpartition("=")[0]
+                seats = s.game.seats if who in ("all", "*") else [seat_of(s.game, who)]
+                for seat in seats:
+                    agents.pop(seat.index, None)
+            s.agents = agents
+        for seat in s.game.seats:
+            self.say(f"  {seat.name}: {s.agents.get(seat.index, 'you')}")
+        if arg:
+            self.show_steps(s.advance())
+
+    @command("as SEAT|all", "choose the seat whose view `view`, `log` and moves show")
+    def cmd_as(self, arg: str) -> None:
+        if not arg:
+            seat = self.session.observer
+            self.say(f"viewing as {seat.name if seat else 'all'}")
+            return
+        self.session.observer = self._seat_or_all(arg)
+        self.say(f"viewing as {arg if self.session.observer is None else self.session.observer.name}")
+
+    @command("reload", "re-read the ruleset file and replay the game so far on it",
+             "If a recorded step is no longer legal, the replay stops just before it and\n"
+             "says which step, which move and which rule forbids it; the steps from there\n"
+             "on wait in `redo`.  A ruleset that no longer loads is reported and the old\n"
+             "rules stay.")
+    def cmd_reload(self, arg: str) -> None:
+        s = self.session
+        try:
+            replayed, total, stopped = s.reload()
+        except GdlError as err:
+            self.say(self.paint.error(str(err)))
+            self.say(self.paint.error(f"{s.path} does not load; keeping the old rules"))
+            return
+        self.say(f"reloaded {s.path}: replayed {replayed} of {total} steps")
+        self._warn_clashes()
+        if stopped:
+            self.say(self.paint.error(stopped.describe(total)))
+            self.say(self.paint.note("the steps from there on wait in `redo`"))
+        self.say(self.paint.status(self.status_line()))
+
+    @command("set NAME=VALUE ...", "restart the game with changed options (`set` alone: "
+             "the options)")
+    def cmd_set(self, arg: str) -> None:
+        from interpreter.options import parse_set_args
+        if not arg:
+            self.cmd_options("")
+            return
+        changes = parse_set_args(re.sub(r"\s*=\s*", "=", arg).split())
+        shown = self.session.set_options(changes)
+        self.say(f"restarted with {', '.join(f'{k}={v}' for k, v in changes.items())} "
+                 f"(seed {self.session.seed})")
+        self.show_steps(shown)
+
+    @command("options", "list the options with their values and documentation")
+    def cmd_options(self, arg: str) -> None:
+        from interpreter.options import option_decls
+        from interpreter.values import text_of
+        s = self.session
+        decls = option_decls(s.game.ruleset)
+        for name, value, doc in s.game.option_docs():
+            mark = " (set)" if name in s.overrides else ""
+            kind = _type_text(decls[name].type)
+            self.say(f"  {self.paint(name, 'bold')} = {text_of(value)}{mark}   "
+                     + self.paint(kind, "dim"))
+            if doc:
+                self.say(self.paint.note(columns([doc], indent=6)))
+
+    @command("restart [SEED]", "start a new game (with the same seed, or this one)")
+    def cmd_restart(self, arg: str) -> None:
+        seed = int(arg) if arg.strip().lstrip("-").isdigit() else None
+        if arg and seed is None:
+            raise MoveError(f"restart takes a whole-number seed, not {arg!r}")
+        shown = self.session.restart(seed)
+        self.say(f"new game, seed {self.session.seed}")
+        self.show_steps(shown)
+
+    @command("save FILE", "write the game so far as a JSON trace (`gdl replay` reads it)")
+    def cmd_save(self, arg: str) -> None:
+        if not arg:
+            raise MoveError("save where? give a file name, e.g. `save game.json`")
+        n = self.session.save(arg)
+        self.say(f"saved {n} steps to {arg}")
+
+    @command("load FILE", "open a saved trace (its options and seed) and replay it")
+    def cmd_load(self, arg: str, extra: Optional[dict] = None) -> None:
+        if not arg:
+            raise MoveError("load what? give a trace file, e.g. `load game.json`")
+        replayed, total, stopped = self.session.load_trace(arg, extra)
+        self.say(f"loaded {arg}: replayed {replayed} of {total} steps")
+        if stopped:
+            self.say(self.paint.error(stopped.describe(total)))
+        self.say(self.paint.status(self.status_line()))
+
+    @command("log [SEAT|all]", "the game so far, one numbered step a line (as a seat saw it)")
+    def cmd_log(self, arg: str) -> None:
+        s = self.session
+        seat = self._seat_or_all(arg) if arg else s.observer
+        state = s.state
+        if seat is None:
+            lines = [step_text(step) for step in s.steps()]
+        else:
+            names = {p.name for p in s.game.seats}
+            lines = [line if line.partition(": ")[0] in names else f"chance: {line}"
+                     for line in state.observation_log(seat.name)]
+            lines += ["(a committed move, hidden)"] * (s.step_count() - len(lines))
+        if not lines:
+            self.say("no steps yet")
+        for i, line in enumerate(lines, 1):
+            who, _, text = line.partition(": ")
+            self.say(self.paint.step(i, who, text))
+
+    @command("eval EXPR", "evaluate a gdl expression in the current state",
+             "E.g. `eval count(deck[p1])`.  The expression is gdl, never Python; it sees the\n"
+             "variables, zones, options and defs of the ruleset.")
+    def cmd_eval(self, arg: str) -> None:
+        if not arg:
+            raise MoveError("eval what? give a gdl expression")
+        s = self.session
+        value = s.game.evaluate(arg, s.state)
+        self.say(self._value_text(value))
+
+    def _value_text(self, value) -> str:
+        from interpreter.values import ZoneRef, text_of
+        if isinstance(value, ZoneRef):
+            cards = self.session.state.cards_in(value)
+            return f"{value.text} ({len(cards)}): " + " ".join(
+                c.symbol if self.symbols else c.text for c in cards)
+        return text_of(value)
+
+    @command("symbols [on|off]", "show cards with their symbols (e.g. suits) or plain text")
+    def cmd_symbols(self, arg: str) -> None:
+        if arg.lower() in ("on", "off"):
+            self.symbols = arg.lower() == "on"
+        elif arg:
+            raise MoveError(f"symbols takes on or off, not {arg!r}")
+        self.say(f"symbols {'on' if self.symbols else 'off'}")
+
+    @command("quit", "leave (also `exit` or Ctrl-D)")
+    def cmd_quit(self, arg: str) -> None:
+        raise Quit()
+
+    # ------------------------------------------------------------------ helpers
+    def _seat_or_all(self, text: str):
+        return None if text.strip().lower() in ("all", "*") else seat_of(self.session.game,
+                                                                            text.strip())
+
+    # ------------------------------------------------------------------ the loop
+    def loop(self, read_line: Callable[[], str]) -> int:
+        """Reads and runs lines until quit or end of input; returns the exit code."""
+        while True:
+            try:
+                line = read_line()
+            except EOFError:
+                return 0
+            except KeyboardInterrupt:
+                continue
+            try:
+                self.handle(line)
+            except Quit:
+                return 0
+
+
+def _count(arg: str, default):
+    arg = arg.strip()
+    if not arg:
+        return default
+    if not arg.isdigit() or int(arg) < 1:
+        raise MoveError(f"expected a positive number of steps, not {arg!r}")
+    return int(arg)
+
+
+def _type_text(t) -> str:
+    from gdl import ast as A
+    if isinstance(t, A.ChoiceType):
+        return "{" + ", ".join(t.names) + "}"
+    if isinstance(t, A.RangeType):
+        lo, hi = (getattr(x, "value", getattr(x, "id", "?")) for x in (t.lo, t.hi))
+        return f"{lo}..{hi}"
+    return getattr(t, "name", "")
+
+
+# ---------------------------------------------------------------------- readers
+def _prompt_toolkit_reader(repl: Repl) -> Callable[[], str]:
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+    from prompt_toolkit.formatted_text import ANSI
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from ._repl_complete import ReplCompleter
+    path = os.environ.get("GDL_HISTORY", os.path.join(os.path.expanduser("~"),
+                                                      ".gdl_history"))
+    try:
+        history = FileHistory(path) if path else InMemoryHistory()
+        if path:
+            open(path, "a", encoding="utf-8").close()
+    except OSError:
+        history = InMemoryHistory()
+    session = PromptSession(history=history, completer=ReplCompleter(repl),
+                            auto_suggest=AutoSuggestFromHistory(),
+                            complete_while_typing=False, enable_history_search=True)
+
+    def read() -> str:
+        return session.prompt(ANSI(repl.coloured_prompt()))
+    return read
+
+
+def _piped_reader(repl: Repl) -> Callable[[], str]:
+    """Reads lines from a non-terminal stdin, echoing each after its prompt."""
+    def read() -> str:
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        repl.say(repl.prompt() + line.rstrip("\n"))
+        return line
+    return read
+
+
+def _plain_reader(repl: Repl) -> Callable[[], str]:
+    def read() -> str:
+        return input(repl.prompt())
+    return read
+
+
+def run_repl(args) -> int:
+    """The `gdl play` command: returns the exit code."""
+    from interpreter.options import parse_set_args
+    overrides = parse_set_args(args.set)
+    session = Session(args.file, overrides, args.seed, args.agents, args.as_player)
+    colour = terminal_allows_colour()
+    repl = Repl(session, colour, terminal_allows_symbols())
+    repl.banner()
+    if getattr(args, "trace", None):
+        repl.cmd_load(args.trace, overrides)
+    else:
+        repl.show_steps(session.opening)
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        reader = _prompt_toolkit_reader(repl)
+    elif sys.stdin.isatty():
+        reader = _plain_reader(repl)
+    else:
+        reader = _piped_reader(repl)
+    return repl.loop(reader)

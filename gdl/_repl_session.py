@@ -350,7 +350,7 @@ class Session:
         state, stopped = self._replay(game, steps)
         self.game, self.state = game, state
         self.agents = {i: a for i, a in self.agents.items() if i < len(game.seats)}
-        self.redo_steps = steps[stopped.number - 1:] if stopped else []
+        self.redo_steps = (steps[stopped.number - 1:] if stopped else []) + self.redo_steps
         return (stopped.number - 1 if stopped else len(steps)), len(steps), stopped
 
     def save(self, path: str) -> int:

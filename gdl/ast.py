@@ -560,9 +560,11 @@ class VarDecl:
 
 @frozen
 class Param:
-    """`to: cell`, `k: 1..count(deck[me]) - 1`: a parameter and its finite domain."""
+    """`to: cell`, `k: 1..count(deck[me]) - 1`: a parameter and its finite domain; in a
+    def or rule a type, which may be optional: `t: suit?`."""
     name: str
     domain: Expr
+    optional: bool = False
     span: Span = span_field()
 
 

@@ -231,7 +231,7 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def param(self, meta, items):
-        return A.Param(str(items[0]), items[1], span=self._span(meta))
+        return A.Param(str(items[0]), items[1], len(items) > 2, span=self._span(meta))
 
     # ------------------------------------------------------------------ types
     @v_args(meta=True)

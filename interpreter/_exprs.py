@@ -100,6 +100,8 @@ class ExprCompiler:
             return _const(p.values[name])
         if name in p.enums:
             return _const(tuple(p.enums[name]))
+        if name in p.var_index:
+            raise self.error(f"{name} is indexed: write {name}[...]", node)
         if name == "players":
             seats = p.seats
             return lambda st: tuple(s for s in seats if not st.out >> s.index & 1)

@@ -18,7 +18,7 @@ import time
 from collections import deque
 from fractions import Fraction
 from math import factorial
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 import attrs
 
@@ -209,8 +209,8 @@ class _Walk:
         each move made (its own in full, others' redacted)."""
         before, made = step
         if not isinstance(made, tuple):
-            return self.intern(_chance_seen(made))
-        return self.intern(" / ".join(f"{mover.name}: {redact(before, mover.index, move, seat)}"
+            return self.intern(made.public)
+        return self.intern("\n".join(f"{mover.name}: {redact(before, mover.index, move, seat)}"
                                       for mover, move in made))
 
 
@@ -220,12 +220,6 @@ def _kind_of(state) -> str:
     if state.is_chance():
         return CHANCE
     return SIMULTANEOUS if state.is_simultaneous() else DECISION
-
-
-def _chance_seen(outcome) -> str:
-    """Returns what every seat observes of a chance outcome: its public text, except that
-    the value a `random` choice drew is seen only through its effects on the table."""
-    return "random" if outcome.kind == "random" else outcome.public
 
 
 def _steps(state, kind) -> Tuple[list, int]:
@@ -259,8 +253,12 @@ def _steps(state, kind) -> Tuple[list, int]:
         child = state.clone()
         for seat, move in zip(seats, joint):
             child.apply(move, seat)
-        out.append((child, p, tuple(zip(seats, joint))))
+        out.append((child, p, tuple(sorted(zip(seats, joint), key=_seat_index))))
     return out, sum(len(moves) for moves in options)
+
+
+def _seat_index(pair) -> int:
+    return pair[0].index
 
 
 def _too_big(state) -> EnumerationError:
@@ -276,8 +274,9 @@ def _too_big(state) -> EnumerationError:
     orders = factorial(len(cards))
     for k in kinds.values():
         orders //= factorial(k)
+    count = f"{orders}" if orders < 10 ** 12 else f"about {orders:.1e}"
     return EnumerationError(
-        f"this variant is too big to enumerate: `{shown}` has {orders} distinct orders of "
+        f"this variant is too big to enumerate: `{shown}` has {count} distinct orders of "
         f"{len(cards)} cards (at most {CHANCE_LIST_LIMIT} can be listed); choose options "
         f"that make the game smaller")
 
@@ -440,6 +439,31 @@ def _components(walk) -> List[List[int]]:
 
 
 # ---------------------------------------------------------------------------- the API
+def reachable_states(game, max_states: Optional[int] = None,
+                     max_depth: Optional[int] = None) -> Iterator:
+    """Yields every reachable state once (the first line of play to reach it, breadth
+    first, in the order `enumerate_states` finds them), at most `max_states` of them and
+    none deeper than `max_depth` steps."""
+    root = game.new_state()
+    seen = {root.key()}
+    queue = deque([(root, 0)])
+    yielded = 0
+    while queue:
+        state, depth = queue.popleft()
+        yield state
+        yielded += 1
+        if max_states is not None and yielded >= max_states:
+            return
+        kind = _kind_of(state)
+        if kind is TERMINAL or (max_depth is not None and depth >= max_depth):
+            continue
+        for child, _, _ in _steps(state, kind)[0]:
+            key = child.key()
+            if key not in seen:
+                seen.add(key)
+                queue.append((child, depth + 1))
+
+
 def enumerate_states(game, max_states: Optional[int] = None, max_depth: Optional[int] = None,
                      *, infosets: bool = True,
                      progress: Optional[Callable[[int, int], None]] = None) -> Report:
@@ -553,4 +577,4 @@ def _outcome_lines(r: Report) -> List[str]:
     return lines
 
 
-__all__ = ["enumerate_states", "Report", "EnumerationError"]
+__all__ = ["enumerate_states", "reachable_states", "Report", "EnumerationError"]

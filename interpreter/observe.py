@@ -120,9 +120,22 @@ def visible_value(state, seat, value) -> str:
 
 def redact(state, seat_index: int, move, observer: Seat) -> str:
     """Returns the text `observer` sees of a move made by seat `seat_index` in `state`
-    (the state before the move)."""
+    (the state before the move), judging cards by what the observer sees now."""
+    return finish_redaction(state, redaction(state, seat_index, move, observer), observer)
+
+
+def finish_redaction(state, words, observer: Seat) -> str:
+    """Joins the words of a redaction; a card still pending shows if `observer` sees it in
+    `state` (so a card played face up from a hidden hand is named once it lies face up)."""
+    return " ".join(w if isinstance(w, str) else (w.text if state.sees(observer, w) else HIDDEN)
+                    for w in words)
+
+
+def redaction(state, seat_index: int, move, observer: Seat) -> list:
+    """Returns the words `observer` sees of a move about to be made: secret parameters as
+    `?`, and cards it does not see yet as the Card, to be judged again after the move."""
     if observer.index == seat_index:
-        return move.text
+        return [move.text]
     info = move.action
     hidden = set()
     if info.secrets:
@@ -140,11 +153,13 @@ def redact(state, seat_index: int, move, observer: Seat) -> str:
                 frame[slot] = None
     words = [info.name]
     for i, v in enumerate(move.args):
-        if i in hidden or (isinstance(v, Card) and not state.sees(observer, v)):
+        if i in hidden:
             words.append(HIDDEN)
+        elif isinstance(v, Card) and not state.sees(observer, v):
+            words.append(v)
         else:
             words.append(text_of(v))
-    return " ".join(words)
+    return words
 
 
 def observed(state):

@@ -312,16 +312,21 @@ class State:
         self.node = None
 
     def _redacted(self, moves):
-        """Returns, per seat, how it sees these (seat, move) pairs (before they apply)."""
-        from .observe import redact
-        return [tuple(f"{s.name}: {redact(self, s.index, m, q)}" for s, m in moves)
+        """Returns, per seat, how it sees these (seat, move) pairs, taken before they apply
+        and finished by `_observe` after."""
+        from .observe import redaction
+        return [[(s, redaction(self, s.index, m, q)) for s, m in moves]
                 for q in self.prog.seats]
 
-    def _observe(self, texts):
+    def _observe(self, seen):
         """Appends each seat's observation and its view now to its perfect-recall log."""
-        from .observe import view
-        self.obs = tuple((log, (lines, view(self, q)))
-                         for log, lines, q in zip(self.obs, texts, self.prog.seats))
+        from .observe import finish_redaction, view
+        seats = self.prog.seats
+        lines = [l if isinstance(l, tuple) else
+                 tuple(f"{s.name}: {finish_redaction(self, words, q)}" for s, words in l)
+                 for l, q in zip(seen, seats)]
+        self.obs = tuple((log, (ls, view(self, q)))
+                         for log, ls, q in zip(self.obs, lines, seats))
 
     def _resolve_simultaneous(self, node):
         site, pending = node[1], node[3]

@@ -43,6 +43,9 @@ class _Domains:
     def params(self, node) -> None:
         for p in node.params:
             self.finite(p.domain, f"parameter {p.name}")
+            if p.optional:
+                self.report.error(f"parameter {p.name} of {node.name} takes its values from a "
+                                  f"list, so it cannot be optional (?)", p.span)
 
     def def_params(self, node: A.DefDecl) -> None:
         """A def is a function of typed values, so its parameters take a type, not a list."""

@@ -154,6 +154,8 @@ class ExprTyper:
         out = []
         for p in params:
             t = self.domain_elem(p.domain, f"parameter {p.name}")
+            if p.optional:
+                t = OptT(t)
             self.set_local(p, t)
             out.append(t)
         return out

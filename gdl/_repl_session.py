@@ -23,6 +23,11 @@ Step = dict
 MAX_AUTO_STEPS = 100_000
 
 
+class ReplError(GdlError):
+    """A command the REPL cannot carry out as written (a bad step number, nothing to
+    undo); shown as one line like every user error."""
+
+
 class Shown(NamedTuple):
     """One step as the REPL announces it: its number (from 1), who acted, and the text
     the viewing seat sees (all of it for the all-seeing view)."""
@@ -52,10 +57,11 @@ def step_text(step: Step) -> str:
 
 
 def parse_agent_spec(spec: Optional[str], game) -> Dict[int, str]:
-    """Returns {seat index: agent name} from `SEAT=AGENT,...` (`all=AGENT` or a bare agent
-    name sets every seat)."""
+    """Returns {seat index: agent name} from `SEAT=AGENT,...`; `all=AGENT` sets every
+    seat, and bare names go to the seats in order as for `gdl run` (the last repeats)."""
     from interpreter.agents import AGENTS
     out: Dict[int, str] = {}
+    bare = []
     for item in (spec or "").split(","):
         item = item.strip()
         if not item:
@@ -65,10 +71,14 @@ def parse_agent_spec(spec: Optional[str], game) -> Dict[int, str]:
         if name not in AGENTS:
             raise OptionError(f"unknown agent {name!r}; the agents are {', '.join(AGENTS)}",
                               suggestion=did_you_mean(name, AGENTS))
-        if not sep or who.strip() in ("all", "*"):
+        if not sep:
+            bare.append(name)
+        elif who.strip() in ("all", "*"):
             out.update({s.index: name for s in game.seats})
         else:
             out[seat_of(game, who.strip()).index] = name
+    for seat in game.seats if bare else ():
+        out.setdefault(seat.index, bare[min(seat.index, len(bare) - 1)])
     return out
 
 
@@ -78,7 +88,7 @@ def seat_of(game, text: str):
         n = int(text)
         if 1 <= n <= len(game.seats):
             return game.seats[n - 1]
-        raise MoveError(f"there is no seat {n}: the seats are numbered 1 to {len(game.seats)}")
+        raise ReplError(f"there is no seat {n}: the seats are numbered 1 to {len(game.seats)}")
     return game.seat(text)
 
 
@@ -96,6 +106,7 @@ class Session:
         self.observer = seat_of(self.game, as_player) if as_player not in (None, "all") \
             else None
         self.chance_manual = False
+        self.interrupted = False
         self.redo_steps: List[Step] = []
         #: The automatic steps of the first game (chance, agents), for the REPL to show.
         self.opening = self.restart()
@@ -220,26 +231,32 @@ class Session:
         """Lets chance (unless manual) and the agents act until the user must; with
         `everyone`, every seat without an agent plays at random and chance is always
         drawn.  Stops after `limit` steps."""
-        from interpreter.agents import AGENTS
         shown: List[Shown] = []
-        count = 0
-        s = self.state
-        while not self.state.is_terminal() and count < (limit or MAX_AUTO_STEPS):
-            s = self.state
-            if s.is_chance():
-                if self.chance_manual and not everyone:
+        self.interrupted = False
+        try:
+            while not self.state.is_terminal() and len(shown) < (limit or MAX_AUTO_STEPS):
+                made = self._auto_step(everyone)
+                if made is None:
                     break
-                shown += self._apply(_chance_step(s.sample_chance(self.rng)))
-            else:
-                movers = [p for p in s.to_move() if everyone or p.index in self.agents]
-                if not movers:
-                    break
-                seat = movers[0]
-                agent = AGENTS[self.agents.get(seat.index, "random")]
-                move = agent(s, seat, self.rng)
-                shown += self._apply({"player": seat.name, "move": move.text})
-            count += 1
+                shown += made
+        except KeyboardInterrupt:               # Ctrl-C: keep the steps made so far
+            self.interrupted = True
         return shown
+
+    def _auto_step(self, everyone: bool) -> Optional[List[Shown]]:
+        """Makes one automatic step; returns what it showed, or None if none is due."""
+        from interpreter.agents import AGENTS
+        s = self.state
+        if s.is_chance():
+            if self.chance_manual and not everyone:
+                return None
+            return self._apply(_chance_step(s.sample_chance(self.rng)))
+        movers = [p for p in s.to_move() if everyone or p.index in self.agents]
+        if not movers:
+            return None
+        seat = movers[0]
+        move = AGENTS[self.agents.get(seat.index, "random")](s, seat, self.rng)
+        return self._apply({"player": seat.name, "move": move.text})
 
     def auto(self, limit: Optional[int] = None) -> List[Shown]:
         """Plays `limit` steps (default: to the end) with the agents, random where unset."""
@@ -269,15 +286,15 @@ class Session:
         the user last had to act; returns how many steps were taken back."""
         steps = self.steps()
         if n < 1:
-            raise MoveError("undo takes a positive number of steps")
+            raise ReplError("undo takes a positive number of steps")
         if n > len(steps):
-            raise MoveError(f"cannot undo {n} steps: {len(steps)} were made")
+            raise ReplError(f"cannot undo {n} steps: {len(steps)} were made")
         target = len(steps) - n
         idle = self._idle_points(steps[:target])
         while target > 0 and not idle[target]:
             target -= 1
         if target == 0 and not idle[0]:
-            raise MoveError("nothing to undo before the first decision (chance and agents "
+            raise ReplError("nothing to undo before the first decision (chance and agents "
                             "made every step so far); `back-to 0` goes to the very start")
         self._go(steps[:target], steps[target:] + self.redo_steps)
         return len(steps) - target
@@ -294,7 +311,7 @@ class Session:
     def redo(self, n: int = 1) -> List[Shown]:
         """Replays `n` undone steps (with the automatic steps after each)."""
         if not self.redo_steps:
-            raise MoveError("nothing to redo")
+            raise ReplError("nothing to redo")
         shown: List[Shown] = []
         for _ in range(n):
             if not self.redo_steps:
@@ -310,7 +327,7 @@ class Session:
             shown = self._apply(step)
         except GdlError as err:
             why = Stopped(self.step_count() + 1, step, why_not(self.state, step, err))
-            raise MoveError(why.describe(self.step_count() + len(self.redo_steps))) from None
+            raise ReplError(why.describe(self.step_count() + len(self.redo_steps))) from None
         self.redo_steps.pop(0)
         return shown
 
@@ -318,7 +335,7 @@ class Session:
         """Goes to the state after the first `k` steps (forward into undone steps too)."""
         everything = self.steps() + self.redo_steps
         if not 0 <= k <= len(everything):
-            raise MoveError(f"there is no step {k}: steps run from 0 to {len(everything)}")
+            raise ReplError(f"there is no step {k}: steps run from 0 to {len(everything)}")
         return self._go(everything[:k], everything[k:])
 
     # ------------------------------------------------------------------ new rules, new games

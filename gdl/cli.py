@@ -78,9 +78,9 @@ def cmd_run(args) -> int:
 
 def _summary(game, n, totals, wins, lengths):
     from interpreter.values import text_of
-    print(f"{game.title}: {n} game(s), options "
-          + ", ".join(f"{k}={getattr(v, 'name', None) or text_of(v)}"
-                      for k, v in game.options.items()))
+    shown = ", ".join(f"{k}={getattr(v, 'name', None) or text_of(v)}"
+                      for k, v in game.options.items())
+    print(f"{game.title}: {n} game(s)" + (f", options {shown}" if shown else ""))
     for seat, total in zip(game.seats, totals):
         won = sum(c for label, c in wins.items()
                   if label.startswith("win") and str(seat.index) in label[4:].split("+"))

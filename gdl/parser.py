@@ -14,12 +14,7 @@ from .errors import SOURCES, GdlError, GdlSyntaxError, did_you_mean
 from .span import Span
 from .transform import ToAst
 
-KEYWORDS = (
-    "game variant players option enum card cards zone var def table rule action trigger "
-    "invariant flow returns require secret if elif else repeat while for let move deal "
-    "shuffle flip reveal choose simultaneously random win draw end eliminate do pass top "
-    "bottom of to at depth face up down seen by into when priority then and or not in none "
-    "true false").split()
+from .keywords import KEYWORDS, STATEMENT_WORDS
 
 # Readable names for lark's terminal names in "expected" lists.
 _TERMINAL_TEXT = {
@@ -93,6 +88,11 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str) -> GdlSyntaxError:
         if suggestion is None and "NAME" not in expected_names:
             suggestion = did_you_mean(str(tok), KEYWORDS)
     msg = f"unexpected {shown}"
+    line_text = text.splitlines()[(tok.line or 1) - 1] if text.splitlines() else ""
+    before = line_text[: max((tok.column or 1) - 1, 0)].split()
+    if str(tok) in ("=", "+=", "-=") and before and before[-1] in STATEMENT_WORDS:
+        msg += (f": {before[-1]} starts a statement here, so it cannot be assigned; "
+                f"rename the variable")
     if tok.type == "_INDENT":
         msg = "unexpected indentation (a block may only start after a line ending in ':')"
     return GdlSyntaxError(msg, Span(path, tok.line or line, tok.column or col), source=text,

@@ -7,7 +7,9 @@ On a terminal it reads lines with prompt_toolkit; with piped input it reads plai
 and echoes each after its prompt, so a script's output reads as a transcript.
 
 The game itself lives in `_repl_session.Session`; colours and layout in `_repl_render`;
-completion in `_repl_complete`.  Every user error is one line and the prompt comes back.
+the command registry, completion and line readers in `_repl_input`; the commands on
+files and options in `_repl_files`.  Every user error is one line and the prompt comes
+back.
 """
 from __future__ import annotations
 
@@ -16,11 +18,13 @@ import re
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable, Dict, List, NamedTuple, Optional
+from typing import Callable, List
 
-from ._repl_render import Painter, columns, one_line, terminal_allows_colour, \
-    terminal_allows_symbols
-from ._repl_session import Session, Shown, parse_agent_spec, seat_of, step_text
+from ._repl_files import FileCommands
+from ._repl_input import ALIASES, COMMANDS, Quit, command, piped_reader, plain_reader, \
+    prompt_toolkit_reader
+from ._repl_render import Painter, one_line, terminal_allows_colour, terminal_allows_symbols
+from ._repl_session import ReplError, Session, Shown, parse_agent_spec, seat_of, step_text
 from .errors import GdlError, MoveError, did_you_mean
 
 #: Steps announced at once beyond this many are shortened to their first and last ones.
@@ -29,32 +33,12 @@ MAX_SHOWN_STEPS = 40
 MAX_LISTED_OUTCOMES = 60
 
 
-class Command(NamedTuple):
-    name: str
-    run: Callable
-    usage: str
-    summary: str
-    details: str
+#: The order of `help`: playing, going back and forth, then rules, options and files.
+HELP_ORDER = ("help view moves play why undo redo back-to auto chance agents as log reload "
+              "set options restart save load eval symbols quit").split()
 
 
-COMMANDS: Dict[str, Command] = {}
-ALIASES = {"exit": "quit", "?": "help", "q": "quit", "ls": "moves", "history": "log"}
-
-
-def command(usage: str, summary: str, details: str = ""):
-    """Registers a `Repl` method as the command named by the usage's first word."""
-    def register(fn):
-        name = usage.split()[0]
-        COMMANDS[name] = Command(name, fn, usage, summary, details)
-        return fn
-    return register
-
-
-class Quit(Exception):
-    """Raised by `quit` to leave the loop."""
-
-
-class Repl:
+class Repl(FileCommands):
     """Reads commands and moves, and shows what they do to the session's game."""
 
     def __init__(self, session: Session, colour: bool, symbols: bool, out=None):
@@ -124,18 +108,23 @@ class Repl:
         s = self.session
         game = s.game
         options = ", ".join(f"{k}={v}" for k, v in s.overrides.items())
+        extra = [f"options {options}"] if options else []
+        extra += [f"viewing as {s.observer.name}"] if s.observer is not None else []
+        extra += [f"agents {', '.join(f'{game.seats[i].name}={a}' for i, a in s.agents.items())}"
+                  ] if s.agents else []
         self.say(self.paint(f"{game.title}", "bold") + f" ({s.path}): "
                  f"{len(game.seats)} players ({', '.join(p.name for p in game.seats)}), "
-                 f"seed {s.seed}" + (f", options {options}" if options else ""))
-        self.say(self.paint.note("type `help` for commands, `moves` for the legal moves, a "
-                                 "move or its number to play it, `quit` to leave"))
+                 f"seed {s.seed}" + "".join(", " + e for e in extra))
+        self.say(self.paint.note("`help` lists the commands, `moves` the legal moves; type "
+                                 "a move or its number to play it"))
         self._warn_clashes()
 
     def _warn_clashes(self) -> None:
         clashes = sorted(set(self.action_names()) & (set(COMMANDS) | set(ALIASES)))
         for name in clashes:
-            self.say(self.paint.note(f"note: the action {name!r} has the name of a command; "
-                                     f"play it as `play {name} ...`"))
+            self.say(self.paint.note(f"note: the action {name!r} has the name of a command: "
+                                     f"a line that is exactly a legal move plays it, "
+                                     f"`:{name}` is the command"))
 
     def action_names(self):
         game = self.session.game
@@ -170,11 +159,11 @@ class Repl:
         word, _, rest = line.partition(" ")
         forced = word.startswith(":")
         name = ALIASES.get(word.lstrip(":").lower(), word.lstrip(":").lower())
-        if name in COMMANDS:
+        if name in COMMANDS and not (word in self.action_names() and self._is_move(line)):
             COMMANDS[name].run(self, rest.strip())
             return
         if forced:
-            raise MoveError(f"there is no command {word!r}",
+            raise ReplError(f"there is no command {word!r}",
                             suggestion=did_you_mean(name, list(COMMANDS)))
         self.cmd_play(line)
 
@@ -184,22 +173,24 @@ class Repl:
         if arg:
             name = ALIASES.get(arg.lower().lstrip(":"), arg.lower().lstrip(":"))
             if name not in COMMANDS:
-                raise MoveError(f"there is no command {arg!r}",
+                raise ReplError(f"there is no command {arg!r}",
                                 suggestion=did_you_mean(arg, list(COMMANDS)))
             c = COMMANDS[name]
             self.say(self.paint(c.usage, "bold") + "  " + c.summary)
             if c.details:
                 self.say("\n".join("  " + line for line in c.details.splitlines()))
             return
-        width = max(len(c.usage) for c in COMMANDS.values())
-        for c in COMMANDS.values():
+        ordered = sorted(COMMANDS.values(), key=lambda c: (
+            HELP_ORDER.index(c.name) if c.name in HELP_ORDER else len(HELP_ORDER), c.name))
+        width = max(len(c.usage) for c in ordered)
+        for c in ordered:
             self.say("  " + self.paint(c.usage.ljust(width), "bold") + "  " + c.summary)
         self.say(self.paint.note(
-            "  A line that is not a command is a move: its text (`select cell[1,2]`), its "
+            "  A line that is not a command is a move: its text as `moves` shows it, its "
             "number\n  in `moves`, or `SEAT: move` for a given seat.  Tab completes "
             "commands and moves;\n  up/down and Ctrl-R search the history; Ctrl-D leaves."))
 
-    @command("view [SEAT|all]", "show the table as a seat sees it (default: --as, or all)",
+    @command("view [SEAT|all]", "show the table as a seat sees it (default: `as`)",
              "A seat is its name or its number from 1.  `all` is the all-seeing view, where\n"
              "face-down cards show in lower case.  `?` is a card the seat cannot see.")
     def cmd_view(self, arg: str) -> None:
@@ -233,13 +224,14 @@ class Repl:
         for line in self.paint.numbered([m.text for m in moves]):
             self.say(line)
 
-    @command("play MOVE", "make a move (its text or number); plain `MOVE` does the same",
-             "`play` is needed only for an action with the name of a command.\n"
-             "`SEAT: MOVE` makes the move for that seat (at a simultaneous decision).")
+    @command("play MOVE", "make a move by text or number (plain `MOVE` works too)",
+             "`SEAT: MOVE` makes the move for that seat (at a simultaneous decision).\n"
+             "A line that is exactly a legal move is played even when its action has the\n"
+             "name of a command; `:COMMAND` (a leading colon) always means the command.")
     def cmd_play(self, arg: str) -> None:
         s = self.session
         if not arg:
-            raise MoveError("play what? `moves` lists the legal moves")
+            raise ReplError("play what? `moves` lists the legal moves")
         seat, text = self._seat_prefix(arg)
         if text.isdigit() and s.state.is_chance() and seat is None:
             self.show_steps(s.pick_chance(int(text)))
@@ -248,13 +240,20 @@ class Repl:
             self._check_word(text)
         self.show_steps(s.play(text, seat))
 
+    def _is_move(self, line: str) -> bool:
+        """Returns whether a line is exactly a legal move of the seat to move (such a line
+        is played even when its action has the name of a command)."""
+        seat = self.session.current_seat()
+        text = " ".join(line.split())
+        return seat is not None and any(m.text == text for m in self.session.legal_moves(seat))
+
     def _check_word(self, text: str) -> None:
         """Raises a did-you-mean error for a first word that is neither a command nor an
         action (a mistyped command, say), instead of an illegal-move message."""
         word = text.split()[0]
         if text.isdigit() or word in self.action_names():
             return
-        raise MoveError(f"{word!r} is neither a command nor an action "
+        raise ReplError(f"{word!r} is neither a command nor an action "
                         f"(`help` lists the commands, `moves` the moves)",
                         suggestion=did_you_mean(word, list(COMMANDS) + list(self.action_names())))
 
@@ -266,12 +265,12 @@ class Repl:
                 return seat_of(self.session.game, match[1]), match[2].strip()
         return None, text
 
-    @command("why MOVE", "say why a move is illegal: the failing rule and its source line")
+    @command("why MOVE", "say why a move is illegal: the failing rule and its line")
     def cmd_why(self, arg: str) -> None:
         s = self.session
         state = s.state
         if not arg:
-            raise MoveError("why what? give a move's text, e.g. `why " +
+            raise ReplError("why what? give a move's text, e.g. `why " +
                             (self.action_names() or ("move",))[0] + " ...`")
         seat, text = self._seat_prefix(arg)
         seat = seat or s.current_seat()
@@ -281,16 +280,16 @@ class Repl:
         if seat not in state.to_move():
             self.say(f"{seat.name} is not to move now")
             return
-        if text.isdigit():
-            text = s.legal_moves(seat)[int(text) - 1].text if 0 < int(text) <= len(
-                s.legal_moves(seat)) else text
+        moves = s.legal_moves(seat) if text.isdigit() else []
+        if 1 <= len(moves) and 1 <= int(text) <= len(moves):
+            text = moves[int(text) - 1].text
         reason = state.why_illegal(" ".join(text.split()), seat)
         if reason is None:
             self.say(f"{text!r} is legal for {seat.name}")
         else:
             self.say(f"{text!r} is illegal: {reason}")
 
-    @command("undo [N]", "take back your last move (or N steps), and what followed it",
+    @command("undo [N]", "take back your last move (or N steps)",
              "Goes back N steps, then on past the steps chance and the agents made, to the\n"
              "last point where you had to act.  Undone steps can be redone.")
     def cmd_undo(self, arg: str) -> None:
@@ -303,11 +302,11 @@ class Repl:
     def cmd_redo(self, arg: str) -> None:
         self.show_steps(self.session.redo(_count(arg, 1)))
 
-    @command("back-to STEP", "go to the game as it was after STEP steps (0: the start)",
+    @command("back-to STEP", "go to the game after STEP steps (0: the start)",
              "Steps are numbered as in `log`.  Going forward is possible into undone steps.")
     def cmd_back_to(self, arg: str) -> None:
         if not arg.strip().isdigit():
-            raise MoveError("back-to takes a step number (as `log` numbers them; 0 is the start)")
+            raise ReplError("back-to takes a step number (as `log` numbers them; 0 is the start)")
         stopped = self.session.back_to(int(arg))
         total = self.session.step_count() + len(self.session.redo_steps)
         if stopped:
@@ -315,16 +314,18 @@ class Repl:
         self.say(f"at step {self.session.step_count()} ({self.status_line()}); "
                  f"`redo` goes forward")
 
-    @command("auto [N]", "let the agents play N steps, or to the end (random for seats "
-             "without an agent)")
+    @command("auto [N]", "let the agents play N steps, or to the end",
+             "Seats without an agent (see `agents`) play at random; chance is drawn.\n"
+             "Ctrl-C stops a long run.")
     def cmd_auto(self, arg: str) -> None:
         shown = self.session.auto(_count(arg, None))
         self.show_steps(shown)
-        if not shown:
+        if self.session.interrupted:
+            self.say(self.paint.error(f"interrupted at step {self.session.step_count()}"))
+        elif not shown:
             self.say("nothing to play: " + self.status_line())
 
-    @command("chance [N|draw|manual|auto]", "list the pending chance outcomes, pick one, "
-             "draw one, or switch manual chance on/off",
+    @command("chance [N|draw|manual|auto]", "list, pick or draw chance outcomes; manual/auto",
              "By default chance is drawn automatically with the seeded random generator.\n"
              "`chance manual` stops at every chance event: `chance` lists its outcomes with\n"
              "their probabilities, `chance N` (or just N) picks one, `chance draw` draws one.\n"
@@ -344,7 +345,7 @@ class Repl:
         elif word.isdigit():
             self.show_steps(s.pick_chance(int(word)))
         elif word:
-            raise MoveError(f"chance takes a number, draw, manual or auto, not {arg!r}")
+            raise ReplError(f"chance takes a number, draw, manual or auto, not {arg!r}")
         elif not s.state.is_chance():
             self.say("no chance event is pending; chance is " +
                      ("manual" if s.chance_manual else "drawn automatically (`chance manual`"
@@ -367,8 +368,7 @@ class Repl:
             self.say(self.paint.note(f"  ... and {len(outcomes) - MAX_LISTED_OUTCOMES} more"))
         self.say(self.paint.note("  `chance N` picks one, `chance draw` draws one"))
 
-    @command("agents [SEAT=AGENT,...]", "show or set who plays each seat (random, first, "
-             "last, or you)",
+    @command("agents [SEAT=AGENT,...]", "show or set the agent playing each seat",
              "A seat with an agent plays by itself whenever it is to move.  `p2=you` gives\n"
              "the seat back to you; `all=random` sets every seat.")
     def cmd_agents(self, arg: str) -> None:
@@ -390,131 +390,34 @@ class Repl:
         if arg:
             self.show_steps(s.advance())
 
-    @command("as SEAT|all", "choose the seat whose view `view`, `log` and moves show")
+    @command("as SEAT|all", "choose the seat whose eyes `view`, `log` and steps use")
     def cmd_as(self, arg: str) -> None:
-        if not arg:
-            seat = self.session.observer
-            self.say(f"viewing as {seat.name if seat else 'all'}")
-            return
-        self.session.observer = self._seat_or_all(arg)
-        self.say(f"viewing as {arg if self.session.observer is None else self.session.observer.name}")
+        if arg:
+            self.session.observer = self._seat_or_all(arg)
+        seat = self.session.observer
+        self.say(f"viewing as {seat.name if seat is not None else 'all'}")
 
-    @command("reload", "re-read the ruleset file and replay the game so far on it",
-             "If a recorded step is no longer legal, the replay stops just before it and\n"
-             "says which step, which move and which rule forbids it; the steps from there\n"
-             "on wait in `redo`.  A ruleset that no longer loads is reported and the old\n"
-             "rules stay.")
-    def cmd_reload(self, arg: str) -> None:
-        s = self.session
-        try:
-            replayed, total, stopped = s.reload()
-        except GdlError as err:
-            self.say(self.paint.error(str(err)))
-            self.say(self.paint.error(f"{s.path} does not load; keeping the old rules"))
-            return
-        self.say(f"reloaded {s.path}: replayed {replayed} of {total} steps")
-        self._warn_clashes()
-        if stopped:
-            self.say(self.paint.error(stopped.describe(total)))
-            self.say(self.paint.note("the steps from there on wait in `redo`"))
-        self.say(self.paint.status(self.status_line()))
-
-    @command("set NAME=VALUE ...", "restart the game with changed options (`set` alone: "
-             "the options)")
-    def cmd_set(self, arg: str) -> None:
-        from interpreter.options import parse_set_args
-        if not arg:
-            self.cmd_options("")
-            return
-        changes = parse_set_args(re.sub(r"\s*=\s*", "=", arg).split())
-        shown = self.session.set_options(changes)
-        self.say(f"restarted with {', '.join(f'{k}={v}' for k, v in changes.items())} "
-                 f"(seed {self.session.seed})")
-        self.show_steps(shown)
-
-    @command("options", "list the options with their values and documentation")
-    def cmd_options(self, arg: str) -> None:
-        from interpreter.options import option_decls
-        from interpreter.values import text_of
-        s = self.session
-        decls = option_decls(s.game.ruleset)
-        for name, value, doc in s.game.option_docs():
-            mark = " (set)" if name in s.overrides else ""
-            kind = _type_text(decls[name].type)
-            self.say(f"  {self.paint(name, 'bold')} = {text_of(value)}{mark}   "
-                     + self.paint(kind, "dim"))
-            if doc:
-                self.say(self.paint.note(columns([doc], indent=6)))
-
-    @command("restart [SEED]", "start a new game (with the same seed, or this one)")
-    def cmd_restart(self, arg: str) -> None:
-        seed = int(arg) if arg.strip().lstrip("-").isdigit() else None
-        if arg and seed is None:
-            raise MoveError(f"restart takes a whole-number seed, not {arg!r}")
-        shown = self.session.restart(seed)
-        self.say(f"new game, seed {self.session.seed}")
-        self.show_steps(shown)
-
-    @command("save FILE", "write the game so far as a JSON trace (`gdl replay` reads it)")
-    def cmd_save(self, arg: str) -> None:
-        if not arg:
-            raise MoveError("save where? give a file name, e.g. `save game.json`")
-        n = self.session.save(arg)
-        self.say(f"saved {n} steps to {arg}")
-
-    @command("load FILE", "open a saved trace (its options and seed) and replay it")
-    def cmd_load(self, arg: str, extra: Optional[dict] = None) -> None:
-        if not arg:
-            raise MoveError("load what? give a trace file, e.g. `load game.json`")
-        replayed, total, stopped = self.session.load_trace(arg, extra)
-        self.say(f"loaded {arg}: replayed {replayed} of {total} steps")
-        if stopped:
-            self.say(self.paint.error(stopped.describe(total)))
-        self.say(self.paint.status(self.status_line()))
-
-    @command("log [SEAT|all]", "the game so far, one numbered step a line (as a seat saw it)")
+    @command("log [SEAT|all]", "the game so far, one numbered step a line")
     def cmd_log(self, arg: str) -> None:
         s = self.session
         seat = self._seat_or_all(arg) if arg else s.observer
         state = s.state
+        steps = s.steps()
+        done = len(state.history)
         if seat is None:
-            lines = [step_text(step) for step in s.steps()]
+            lines = [step_text(step) for step in steps[:done]]
         else:
             names = {p.name for p in s.game.seats}
             lines = [line if line.partition(": ")[0] in names else f"chance: {line}"
                      for line in state.observation_log(seat.name)]
-            lines += ["(a committed move, hidden)"] * (s.step_count() - len(lines))
+        # commits at an unresolved simultaneous decision stay hidden from everyone
+        lines += [f"{step['player']}: (committed, hidden until every seat has chosen)"
+                  for step in steps[done:]]
         if not lines:
             self.say("no steps yet")
         for i, line in enumerate(lines, 1):
             who, _, text = line.partition(": ")
             self.say(self.paint.step(i, who, text))
-
-    @command("eval EXPR", "evaluate a gdl expression in the current state",
-             "E.g. `eval count(deck[p1])`.  The expression is gdl, never Python; it sees the\n"
-             "variables, zones, options and defs of the ruleset.")
-    def cmd_eval(self, arg: str) -> None:
-        if not arg:
-            raise MoveError("eval what? give a gdl expression")
-        s = self.session
-        value = s.game.evaluate(arg, s.state)
-        self.say(self._value_text(value))
-
-    def _value_text(self, value) -> str:
-        from interpreter.values import ZoneRef, text_of
-        if isinstance(value, ZoneRef):
-            cards = self.session.state.cards_in(value)
-            return f"{value.text} ({len(cards)}): " + " ".join(
-                c.symbol if self.symbols else c.text for c in cards)
-        return text_of(value)
-
-    @command("symbols [on|off]", "show cards with their symbols (e.g. suits) or plain text")
-    def cmd_symbols(self, arg: str) -> None:
-        if arg.lower() in ("on", "off"):
-            self.symbols = arg.lower() == "on"
-        elif arg:
-            raise MoveError(f"symbols takes on or off, not {arg!r}")
-        self.say(f"symbols {'on' if self.symbols else 'off'}")
 
     @command("quit", "leave (also `exit` or Ctrl-D)")
     def cmd_quit(self, arg: str) -> None:
@@ -546,59 +449,8 @@ def _count(arg: str, default):
     if not arg:
         return default
     if not arg.isdigit() or int(arg) < 1:
-        raise MoveError(f"expected a positive number of steps, not {arg!r}")
+        raise ReplError(f"expected a positive number of steps, not {arg!r}")
     return int(arg)
-
-
-def _type_text(t) -> str:
-    from gdl import ast as A
-    if isinstance(t, A.ChoiceType):
-        return "{" + ", ".join(t.names) + "}"
-    if isinstance(t, A.RangeType):
-        lo, hi = (getattr(x, "value", getattr(x, "id", "?")) for x in (t.lo, t.hi))
-        return f"{lo}..{hi}"
-    return getattr(t, "name", "")
-
-
-# ---------------------------------------------------------------------- readers
-def _prompt_toolkit_reader(repl: Repl) -> Callable[[], str]:
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
-    from prompt_toolkit.formatted_text import ANSI
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
-    from ._repl_complete import ReplCompleter
-    path = os.environ.get("GDL_HISTORY", os.path.join(os.path.expanduser("~"),
-                                                      ".gdl_history"))
-    try:
-        history = FileHistory(path) if path else InMemoryHistory()
-        if path:
-            open(path, "a", encoding="utf-8").close()
-    except OSError:
-        history = InMemoryHistory()
-    session = PromptSession(history=history, completer=ReplCompleter(repl),
-                            auto_suggest=AutoSuggestFromHistory(),
-                            complete_while_typing=False, enable_history_search=True)
-
-    def read() -> str:
-        return session.prompt(ANSI(repl.coloured_prompt()))
-    return read
-
-
-def _piped_reader(repl: Repl) -> Callable[[], str]:
-    """Reads lines from a non-terminal stdin, echoing each after its prompt."""
-    def read() -> str:
-        line = sys.stdin.readline()
-        if not line:
-            raise EOFError
-        repl.say(repl.prompt() + line.rstrip("\n"))
-        return line
-    return read
-
-
-def _plain_reader(repl: Repl) -> Callable[[], str]:
-    def read() -> str:
-        return input(repl.prompt())
-    return read
 
 
 def run_repl(args) -> int:
@@ -614,9 +466,9 @@ def run_repl(args) -> int:
     else:
         repl.show_steps(session.opening)
     if sys.stdin.isatty() and sys.stdout.isatty():
-        reader = _prompt_toolkit_reader(repl)
+        reader = prompt_toolkit_reader(repl)
     elif sys.stdin.isatty():
-        reader = _plain_reader(repl)
+        reader = plain_reader(repl)
     else:
-        reader = _piped_reader(repl)
+        reader = piped_reader(repl)
     return repl.loop(reader)

@@ -76,6 +76,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
         self.rule_slots: dict = {}
         self.rule_stack: List[str] = []
         self.sites: List[Site] = []
+        self.in_trigger = False
         self.rule_spans = [(d.span.line, d.span.end_line, getattr(d, "name", "flow"))
                            for d in ruleset.decls
                            if isinstance(d, (A.RuleDecl, A.ActionDecl, A.TriggerDecl,
@@ -83,7 +84,9 @@ class Compiler(ExprCompiler, LayoutBuilder):
 
     # ------------------------------------------------------------------ errors
     def error(self, message, node) -> GdlError:
-        return CheckError([GdlError(message, getattr(node, "span", None), source=self.source)])
+        problem = GdlError(message, getattr(node, "span", None), source=self.source)
+        problem.kind = "check error"
+        return CheckError([problem])
 
     def rule_at(self, span) -> str:
         if span is None:
@@ -137,16 +140,18 @@ class Compiler(ExprCompiler, LayoutBuilder):
         cond = self.expr(d.cond, scope)
         self.rule_stack.append(d.name)
         block: list = []
-        self.stmts(d.body, scope, block, checks=False)
+        self.in_trigger = True
+        self.stmts(d.body, scope, block)
+        self.in_trigger = False
         self.rule_stack.pop()
         return (d.priority, d.name, cond, block, d)
 
     # ------------------------------------------------------------------ blocks
-    def stmts(self, body, scope: Scope, code: list, checks: bool = True):
+    def stmts(self, body, scope: Scope, code: list):
         scope = scope.child()
         for s in body:
             self.stmt(s, scope, code)
-            if checks and self.prog.triggers and isinstance(s, _EFFECTS):
+            if not self.in_trigger and self.prog.triggers and isinstance(s, _EFFECTS):
                 code.append(self.trigger_op(len(code) + 1))
 
     def stmt(self, s, scope, code):
@@ -184,8 +189,8 @@ class Compiler(ExprCompiler, LayoutBuilder):
 
         def check(st):
             for _, _, cond, block, _ in triggers:
-                if cond(st):
-                    st.exec_block(block)
+                if cond(st) and st.exec_block(block):
+                    return PAUSE                 # the trigger ended the game
             st.dirty.clear()
             return nxt
         return check

@@ -87,6 +87,9 @@ class ExprCompiler:
 
     def global_name(self, name, node):
         p = self.prog
+        if name == "players":
+            seats = p.seats
+            return lambda st: tuple(s for s in seats if not st.out >> s.index & 1)
         if name in p.options:
             return _const(p.options[name])
         if name in p.var_slots:
@@ -499,7 +502,8 @@ class ExprCompiler:
 
         def adjacent(st):
             x, y = a(st), b(st)
-            if x.family != y.family:
+            if x.family != y.family or not all(
+                    type(i) is int for i in x.indices + y.indices):
                 return False
             diffs = [abs(i - j) for i, j in zip(x.indices, y.indices)]
             return sorted(diffs)[-1:] == [1] and sum(diffs) == 1

@@ -63,6 +63,15 @@ class Program:
     scratch: list = attrs.Factory(list)
 
 
+def _field_text(field, value) -> str:
+    """A bool field shows as its name when true and not at all when false."""
+    if value is True:
+        return field
+    if value is False:
+        return ""
+    return str(value)
+
+
 def _var_seen(seen, key):
     """Who sees one element of a variable: None (everyone), or (Seen, owner seat)."""
     if seen is A.Seen.ALL:
@@ -138,6 +147,10 @@ class LayoutBuilder:
                 value = self.overrides[d.name]
                 if isinstance(d.type, A.ChoiceType):
                     value = next(m for m in p.enums[d.name] if m.name == value)
+                elif isinstance(d.type, A.NamedType) and d.type.name in p.enums:
+                    value = next(m for m in p.enums[d.type.name] if m.name == value)
+                elif isinstance(d.type, A.NamedType) and d.type.name == "player":
+                    value = next(s for s in p.seats if s.name == value)
                 p.options[d.name] = value
             else:
                 p.options[d.name] = coerce_default(self, d)
@@ -243,7 +256,7 @@ class LayoutBuilder:
         kinds = self.card_kinds
         kind = kinds.setdefault(kind_key, len(kinds))
         texts = [getattr(attrs_[f], "text", None) for f in p.card_fields]
-        text = "".join(t if t is not None else str(attrs_[f])
+        text = "".join(t if t is not None else _field_text(f, attrs_[f])
                        for t, f in zip(texts, p.card_fields))
         symbol = "".join(getattr(attrs_[f], "symbol", None) or str(attrs_[f])
                          if not isinstance(attrs_[f], bool) else "" for f in p.card_fields)

@@ -33,6 +33,11 @@ class Game:
         self.title = self.prog.title or Path(self.path).stem
 
     @property
+    def action_names(self):
+        """Returns the names of the ruleset's actions, sorted."""
+        return sorted(self.prog.actions)
+
+    @property
     def num_players(self) -> int:
         return len(self.seats)
 

@@ -18,10 +18,17 @@ HIDDEN = "?"
 
 
 def card_text(state, seat: Optional[Seat], card: Card, symbols: bool = False) -> str:
+    """A card as `seat` sees it: its text, `?` if unseen, in lower case (in brackets with
+    symbols) if it lies face down and the seat knows it only from having seen it, or in the
+    all-seeing view."""
     if not state.sees(seat, card):
         return HIDDEN
     text = card.symbol if symbols else card.text
-    return text if state.up[card.id] or seat is not None else text.lower()
+    if state.up[card.id]:
+        return text
+    if seat is not None and not state.known[seat.index] >> card.id & 1:
+        return text                              # its zone shows it to this seat (a hand)
+    return f"({text})" if symbols else text.lower()
 
 
 def zone_cards(state, seat, slot, symbols=False) -> str:

@@ -30,10 +30,27 @@ def _const_int(node, known: Mapping[str, object]):
     return None
 
 
-def parse_option_value(decl: A.OptionDecl, text: str, known: Mapping[str, object] = {}):
+def _named_values(ruleset, type_name):
+    """The member names of an enum, or the seat names for `player`; None for other types."""
+    for d in ruleset.decls if ruleset is not None else ():
+        if isinstance(d, A.EnumDecl) and d.name == type_name:
+            return tuple(m.name for m in d.members)
+        if type_name == "player" and isinstance(d, A.PlayersDecl):
+            return d.names or tuple(f"p{i + 1}" for i in range(d.hi))
+    return None
+
+
+def parse_option_value(decl: A.OptionDecl, text: str, known: Mapping[str, object] = {},
+                       ruleset: A.Ruleset = None):
     """Returns the option's value read from text, or raises OptionError."""
     t = decl.type
     where = f"option {decl.name} ({decl.span})" if decl.span.line else f"option {decl.name}"
+    names = _named_values(ruleset, t.name) if isinstance(t, A.NamedType) else None
+    if names is not None:
+        if text in names:
+            return text
+        raise OptionError(f"{where} is one of {', '.join(names)}, not {text!r}",
+                          expected=names, suggestion=did_you_mean(text, names))
     if isinstance(t, A.ChoiceType):
         if text in t.names:
             return text
@@ -71,7 +88,7 @@ def resolve_overrides(ruleset: A.Ruleset, overrides: Mapping[str, object]) -> Di
                  "; it declares no options"),
                 suggestion=did_you_mean(name, decls), expected=sorted(decls))
         text = value if isinstance(value, str) else _text(value)
-        out[name] = parse_option_value(decls[name], text, out)
+        out[name] = parse_option_value(decls[name], text, out, ruleset)
     return out
 
 

@@ -78,12 +78,17 @@ class State:
         while pc >= 0:
             pc = code[pc](self)
 
-    def exec_block(self, block: list):
+    def exec_block(self, block: list) -> bool:
+        """Runs a block that cannot wait for a decision; returns whether it ended the game."""
         pc, n = 0, len(block)
         while pc < n:
             pc = block[pc](self)
             if pc == PAUSE:
-                raise RuleError("a trigger or simultaneous action tried to wait for a decision")
+                if self.node is not None and self.node[0] == END:
+                    return True
+                raise self._rule_error("a trigger or simultaneous action tried to wait for "
+                                       "a decision")
+        return False
 
     def move_cards(self, cards, dest: int, kind, depth, up: bool, node):
         zones, loc, face = self.zones, self.loc, self.up
@@ -145,6 +150,11 @@ class State:
         if node[0] == SIMUL:
             return [p for p in node[2] if p not in node[3]]
         return []
+
+    def committed(self) -> List[Seat]:
+        """Returns the seats that have committed a move at this simultaneous decision."""
+        node = self.node
+        return list(node[3]) if node[0] == SIMUL else []
 
     def returns(self) -> tuple:
         """Returns each player's result (0.0 each until the game is over)."""
@@ -272,11 +282,15 @@ class State:
         node = self.node
         kind = node[0]
         if kind == CHANCE:
+            if not isinstance(move, ChanceOutcome):
+                raise MoveError(f"chance acts here, not a player ({getattr(move, 'text', move)!r})")
             return self.apply_chance(move)
         if kind == END:
             raise MoveError("the game is over")
         if kind == DECIDE:
             seat = node[2][0]
+            if player is not None and self._seat(player) is not seat:
+                raise MoveError(f"it is {seat.name}'s turn, not {self._seat(player).name}'s")
             if isinstance(move, str):
                 move = self.parse_move(move, seat)
             self.history.append((seat.index, move.text, None))
@@ -339,12 +353,15 @@ class State:
             self.frame[info.me_slot] = seat
             for (_, slot, _), v in zip(info.params, move.args):
                 self.frame[slot] = v
-            self.exec_block(info.block)
+            ended = self.exec_block(info.block)
             self.frame[info.me_slot] = None
             for _, slot, _ in info.params:
                 self.frame[slot] = None
-        self.pc = site.next_pc
-        self.run()
+            if ended:
+                break
+        else:
+            self.pc = site.next_pc
+            self.run()
         if seen is not None:
             self._observe(seen)
 
@@ -421,6 +438,8 @@ class State:
         else:
             cards = self.prog.cards
             self.zones[node[2]] = [cards[i] for i in outcome.data]
+            if self.prog.is_set[node[2]]:
+                self.zones[node[2]].sort(key=_card_id)
         self.history.append((-1, outcome.text, (outcome.kind, outcome.data)))
         self.node = None
         self.run()

@@ -679,3 +679,20 @@ def test_checker_never_crashes_and_always_gives_a_place(src):
         for p in err.problems:
             assert p.span.line >= 1 and p.source == ruleset.source
             assert str(p).startswith(f"{PATH}:{p.span.line}:{p.span.col}: ")
+
+
+@pytest.mark.parametrize("text, message", [
+    ('game "t"\nplayers 2\nvar none: int = 0\nflow:\n    draw\n', "none cannot name a var"),
+    ('game "t"\nplayers 2\nflow:\n    let move = 1\n    draw\n', "move cannot name a let local"),
+])
+def test_names_that_cannot_be_read_back_are_refused(text, message):
+    from gdl.checker import check
+    with pytest.raises(CheckError) as info:
+        check(parse_text(text, "k.gdl"))
+    assert message in str(info.value)
+
+
+def test_keywords_may_name_actions_and_rules():
+    from gdl.checker import check
+    check(parse_text('game "t"\nplayers 2\naction pass():\n    win me\nrule deal:\n'
+                     '    choose p1: pass\nflow:\n    do deal\n', "k.gdl"))

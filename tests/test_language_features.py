@@ -217,10 +217,10 @@ def test_a_variant_replaces_one_action_and_keeps_the_rest(tmp_path):
     variant.write_text(f'''variant of "{GERRY}"
 option turns_each: 1..10 = 2
     "A shorter game."
-action move_face_up(c: [x for x in selected[me] if faceup(x)], to: cell) "Variant: face-up cards move to an adjacent cell only":
+action move_face_up(c: [x for x in selected[me] if faceup(x)], dest: cell) "Variant: face-up cards move to an adjacent cell only":
     require count(selected[me]) > 1
-    require adjacent(selected[me], to)
-    move c to top of to face up
+    require adjacent(selected[me], dest)
+    move c to top of dest face up
 ''')
     g = load(str(variant))
     assert g.options["turns_each"] == 2

@@ -153,7 +153,7 @@ def test_why_illegal_in_gerry(gerry):
     state.apply("select cell[2,3]")
     up = next(c for c in state.cards_in("cell[2,3]") if state.up[c.id])
     why = state.why_illegal(f"move_face_up {up.text} cell[2,3]")
-    assert f"line {line_of(GERRY, 'require to != selected[me]')}" in why
+    assert f"line {line_of(GERRY, 'require dest != selected[me]')}" in why
     assert "the card must go to another cell" in why
     state.apply(f"move_face_up {up.text} cell[4,4]")
     why = state.why_illegal("select cell[2,3]")

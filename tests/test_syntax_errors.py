@@ -47,6 +47,9 @@ BAD = [
                  id="incomplete-expression"),
     pytest.param("players a, b\nflow:\n    move top(stock) too pile\n    draw\n",
                  ["unexpected 'too'", "did you mean 'to'"], 3, 21, id="misspelt-keyword-to"),
+    pytest.param("players a, b\nvar draw: int = 0\nflow:\n    draw = 1\n    win a\n",
+                 ["unexpected '='", "draw starts a statement here"], 4, 10,
+                 id="statement-word-assigned"),
     pytest.param("players a, b\nenum e = \n",
                  ["unexpected end of line", "expected: a name"], 2, 10, id="empty-enum"),
 ]

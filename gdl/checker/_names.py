@@ -16,6 +16,7 @@ import attrs
 
 from .. import ast as A
 from ..builtins import AGGREGATES, FUNCTIONS, NAMES
+from ..keywords import reserved_for
 from ..errors import did_you_mean
 from ..span import Span
 from ._report import Report, article, attr_span, listing
@@ -190,7 +191,10 @@ class _NamePass:
     def bind(self, env: _Env, name: str, kind: str, span: Span, binder) -> Local:
         """Adds a local, reporting a clash with any name it would hide."""
         here = env.vars.get(name)
-        if here is not None:
+        why = reserved_for(name, kind)
+        if why:
+            self.report.error(f"{name} cannot name a {kind}: {why}; choose another name", span)
+        elif here is not None:
             self.report.error(f"{name} is already {article(here.kind)} here (line "
                               f"{here.span.line}); use another name", span)
         else:

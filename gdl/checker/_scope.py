@@ -13,6 +13,7 @@ import attrs
 
 from .. import ast as A
 from ..builtins import AGGREGATES, FUNCTIONS, NAMES
+from ..keywords import reserved_for
 from ..span import Span
 from ._report import Report
 
@@ -122,8 +123,12 @@ class _Builder:
             self._fields(decl)
 
     def declare(self, name: str, kind: str, decl) -> None:
-        """Adds a global name, unless it is taken, predefined or a builtin's name."""
+        """Adds a global name, unless it is taken, reserved, predefined or a builtin's name."""
         span = self.report.word_span(decl.span, name)
+        why = reserved_for(name, kind)
+        if why:
+            self.report.error(f"{name} cannot name a {kind}: {why}; choose another name", span)
+            return
         if name in NAMES:
             self.report.error(f"{name} is a predefined name and cannot be declared again "
                               f"(it means {NAMES[name].split(':')[0]})", span)

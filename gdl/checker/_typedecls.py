@@ -121,6 +121,10 @@ class TypePass(ExprTyper):
             if not assignable(init, t):
                 self.error(f"var {d.name} holds {t}, so it cannot start as {init}",
                            d.init.span)
+        elif t not in (INT, BOOL, STR, ANY) and not isinstance(t, (OptT, ListT)) and not (
+                isinstance(d.type, A.RangeType)):
+            self.error(f"var {d.name} holds {t} and has no value to start with: give one "
+                       f"(= ...) or make it optional ({t}?) to start as none", d.span)
 
     def def_(self, d) -> None:
         self.signature(d)

@@ -1,18 +1,50 @@
-"""Tab completion for `gdl play`: commands, whole move texts, seats, options, files.
+"""Reading `gdl play` input: the command registry, Tab completion and the line readers.
 
-The first word completes to a command or to the text of a legal move of the seat to move
-(the whole move, so `sel<Tab>` offers `select cell[1,1]` ...).  After a command, its
-argument completes: seats for `view`, moves for `why`, option names and values for `set`,
-paths for `save` and `load`.  Legal moves are cached per position.
+Commands register themselves with `@command(usage, summary, details)`.  The first word of
+a line completes to a command or to the text of a legal move of the seat to move (the
+whole move, so the first letters of an action offer each of its moves); after a command,
+its argument completes: seats for `view`, moves for `why`, option names and values for
+`set`, paths for `save` and `load`.  On a terminal lines are read with prompt_toolkit; with
+piped input they are read plainly and echoed after the prompt.
 """
 from __future__ import annotations
 
-from typing import Iterable, List
+import os
+import sys
+from typing import Callable, Dict, Iterable, List, NamedTuple
 
 from prompt_toolkit.completion import Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 
 from .errors import GdlError
+
+
+class Command(NamedTuple):
+    """A REPL command: its name, method, usage line, one-line summary and details."""
+
+    name: str
+    run: Callable
+    usage: str
+    summary: str
+    details: str
+
+
+COMMANDS: Dict[str, Command] = {}
+ALIASES = {"exit": "quit", "?": "help", "q": "quit", "ls": "moves", "history": "log"}
+
+
+def command(usage: str, summary: str, details: str = ""):
+    """Registers a `Repl` method as the command named by the usage's first word."""
+    def register(fn):
+        name = usage.split()[0]
+        COMMANDS[name] = Command(name, fn, usage, summary, details)
+        return fn
+    return register
+
+
+class Quit(Exception):
+    """Raised by `quit` to leave the loop."""
+
 
 _SEAT_ARG = {"view", "log", "as", "moves"}
 _MOVE_ARG = {"why", "play"}
@@ -28,8 +60,8 @@ class ReplCompleter(Completer):
 
     def move_texts(self) -> List[str]:
         s = self.repl.session
-        key = (id(s.state), s.step_count())
-        if self._cache[0] != key:
+        key = s.state                  # never changed in place: each step makes a new one
+        if self._cache[0] is not key:
             try:
                 texts = [m.text for m in s.legal_moves()]
             except GdlError:
@@ -38,7 +70,6 @@ class ReplCompleter(Completer):
         return self._cache[1]
 
     def get_completions(self, document: Document, complete_event) -> Iterable[Completion]:
-        from .repl import ALIASES, COMMANDS
         text = document.text_before_cursor.lstrip()
         if " " not in text:
             for name in list(COMMANDS):
@@ -110,3 +141,45 @@ def _words(typed: str, candidates: List[str]) -> Iterable[Completion]:
     for c in candidates:
         if c.startswith(typed):
             yield Completion(c, -len(typed))
+
+
+def prompt_toolkit_reader(repl) -> Callable[[], str]:
+    """Reads lines on a terminal: history (kept in $GDL_HISTORY, default ~/.gdl_history;
+    empty: none), Tab completion, Ctrl-R search, up/down prefix search, suggestions."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+    from prompt_toolkit.formatted_text import ANSI
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    path = os.environ.get("GDL_HISTORY", os.path.join(os.path.expanduser("~"),
+                                                      ".gdl_history"))
+    try:
+        history = FileHistory(path) if path else InMemoryHistory()
+        if path:
+            open(path, "a", encoding="utf-8").close()
+    except OSError:
+        history = InMemoryHistory()
+    session = PromptSession(history=history, completer=ReplCompleter(repl),
+                            auto_suggest=AutoSuggestFromHistory(),
+                            complete_while_typing=False, enable_history_search=True)
+
+    def read() -> str:
+        return session.prompt(ANSI(repl.coloured_prompt()))
+    return read
+
+
+def piped_reader(repl) -> Callable[[], str]:
+    """Reads lines from a non-terminal stdin, echoing each after its prompt."""
+    def read() -> str:
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        repl.say(repl.prompt() + line.rstrip("\n"))
+        return line
+    return read
+
+
+def plain_reader(repl) -> Callable[[], str]:
+    """Reads lines from a terminal when stdout is not one (no prompt_toolkit)."""
+    def read() -> str:
+        return input(repl.prompt())
+    return read

@@ -1,0 +1,129 @@
+"""The `gdl play` commands that change the rules, the options and the files: `reload`,
+`set`, `options`, `restart`, `save`, `load`, plus `eval` and `symbols`.  A mixin of `Repl`
+(gdl/repl.py), kept apart so each module stays small.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from ._repl_input import command
+from ._repl_render import columns
+from ._repl_session import ReplError
+from .errors import GdlError
+
+
+class FileCommands:
+    """Commands on the ruleset file, options and traces (needs `Repl`'s session and say)."""
+
+    @command("reload", "re-read the ruleset file and replay the game so far on it",
+             "If a recorded step is no longer legal, the replay stops just before it and\n"
+             "says which step, which move and which rule forbids it; the steps from there\n"
+             "on wait in `redo`.  A ruleset that no longer loads is reported and the old\n"
+             "rules stay.")
+    def cmd_reload(self, arg: str) -> None:
+        s = self.session
+        try:
+            replayed, total, stopped = s.reload()
+        except GdlError as err:
+            self.say(self.paint.error(str(err)))
+            self.say(self.paint.error(f"{s.path} does not load; keeping the old rules"))
+            return
+        self.say(f"reloaded {s.path}: replayed {replayed} of {total} steps")
+        self._warn_clashes()
+        if stopped:
+            self.say(self.paint.error(stopped.describe(total)))
+            self.say(self.paint.note("the steps from there on wait in `redo`"))
+        self.say(self.paint.status(self.status_line()))
+
+    @command("set NAME=VALUE ...", "restart the game with changed options",
+             "The new game starts from the beginning with the same seed.  `set` alone\n"
+             "lists the options (as `options` does).")
+    def cmd_set(self, arg: str) -> None:
+        from interpreter.options import parse_set_args
+        if not arg:
+            self.cmd_options("")
+            return
+        changes = parse_set_args(re.sub(r"\s*=\s*", "=", arg).split())
+        shown = self.session.set_options(changes)
+        self.say(f"restarted with {', '.join(f'{k}={v}' for k, v in changes.items())} "
+                 f"(seed {self.session.seed})")
+        self.show_steps(shown)
+
+    @command("options", "list the options, their values and documentation")
+    def cmd_options(self, arg: str) -> None:
+        from interpreter.options import option_decls
+        from interpreter.values import text_of
+        s = self.session
+        decls = option_decls(s.game.ruleset)
+        for name, value, doc in s.game.option_docs():
+            mark = " (set)" if name in s.overrides else ""
+            kind = _type_text(decls[name].type)
+            self.say(f"  {self.paint(name, 'bold')} = {text_of(value)}{mark}   "
+                     + self.paint(kind, "dim"))
+            if doc:
+                self.say(self.paint.note(columns([doc], indent=6)))
+
+    @command("restart [SEED]", "start a new game (same seed, or this one)")
+    def cmd_restart(self, arg: str) -> None:
+        seed = int(arg) if arg.strip().lstrip("-").isdigit() else None
+        if arg and seed is None:
+            raise ReplError(f"restart takes a whole-number seed, not {arg!r}")
+        shown = self.session.restart(seed)
+        self.say(f"new game, seed {self.session.seed}")
+        self.show_steps(shown)
+
+    @command("save FILE", "write the game so far as a JSON trace",
+             "The trace format of `gdl run --trace`: options, seed and every step.  `load`,\n"
+             "`gdl play --trace` and `gdl replay` read it.")
+    def cmd_save(self, arg: str) -> None:
+        if not arg:
+            raise ReplError("save where? give a file name, e.g. `save game.json`")
+        n = self.session.save(arg)
+        self.say(f"saved {n} steps to {arg}")
+
+    @command("load FILE", "open a saved trace (options, seed) and replay it")
+    def cmd_load(self, arg: str, extra: Optional[dict] = None) -> None:
+        if not arg:
+            raise ReplError("load what? give a trace file, e.g. `load game.json`")
+        replayed, total, stopped = self.session.load_trace(arg, extra)
+        self.say(f"loaded {arg}: replayed {replayed} of {total} steps")
+        if stopped:
+            self.say(self.paint.error(stopped.describe(total)))
+        self.say(self.paint.status(self.status_line()))
+
+    @command("eval EXPR", "evaluate a gdl expression in the current state",
+             "E.g. `eval count(deck[p1])`.  The expression is gdl, never Python; it sees the\n"
+             "variables, zones, options and defs of the ruleset.")
+    def cmd_eval(self, arg: str) -> None:
+        if not arg:
+            raise ReplError("eval what? give a gdl expression")
+        s = self.session
+        value = s.game.evaluate(arg, s.state)
+        self.say(self._value_text(value))
+
+    def _value_text(self, value) -> str:
+        from interpreter.values import ZoneRef, text_of
+        if isinstance(value, ZoneRef):
+            cards = self.session.state.cards_in(value)
+            return f"{value.text} ({len(cards)}): " + " ".join(
+                c.symbol if self.symbols else c.text for c in cards)
+        return text_of(value)
+
+    @command("symbols [on|off]", "show cards with their symbols or their plain text")
+    def cmd_symbols(self, arg: str) -> None:
+        if arg.lower() in ("on", "off"):
+            self.symbols = arg.lower() == "on"
+        elif arg:
+            raise ReplError(f"symbols takes on or off, not {arg!r}")
+        self.say(f"symbols {'on' if self.symbols else 'off'}")
+
+
+def _type_text(t) -> str:
+    from gdl import ast as A
+    if isinstance(t, A.ChoiceType):
+        return "{" + ", ".join(t.names) + "}"
+    if isinstance(t, A.RangeType):
+        lo, hi = (getattr(x, "value", getattr(x, "id", "?")) for x in (t.lo, t.hi))
+        return f"{lo}..{hi}"
+    return getattr(t, "name", "")

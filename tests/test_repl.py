@@ -1,0 +1,351 @@
+"""`gdl play`, the REPL: the real program driven through a pseudo-terminal (pexpect) and
+through piped input, plus the session behind it (undo to your last decision, replays that
+stop at the first step the new rules forbid)."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import DDS, GERRY, ROOT
+
+pexpect = pytest.importorskip("pexpect")
+
+GDL = Path(sys.executable).with_name("gdl")
+TIMEOUT = 30
+
+
+def line_of(path, text: str) -> int:
+    """Returns the number of the first line of a file that contains `text`."""
+    lines = Path(path).read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
+#: The two requires of the grid game's `select` that the tests break or name.
+NOT_OPPONENTS = "require c != selected[opponent(me)]"
+NOT_LONE = "require count(c) > 1 or"
+
+
+def spawn(tmp_path, *args, term="dumb", colour=False):
+    """Starts `gdl play ARGS` on a pseudo-terminal."""
+    env = dict(os.environ, TERM=term, GDL_HISTORY=str(tmp_path / "history"),
+               PROMPT_TOOLKIT_NO_CPR="1")
+    env.pop("NO_COLOR", None)
+    if not colour:
+        env["NO_COLOR"] = "1"
+    return pexpect.spawn(str(GDL), ["play", *map(str, args)], env=env, cwd=str(ROOT),
+                         timeout=TIMEOUT, encoding="utf-8", dimensions=(50, 120))
+
+
+def say(child, line, *expected):
+    """Sends a line and waits for each expected text in turn."""
+    child.sendline(line)
+    for text in expected:
+        child.expect_exact(text)
+
+
+def finish(child):
+    say(child, "quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in (child.before or "")
+
+
+def piped(*args, script: str, cwd=ROOT):
+    """Runs `gdl play ARGS` with the script as its (non-tty) stdin; returns stdout."""
+    env = dict(os.environ, NO_COLOR="1")
+    done = subprocess.run([str(GDL), "play", *map(str, args)], input=script, text=True,
+                          capture_output=True, env=env, cwd=str(cwd), timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "internal error" not in done.stdout
+    return done.stdout
+
+
+def replies(transcript: str, prompt: str):
+    """Returns [(input line, [output lines])] from a piped transcript."""
+    out = []
+    for line in transcript.splitlines():
+        match = re.match(rf"^{re.escape(prompt)} \d+ [^>]*> (.*)$", line)
+        if match:
+            out.append((match[1], []))
+        elif out:
+            out[-1][1].append(line)
+    return out
+
+
+# ---------------------------------------------------------------------- on a terminal
+def test_a_session_of_the_grid_game(tmp_path):
+    child = spawn(tmp_path, GERRY, "--seed", "1")
+    child.expect_exact("gerry 2 p2> ")
+    say(child, "view p1", "as p1 sees it", "role[p1] (1):", "?", "gerry 2 p2> ")
+    say(child, "view all", "all-seeing view", "cell[5,*]:", "gerry 2 p2> ")
+    say(child, "moves", "25 legal moves", "1. select cell[1,1]", "gerry 2 p2> ")
+    say(child, "3", "3. p2: select cell[1,3]", "gerry 3 p2> ")
+    say(child, "look", "4. p2: look", "gerry 4 p2> ")
+    say(child, "1", "5. p2: move_face_down", "gerry 5 p1> ")
+    line = line_of(GERRY, NOT_OPPONENTS)
+    say(child, "select cell[1,3]", f"is not a legal move: rule select, line {line}",
+        "gerry 5 p1> ")
+    say(child, "why select cell[1,3]", f"rule select, line {line}: {NOT_OPPONENTS}",
+        "gerry 5 p1> ")
+    say(child, "undo", "took back 1 step; now at step 4", "gerry 4 p2> ")
+    say(child, "auto", "game over", "over> ")
+    finish(child)
+
+
+def test_a_session_with_simultaneous_moves(tmp_path):
+    child = spawn(tmp_path, DDS, "--seed", "1", "--set", "max_rounds=2")
+    child.expect_exact("double_dealing_shuffle 0 p1 (simultaneous)> ")
+    say(child, "moves", "36 legal moves", "1. shuffle_packet 1 1", "(simultaneous)> ")
+    say(child, "shuffle_packet 1 0", "is not a legal move", "(simultaneous)> ")
+    say(child, "why shuffle_packet 1 0", "rule shuffle_packet, line",
+        "the packet must move", "(simultaneous)> ")
+    say(child, "2", "committed, hidden until every seat has chosen (waiting for p2)",
+        "double_dealing_shuffle 1 p2 (simultaneous)> ")
+    say(child, "view p2", "as p2 sees it", "(committed: p1)", "p2 (simultaneous)> ")
+    say(child, "log", "1. p1: (committed, hidden until every seat has chosen)",
+        "p2 (simultaneous)> ")
+    say(child, "shuffle_packet 2 1", "1. p1: shuffle_packet 1 2", "2. p2: shuffle_packet 2 1",
+        "double_dealing_shuffle 2 p1 (simultaneous)> ")
+    say(child, "log p2", "1. p1: shuffle_packet ? ?", "2. p2: shuffle_packet 2 1", "> ")
+    say(child, "undo", "took back 1 step", "double_dealing_shuffle 1 p2 (simultaneous)> ")
+    say(child, "auto", "game over", "over> ")
+    finish(child)
+
+
+def test_reload_applies_an_edited_option_default(tmp_path):
+    rules = tmp_path / "rules.gdl"
+    shutil.copy(GERRY, rules)
+    child = spawn(tmp_path, rules, "--seed", "1")
+    child.expect_exact("rules 2 p2> ")
+    say(child, "1", "3. p2: select cell[1,1]", "rules 3 p2> ")
+    text = rules.read_text()
+    assert "option turns_each: 1..10 = 10" in text
+    rules.write_text(text.replace("option turns_each: 1..10 = 10",
+                                  "option turns_each: 1..10 = 2"))
+    say(child, "reload", "replayed 3 of 3 steps", "rules 3 p2> ")
+    say(child, "options", "turns_each = 2", "rules 3 p2> ")
+    say(child, "auto", "game over", "over> ")
+    say(child, f"save {tmp_path / 'game.json'}", "saved", "over> ")
+    finish(child)
+    steps = json.loads((tmp_path / "game.json").read_text())["steps"]
+    selects = [s for s in steps if s.get("move", "").startswith("select")]
+    assert len(selects) == 4                    # two turns each, then the end
+
+
+def test_reload_stops_before_a_step_the_new_rules_forbid(tmp_path):
+    rules = tmp_path / "rules.gdl"
+    shutil.copy(GERRY, rules)
+    original = rules.read_text()
+    child = spawn(tmp_path, rules, "--seed", "1")
+    child.expect_exact("rules 2 p2> ")
+    say(child, "select cell[1,1]", "3. p2: select cell[1,1]", "rules 3 p2> ")
+    rules.write_text(original.replace(NOT_LONE, "require count(c) > 5 or"))
+    say(child, "reload", "replayed 2 of 3 steps",
+        f"stopped before step 3 of 3 (p2: select cell[1,1]): rule select, line "
+        f"{line_of(GERRY, NOT_LONE)}: require count(c) > 5", "rules 2 p2> ")
+    say(child, "moves", "rule error: deadlock: p2 must move", "rules 2 p2> ")
+    rules.write_text(original + "\naction broken(:\n")
+    say(child, "reload", "syntax error", "does not load; keeping the old rules", "rules 2 p2> ")
+    rules.write_text(original)
+    say(child, "reload", "replayed 2 of 2 steps", "rules 2 p2> ")
+    say(child, "redo", "3. p2: select cell[1,1]", "rules 3 p2> ")
+    finish(child)
+
+
+def test_tab_completion_history_search_and_colour(tmp_path):
+    P2 = r"p2(?:\x1b\[[0-9;]*m)*>"                   # the prompt, coloured
+    child = spawn(tmp_path, GERRY, "--seed", "1", term="xterm", colour=True)
+    child.expect(P2)
+    time.sleep(0.3)
+    child.send("selec\t")                        # completes the common part of the moves
+    time.sleep(0.8)
+    child.send("2,3]\r")
+    child.expect(r"p2:(?:\x1b\[[0-9;]*m)* select cell\[2,3\]")
+    child.expect(P2)
+    time.sleep(0.3)
+    child.send("vi\t")                           # completes the command
+    time.sleep(0.8)
+    child.send(" all\r")
+    child.expect_exact("all-seeing view")
+    child.expect_exact("\x1b[36mcell")          # zone names coloured on a colour terminal
+    child.expect(P2)
+    time.sleep(0.3)
+    child.send("\x12view")                       # Ctrl-R finds `view all` in the history
+    time.sleep(0.8)
+    child.send("\r")
+    time.sleep(0.3)
+    child.send("\r")
+    child.expect_exact("all-seeing view")
+    child.expect(P2)
+    child.send("quit\r")
+    child.expect(pexpect.EOF)
+
+
+# ---------------------------------------------------------------------- piped input
+def test_piped_input_is_a_transcript_and_bad_input_is_one_line():
+    bad = ["foo bar", "vew", "undo x", "back-to 999", "chance 99", "eval 1 +", "eval (",
+           "eval nosuch", "view p9", "view 7", "set siz=3", "set size=99",
+           "load /nonexistent/trace.json", "save /nonexistent/dir/x.json", "why", "play",
+           "moves p1", "agents p1=smart", "help nosuch", "42", ":nosuch", "redo",
+           "select cell[9,9]", "p3: look", "restart x", "symbols maybe"]
+    script = "\n".join(["# a comment", ""] + bad + ["quit"]) + "\n"
+    out = piped(GERRY, "--seed", "1", script=script)
+    got = dict(replies(out, "gerry"))
+    for line in bad:
+        assert len(got[line]) == 1, (line, got[line])
+        assert "error" in got[line][0], (line, got[line])
+    assert "did you mean 'view'" in got["vew"][0]
+    assert "did you mean 'size'" in got["set siz=3"][0]
+
+
+def answers(got, command):
+    """Returns the output lines of every run of `command` in a transcript, in order."""
+    return [lines for cmd, lines in got if cmd == command]
+
+
+def test_piped_commands(tmp_path):
+    trace = tmp_path / "t.json"
+    script = "\n".join([
+        "help", "help reload", "options", "eval count(cell[1, 1])", "eval cell[1,1]",
+        "1", "log", "as p1", "log", "as all", "back-to 2", "redo", "undo 1",
+        "agents p1=first", "select cell[2,2]", "1", "agents", f"save {trace}",
+        "set line_rule=plurality", "options", "restart 5", "exit"]) + "\n"
+    got = replies(piped(GERRY, "--seed", "1", script=script), "gerry")
+    text = dict(got)
+    assert any("reload" in line and "re-read" in line for line in text["help"])
+    assert "replay stops just before it" in " ".join(text["help reload"])
+    assert text["eval count(cell[1, 1])"] == ["2"]
+    assert text["eval cell[1,1]"][0].startswith("cell[1,1] (2): ")
+    first, second = answers(got, "1")
+    assert first == ["   3. p2: select cell[1,1]"]
+    # p2's second decision, then the agent plays both of p1's decisions by itself
+    assert [line.split(":")[0].split()[-1] for line in second] == ["p2", "p1", "p1"]
+    all_seeing, as_p1 = answers(got, "log")
+    assert "chance: shuffle stock: " in all_seeing[0]      # all-seeing: the whole order
+    assert as_p1[0].endswith("chance: shuffle stock")      # as p1: what p1 saw
+    assert "at step 2" in text["back-to 2"][0]
+    assert text["redo"] == ["   3. p2: select cell[1,1]"]
+    assert "took back 1 step" in text["undo 1"][0]
+    assert "  p1: first" in text["agents"] and "  p2: you" in text["agents"]
+    assert "restarted with line_rule=plurality" in text["set line_rule=plurality"][0]
+    before, after = answers(got, "options")
+    assert any(line.startswith("  line_rule = majority   {") for line in before)
+    assert any("line_rule = plurality (set)" in line for line in after)
+    assert "new game, seed 5" in text["restart 5"][0]
+    saved = json.loads(trace.read_text())
+    assert saved["format"] == "gdl-trace-1" and saved["seed"] == 1
+    assert len(saved["steps"]) == 6
+    out = piped(GERRY, "--trace", trace, script="log\n")
+    assert "replayed 6 of 6 steps" in out and "6. p1: move_face_up" in out
+
+
+def test_piped_manual_chance():
+    script = "chance manual\nrestart\nchance\n1\nchance draw\nchance\n2\nmoves\n"
+    got = replies(piped(GERRY, "--seed", "1", script=script), "gerry")
+    big, small = answers(got, "chance")
+    assert "too many outcomes to list; `chance draw` draws one" in big[0]
+    assert "too many" in answers(got, "1")[0][0]
+    assert "1. chance: shuffle stock: " in answers(got, "chance draw")[0][0]
+    assert "2 outcomes" in small[0] and "1/2" in small[1] and "1/2" in small[2]
+    assert "2. chance: shuffle kings" in answers(got, "2")[0][0]
+    assert "25 legal moves" in answers(got, "moves")[0][0]
+
+
+def test_agents_play_their_seats_and_undo_goes_back_to_your_move():
+    script = "select cell[1,1]\n1\nundo\nlog\n"
+    out = piped(DDS, "--seed", "2", "--agents", "p2=random", "--set", "max_rounds=1",
+                script=script)
+    assert "p2 (random)" not in out                # p2 never waits at the prompt
+    out = piped(GERRY, "--seed", "1", "--agents", "p1=first", script=script)
+    got = dict(replies(out, "gerry"))
+    assert "took back 3 steps" in got["undo"][0]    # p1's two agent moves and yours
+    assert got["log"][-1].strip().startswith("3. p2: select cell[1,1]")
+
+
+# ---------------------------------------------------------------------- the session
+def test_session_undo_redo_and_back_to():
+    from gdl._repl_session import Session
+    s = Session(str(GERRY), {}, seed=1)
+    assert s.step_count() == 2 and not s.state.is_chance()
+    s.play("1")
+    s.play("look")
+    assert s.step_count() == 4
+    assert s.undo() == 1 and s.step_count() == 3
+    s.redo()
+    assert s.step_count() == 4
+    s.back_to(2)
+    assert s.step_count() == 2 and len(s.redo_steps) == 2
+    s.back_to(4)
+    assert s.step_count() == 4 and s.redo_steps == []
+    with pytest.raises(Exception, match="nothing to undo"):
+        s.back_to(2)
+        s.undo()
+
+
+def test_session_replay_names_the_forbidding_rule(tmp_path):
+    from gdl._repl_session import Session
+    rules = tmp_path / "r.gdl"
+    rules.write_text(GERRY.read_text())
+    s = Session(str(rules), {}, seed=1)
+    s.play("select cell[2,2]")
+    rules.write_text(GERRY.read_text().replace(NOT_OPPONENTS, "require c != cell[2,2]"))
+    replayed, total, stopped = s.reload()
+    assert (replayed, total) == (2, 3)
+    assert stopped.number == 3 and stopped.step["move"] == "select cell[2,2]"
+    line = line_of(GERRY, NOT_OPPONENTS)
+    assert f"rule select, line {line}: require c != cell[2,2]" in stopped.reason
+
+
+def test_plain_output_has_no_escapes():
+    from gdl._repl_render import Painter, one_line
+    from gdl.errors import MoveError
+    p = Painter(False)
+    assert p.view("to move: p1\nz (1): A", "") == "to move: p1\nz (1): A"
+    assert one_line(MoveError("bad\nthing", suggestion="x")) == \
+        "move error: bad thing; did you mean 'x'?"
+
+
+CLASH = '''game "Clash"
+players 2
+var n: int = 0
+action log(k: 1..2) "an action with the name of a command":
+    n += k
+flow:
+    while n < 1000000:
+        choose p1: log
+    draw
+'''
+
+
+def test_an_action_named_like_a_command(tmp_path):
+    rules = tmp_path / "clash.gdl"
+    rules.write_text(CLASH)
+    got = replies(piped(rules, "--seed", "1", script="log 2\n:log\nlog\neval n\n"), "clash")
+    text = dict(got)
+    assert text["log 2"] == ["   1. p1: log 2"]               # exactly a legal move: played
+    assert text[":log"] == ["   1. p1: log 2"]                # the command
+    assert text["eval n"] == ["2"]
+
+
+def test_ctrl_c_stops_a_long_auto(tmp_path):
+    rules = tmp_path / "clash.gdl"
+    rules.write_text(CLASH)
+    child = spawn(tmp_path, rules, "--seed", "1")
+    child.expect_exact("clash 0 p1> ")
+    child.sendline("auto")
+    time.sleep(1.5)
+    child.sendintr()
+    child.expect(r"interrupted at step \d+")
+    child.expect_exact("p1> ")
+    say(child, "eval n > 0", "true", "p1> ")
+    finish(child)

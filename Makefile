@@ -16,6 +16,8 @@ $(BIN)/gdl: pyproject.toml
 $(VENV)/.test-extras: $(BIN)/gdl
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python -m pip install --quiet -e '.[openspiel]' || echo "open_spiel could not be installed: tests against it use recorded figures"
+	$(BIN)/python -m pip install --quiet -e '.[pettingzoo]' || echo "pettingzoo could not be installed: its tests are skipped"
+	$(BIN)/python -m pip install --quiet -e '.[pbn]' || echo "endplay could not be installed: its tests are skipped"
 	touch $@
 
 run: $(BIN)/gdl

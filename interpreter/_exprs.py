@@ -177,16 +177,31 @@ class ExprCompiler:
         def key_error(st, key):
             shown = ", ".join(str(getattr(k, "text", k)) for k in key)
             raise self.runtime_error(f"{what} has no element [{shown}]", node, st)
+        constant = _folded(*keys)
+        if constant is not None:
+            key = tuple(constant)
+            if key not in table:
+                raise self.error(f"{what} has no element [{', '.join(map(str, key))}]", node)
+            return _const(table[key])
         if len(keys) == 1:
             (k0,) = keys
+            by_value = {k[0]: v for k, v in table.items()}
 
             def find1(st):
-                key = (k0(st),)
-                try:
-                    return table[key]
-                except KeyError:
-                    key_error(st, key)
+                found = by_value.get(k0(st))
+                if found is None:
+                    key_error(st, (k0(st),))
+                return found
             return find1
+        if len(keys) == 2:
+            k0, k1 = keys
+
+            def find2(st):
+                found = table.get((k0(st), k1(st)))
+                if found is None:
+                    key_error(st, (k0(st), k1(st)))
+                return found
+            return find2
 
         def find(st):
             key = tuple(k(st) for k in keys)
@@ -223,6 +238,9 @@ class ExprCompiler:
         both = _folded(left, right)
         if both is not None:
             return _const(fn(*both))
+        if _folded(right) is not None:
+            c = _folded(right)[0]
+            return lambda st: fn(left(st), c)
         return lambda st: fn(left(st), right(st))
 
     def _e_Member(self, node, scope):
@@ -480,8 +498,12 @@ class ExprCompiler:
         (p,) = self.args(node, scope, 1)
         seats = self.prog.seats
 
+        other = {seats[0]: seats[1], seats[1]: seats[0]} if len(seats) == 2 else None
+
         def opponent(st):
             me = p(st)
+            if other is not None and not st.out:
+                return other[me]
             others = [s for s in seats if s is not me and not st.out >> s.index & 1]
             if len(others) != 1:
                 raise self.runtime_error(f"opponent() needs exactly two active players, "

@@ -19,9 +19,10 @@ def run_enumerate(args) -> int:
     from interpreter import load
     from interpreter.enumerate import enumerate_states
     from interpreter.options import parse_set_args
-    for flag, value in (("--max-states", args.max_states), ("--max-depth", args.max_depth)):
-        if value is not None and value < (1 if flag == "--max-states" else 0):
-            raise OptionError(f"{flag} must be a positive number, not {value}")
+    for flag, value, least in (("--max-states", args.max_states, 1),
+                               ("--max-depth", args.max_depth, 0)):
+        if value is not None and value < least:
+            raise OptionError(f"{flag} must be {least} or more, not {value}")
     game = load(args.file, parse_set_args(args.set))
     with _progress_bar(args.max_states) as progress:
         report = enumerate_states(game, args.max_states, args.max_depth, progress=progress)
@@ -41,8 +42,9 @@ def _progress_bar(total):
     except ImportError:                         # the bar is a nicety, not a need
         yield None
         return
-    bar = tqdm(total=total, unit=" states", file=sys.stderr, delay=1.0, disable=None,
-               leave=False, dynamic_ncols=True)
+    on_terminal = hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+    bar = tqdm(total=total, unit=" states", file=sys.stderr, delay=1.0,
+               disable=not on_terminal, leave=False, dynamic_ncols=True)
     seen = [0]
 
     def progress(states, frontier):

@@ -14,6 +14,7 @@ information-set keys are those of the first line that reached it (breadth first)
 from __future__ import annotations
 
 import itertools
+import random
 import time
 from collections import deque
 from fractions import Fraction
@@ -25,6 +26,7 @@ import attrs
 from gdl.errors import GdlError
 
 from .observe import redact, view
+from .state import CHANCE_LIST_LIMIT
 from .values import text_of
 
 #: Strongly connected components larger than this are not solved exactly: the outcome
@@ -52,6 +54,7 @@ class Report:
     joint_moves: int = 0            # transitions out of decision nodes (joint at simultaneous)
     chance_outcomes: int = 0        # outcomes listed at chance nodes
     infosets: Optional[Dict[str, int]] = None   # per seat name; None: not counted
+    mixed_infosets: List[str] = attrs.Factory(list)  # an information set with unlike moves
     max_depth: Optional[int] = None  # longest line of play in steps; None if cycles
     bfs_depth: int = 0              # the greatest shortest distance from the start
     cycles: Optional[bool] = None   # None when the walk stopped early
@@ -67,7 +70,7 @@ class Report:
     @property
     def rate(self) -> float:
         """Returns states per second."""
-        return self.states / self.seconds if self.seconds > 0 else float("inf")
+        return self.states / self.seconds if self.seconds > 0 else 0.0
 
     def to_json(self) -> dict:
         """Returns the report as JSON-ready data (probabilities as exact "p/q" texts)."""
@@ -107,6 +110,8 @@ class _Walk:
         self.links: Dict[tuple, int] = {}
         self.texts: Dict[str, int] = {}
         self.moves = self.joint = self.outcomes = 0
+        self.infoset_moves: Dict[tuple, tuple] = {}
+        self.mixed: List[str] = []
         self.stopped: Optional[str] = None
 
     def run(self):
@@ -134,7 +139,7 @@ class _Walk:
     def expand(self, sid, state, kind) -> Optional[list]:
         """Records the edges out of a state; returns its newly found children, or None
         (and records nothing) if they would take the walk past max_states."""
-        steps, moves = _steps(state, kind)
+        steps, options = _steps(state, kind)
         ids, depth = self.ids, self.depth[sid] + 1
         edges, fresh = [], []
         for child, p, made in steps:
@@ -153,8 +158,22 @@ class _Walk:
             self.outcomes += len(steps)
         else:
             self.joint += len(steps)
-            self.moves += moves
+            self.moves += sum(len(moves) for moves in options)
+            if self.count_infosets:
+                self.same_moves(sid, state, options)
         return fresh
+
+    def same_moves(self, sid, state, options):
+        """Records where one information set offers different moves in different states
+        (the moves would then tell the seat something it cannot see)."""
+        for seat, moves in zip(state.to_move(), options):
+            texts = tuple(m.text for m in moves)
+            first = self.infoset_moves.setdefault((seat.index, self.chain[sid][seat.index]),
+                                                  (texts, sid))
+            if first[0] != texts and len(self.mixed) < 5:
+                self.mixed.append(
+                    f"{seat.name} cannot tell two states apart but has different moves in "
+                    f"them: {', '.join(first[0][:6])} / {', '.join(texts[:6])}")
 
     def add(self, state, key, depth, parent, step) -> int:
         sid = len(self.kind)
@@ -169,7 +188,8 @@ class _Walk:
         else:
             self.movers.append(tuple(seat.index for seat in state.to_move()))
         if self.count_infosets:
-            self.chain.append(self.chains(state, parent, step))
+            # nobody decides at or after a terminal state: its chains would never be used
+            self.chain.append(None if kind is TERMINAL else self.chains(state, parent, step))
         return sid
 
     def forget(self, sid):
@@ -222,10 +242,10 @@ def _kind_of(state) -> str:
     return SIMULTANEOUS if state.is_simultaneous() else DECISION
 
 
-def _steps(state, kind) -> Tuple[list, int]:
+def _steps(state, kind) -> Tuple[list, list]:
     """Returns (child, probability, what was done) for every way on from a state (each
-    chance outcome, each move, or each joint move at a simultaneous decision), and the
-    number of legal moves summed over the deciding seats."""
+    chance outcome, each move, or each joint move at a simultaneous decision), and each
+    deciding seat's legal moves."""
     out = []
     if kind is CHANCE:
         outcomes = state.chance_outcomes()
@@ -235,7 +255,7 @@ def _steps(state, kind) -> Tuple[list, int]:
             child = state.clone()
             child.apply_chance(outcome)
             out.append((child, p, outcome))
-        return out, 0
+        return out, []
     seats = state.to_move()
     options = [state.legal_moves(seat) for seat in seats]
     n = 1
@@ -248,13 +268,13 @@ def _steps(state, kind) -> Tuple[list, int]:
             child = state.clone()
             child.apply(move)
             out.append((child, p, ((seat, move),)))
-        return out, len(out)
+        return out, options
     for joint in itertools.product(*options):
         child = state.clone()
         for seat, move in zip(seats, joint):
             child.apply(move, seat)
         out.append((child, p, tuple(sorted(zip(seats, joint), key=_seat_index))))
-    return out, sum(len(moves) for moves in options)
+    return out, options
 
 
 def _seat_index(pair) -> int:
@@ -263,8 +283,6 @@ def _seat_index(pair) -> int:
 
 def _too_big(state) -> EnumerationError:
     """Returns the error for a shuffle with too many orders to list."""
-    from .state import CHANCE_LIST_LIMIT
-    import random
     shown = state.sample_chance(random.Random(0)).public
     zone = shown.split(" ", 1)[1] if " " in shown else shown
     cards = state.cards_in(zone)
@@ -392,50 +410,52 @@ def _solve(walk, comp, inflow) -> List[Fraction]:
 
 
 def _components(walk) -> List[List[int]]:
-    """Returns the strongly connected components (Tarjan, iterative), sinks first."""
+    """Returns the strongly connected components (Tarjan's algorithm without recursion),
+    sinks first."""
     n = len(walk.kind)
-    index = [-1] * n
-    low = [0] * n
+    index, low = [-1] * n, [0] * n
     on_stack = [False] * n
-    stack, comps = [], []
+    stack: List[int] = []
+    comps: List[List[int]] = []
     counter = 0
+
+    def visit(u):
+        nonlocal counter
+        index[u] = low[u] = counter
+        counter += 1
+        stack.append(u)
+        on_stack[u] = True
+        return u, iter(walk.edges[u] or ())
     for root in range(n):
         if index[root] != -1:
             continue
-        work = [(root, iter(walk.edges[root] or ()))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack[root] = True
+        work = [visit(root)]
         while work:
-            u, it = work[-1]
-            advanced = False
-            for c, _ in it:
-                if index[c] == -1:
-                    index[c] = low[c] = counter
-                    counter += 1
-                    stack.append(c)
-                    on_stack[c] = True
-                    work.append((c, iter(walk.edges[c] or ())))
-                    advanced = True
-                    break
-                if on_stack[c]:
-                    low[u] = min(low[u], index[c])
-            if advanced:
+            u, children = work[-1]
+            child = next((c for c, _ in children if index[c] == -1 or on_stack[c]), None)
+            if child is not None:
+                if index[child] == -1:
+                    work.append(visit(child))
+                else:
+                    low[u] = min(low[u], index[child])
                 continue
             work.pop()
             if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[u])
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[u])
             if low[u] == index[u]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on_stack[w] = False
-                    comp.append(w)
-                    if w == u:
-                        break
-                comps.append(comp)
+                comps.append(_pop_component(stack, on_stack, u))
     return comps
+
+
+def _pop_component(stack, on_stack, root) -> List[int]:
+    comp = []
+    while True:
+        w = stack.pop()
+        on_stack[w] = False
+        comp.append(w)
+        if w == root:
+            return comp
 
 
 # ---------------------------------------------------------------------------- the API
@@ -511,13 +531,14 @@ def _count(walk, report):
         if kind != TERMINAL and walk.edges[sid] is None:
             report.unexpanded += 1
     report.bfs_depth = max(walk.depth)
+    report.mixed_infosets = list(walk.mixed)
     report.legal_moves = walk.moves
     report.joint_moves = walk.joint
     report.chance_outcomes = walk.outcomes
     if walk.count_infosets:
         sets = [set() for _ in walk.seats]
         for chain, movers in zip(walk.chain, walk.movers):
-            for i in movers:
+            for i in movers:            # terminal states (chain None) have no movers
                 sets[i].add(chain[i])
         report.infosets = {s.name: len(ids) for s, ids in zip(walk.seats, sets)}
 
@@ -549,6 +570,7 @@ def _report_lines(r: Report) -> List[str]:
              f"{r.chance_outcomes} chance outcomes)"]
     if r.infosets is not None:
         lines.append("  information sets: " + ", ".join(f"{k} {v}" for k, v in r.infosets.items()))
+    lines.extend(f"  WARNING: {m}" for m in r.mixed_infosets)
     longest = "unbounded (cycles)" if r.cycles else (
         f"{r.max_depth} steps" if r.max_depth is not None else "unknown")
     lines.append(f"  longest play:     {longest}" + (

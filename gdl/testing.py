@@ -1,0 +1,455 @@
+"""Property testing for any ruleset: Hypothesis strategies and a generic state machine.
+
+    from hypothesis import given, settings
+    from gdl.testing import playthroughs, make_state_machine, check_laws
+    from interpreter import load
+
+    game = load("rulesets/my_game.gdl", {"rounds": "2"})
+
+    @given(playthroughs(game, max_steps=60))
+    def test_every_state_keeps_the_laws(p):
+        assert p.error is None, p
+        check_laws(p.state)
+
+    TestMyGame = make_state_machine(game).TestCase
+
+Moves and chance outcomes are drawn by Hypothesis as indices into the legal moves (or the
+listed outcomes), so a failing example shrinks toward short games of early moves, and is
+printed as the trace of its steps in move text.  The laws checked at each step are the
+API's own (`LAWS`) plus the ruleset's `invariant` declarations.
+"""
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from typing import Iterable, List, Optional, Sequence
+
+from hypothesis import note
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from .errors import GdlError
+
+#: The laws every state of every game must keep.  `moves`: every deciding seat has legal
+#: moves, their texts are unique, stable and parse back; `chance`: listed probabilities
+#: are positive and sum to 1 and recorded outcomes read back; `views`: swapping two cards
+#: a seat cannot see changes neither its view nor its legal moves; `clone`, `json` and
+#: `replay`: copies, JSON snapshots and replayed traces give the same state; `returns`:
+#: one finite number per seat, zeros until the end; `invariants`: the ruleset's own.
+LAWS = ("moves", "chance", "views", "clone", "json", "replay", "returns", "invariants")
+
+#: Legal moves whose text is parsed back at each state (all of them when there are fewer).
+PARSE_SAMPLE = 40
+
+
+class LawBroken(AssertionError):
+    """A state broke one of the laws; the message lists each problem and the trace."""
+
+
+# ---------------------------------------------------------------------------- playthroughs
+class Playthrough:
+    """A game played by Hypothesis's draws: the state reached, its steps as text
+    (`chance: ...`, `p1: select cell[1,1]`) and the GdlError that stopped it, if any."""
+
+    def __init__(self, game, state, steps: List[str], error: Optional[GdlError] = None):
+        self.game, self.state, self.steps, self.error = game, state, steps, error
+
+    @property
+    def trace(self) -> dict:
+        """Returns the trace that replays this playthrough (`interpreter.replay`)."""
+        return self.state.trace()
+
+    def __repr__(self):
+        return _story(self.game, self.state, self.steps, self.error)
+
+
+def _story(game, state, steps, error=None) -> str:
+    opts = ", ".join(f"{k}={_text(v)}" for k, v in game.overrides.items())
+    lines = [f"Playthrough of {game.title}" + (f" ({opts})" if opts else "")
+             + f", {len(steps)} steps:"]
+    lines.extend(f"    {i}. {text}" for i, text in enumerate(steps, 1))
+    if error is not None:
+        lines.append(f"  stopped by {type(error).__name__}: {error}")
+    elif state is not None and state.is_terminal():
+        lines.append("  game over: " + " ".join(
+            f"{s.name} {r:+g}" for s, r in zip(game.seats, state.returns())))
+    return "\n".join(lines)
+
+
+def _text(value) -> str:
+    from interpreter.values import text_of
+    return getattr(value, "name", None) or text_of(value)
+
+
+def draw_step(draw, state) -> str:
+    """Makes one step in `state` with `draw` choosing it (a chance outcome, or one move of
+    one deciding seat); returns the step as text."""
+    steps: List[str] = []
+    _draw(draw, state, steps)
+    return steps[0]
+
+
+def _draw(draw, state, steps: List[str]):
+    """Makes one step, appending its text to `steps` before it is applied (so a step that
+    raises is in the trace); returns the seat that moved, or None for chance."""
+    if state.is_chance():
+        outcomes = state.chance_outcomes()
+        if outcomes is None:
+            outcome = state.sample_chance(random.Random(draw(st.integers(0, 2 ** 32 - 1))))
+        else:
+            outcome = outcomes[draw(st.integers(0, len(outcomes) - 1))][0]
+        steps.append(f"chance: {outcome.text}")
+        state.apply(outcome)
+        return None
+    seats = state.to_move()
+    seat = seats[draw(st.integers(0, len(seats) - 1))] if len(seats) > 1 else seats[0]
+    moves = state.legal_moves(seat)
+    move = moves[draw(st.integers(0, len(moves) - 1))]
+    steps.append(f"{seat.name}: {move.text}")
+    state.apply(move, seat)
+    return seat
+
+
+def playthroughs(game, max_steps: int = 100, to_end: bool = False, seed: int = 0):
+    """Returns a strategy for games of `game` played from `game.new_state(seed)`: up to a
+    drawn number of steps (at most `max_steps`), or with `to_end` until the game is over
+    (or `max_steps` steps).  A GdlError raised on the way ends the playthrough and is kept
+    in its `error`."""
+    @st.composite
+    def play(draw):
+        state = game.new_state(seed)
+        limit = max_steps if to_end else draw(st.integers(0, max_steps))
+        steps: List[str] = []
+        try:
+            while len(steps) < limit and not state.is_terminal():
+                _draw(draw, state, steps)
+        except GdlError as err:
+            return Playthrough(game, state, steps, err)
+        return Playthrough(game, state, steps)
+    return play()
+
+
+def states(game, max_steps: int = 100):
+    """Returns a strategy for states of `game` reached by playthroughs (a rule error on the
+    way fails the test that draws it, with the trace)."""
+    def final(p):
+        if p.error is not None:
+            raise LawBroken(f"the rules failed:\n{p!r}")
+        return p.state
+    return playthroughs(game, max_steps).map(final)
+
+
+def reachable_states(game, max_states: int = 5000):
+    """Returns a strategy for states drawn from the first `max_states` reachable states
+    (breadth first, `interpreter.enumerate.reachable_states`): for small variants, every
+    state is a candidate, not only those random play finds."""
+    def every():
+        from interpreter.enumerate import reachable_states as walk
+        return st.sampled_from(list(walk(game, max_states))).map(lambda s: s.clone())
+    return st.deferred(every)
+
+
+# ---------------------------------------------------------------------------- the laws
+def law_problems(state, laws: Sequence[str] = LAWS, rng: Optional[random.Random] = None
+                 ) -> List[str]:
+    """Returns a description of every law in `laws` that `state` breaks (empty if none)."""
+    rng = rng or random.Random(0)
+    unknown = [law for law in laws if law not in _LAWS]
+    if unknown:
+        raise ValueError(f"unknown laws {unknown}: the laws are {', '.join(LAWS)}")
+    out: List[str] = []
+    for law in laws:
+        try:
+            out.extend(f"[{law}] {p}" for p in _LAWS[law](state, rng))
+        except GdlError as err:
+            out.append(f"[{law}] {type(err).__name__}: {err}")
+    return out
+
+
+def check_laws(state, laws: Sequence[str] = LAWS, rng: Optional[random.Random] = None,
+               steps: Optional[List[str]] = None):
+    """Raises LawBroken, listing the problems and the steps that led here, if `state`
+    breaks any of `laws`."""
+    problems = law_problems(state, laws, rng)
+    if problems:
+        story = _story(state.game, state, steps if steps is not None else state.trace_texts())
+        raise LawBroken("\n".join(problems) + "\n" + story)
+
+
+def _moves(state, rng) -> Iterable[str]:
+    deciding = state.to_move()
+    if not deciding and state.legal_moves():
+        yield "a state where nobody decides offers legal moves"
+    for seat in state.game.seats:
+        if seat not in deciding:
+            if state.legal_moves(seat):
+                yield f"{seat.name} is not deciding but has legal moves"
+            continue
+        moves = state.legal_moves(seat)
+        texts = [m.text for m in moves]
+        if not moves:
+            yield f"{seat.name} must decide but has no legal move"
+        if len(set(texts)) != len(texts):
+            twice = sorted({t for t in texts if texts.count(t) > 1})
+            yield f"{seat.name}'s legal moves share texts: {', '.join(twice[:5])}"
+        if [m.text for m in state.clone().legal_moves(seat)] != texts:
+            yield f"{seat.name}'s legal moves differ on a clone"
+        sample = texts if len(texts) <= PARSE_SAMPLE else rng.sample(texts, PARSE_SAMPLE)
+        for text in sample:
+            if state.parse_move(text, seat).text != text:
+                yield f"{seat.name}'s move {text!r} does not parse back to itself"
+
+
+def _chance(state, rng) -> Iterable[str]:
+    if not state.is_chance():
+        if state.chance_outcomes():
+            yield "a state that is not a chance node lists chance outcomes"
+        return
+    outcomes = state.chance_outcomes()
+    if outcomes is None:
+        sample = state.sample_chance(rng)
+        back = state.outcome_from_data(sample.kind, sample.data)
+        if back != sample or back.text != sample.text:
+            yield f"the sampled outcome {sample.text!r} does not read back from its data"
+        return
+    total = sum((p for _, p in outcomes), Fraction(0))
+    if total != 1:
+        yield f"chance probabilities sum to {total}, not 1"
+    if any(p <= 0 for _, p in outcomes):
+        yield "a chance outcome has probability 0 or less"
+    if len({(o.kind, o.data) for o, _ in outcomes}) != len(outcomes):
+        yield "two chance outcomes are the same"
+    for o, _ in rng.sample(outcomes, min(3, len(outcomes))):
+        if state.outcome_from_data(o.kind, o.data).text != o.text:
+            yield f"the outcome {o.text!r} does not read back from its data"
+
+
+def _views(state, rng) -> Iterable[str]:
+    for seat in state.game.seats:
+        hidden = [c for zone in state.zones for c in zone if not state.sees(seat, c)]
+        pairs = _unlike_pairs(hidden, rng)
+        if not pairs:
+            continue
+        seen = state.view(seat)
+        moves = [m.text for m in state.legal_moves(seat)] if seat in state.to_move() else None
+        for a, b in pairs:
+            other = swapped(state, a, b)
+            if other.view(seat) != seen:
+                yield (f"{seat.name}'s view changes when two cards it cannot see swap places "
+                       f"({a.text} and {b.text}):\n{_diff(seen, other.view(seat))}")
+            if moves is not None and [m.text for m in other.legal_moves(seat)] != moves:
+                yield (f"{seat.name}'s legal moves change when two cards it cannot see swap "
+                       f"places ({a.text} and {b.text})")
+
+
+def _unlike_pairs(cards, rng, n: int = 2) -> list:
+    """Returns up to n pairs of cards with different texts: the first two kinds found,
+    then pairs drawn with `rng`."""
+    if len({c.text for c in cards}) < 2:
+        return []
+    first = cards[0]
+    pairs = [(first, next(c for c in cards if c.text != first.text))]
+    for _ in range(n - 1):
+        a, b = rng.sample(cards, 2)
+        if a.text != b.text:
+            pairs.append((a, b))
+    return pairs
+
+
+def swapped(state, a, b):
+    """Returns a copy of `state` in which cards `a` and `b` have swapped places (and
+    facings): the position as a seat that sees neither card cannot tell it apart."""
+    s = state.clone()
+    za, zb = s.loc[a.id], s.loc[b.id]
+    ia, ib = s.zones[za].index(a), s.zones[zb].index(b)
+    s.zones[za][ia], s.zones[zb][ib] = b, a
+    s.loc[a.id], s.loc[b.id] = zb, za
+    s.up[a.id], s.up[b.id] = s.up[b.id], s.up[a.id]
+    for slot in {za, zb}:
+        if s.prog.is_set[slot]:                 # unordered zones keep card order
+            s.zones[slot].sort(key=lambda c: c.id)
+    return s
+
+
+def _diff(before: str, after: str) -> str:
+    import difflib
+    return "\n".join(difflib.unified_diff(before.splitlines(), after.splitlines(),
+                                          "before", "after", lineterm="", n=0))
+
+
+def _clone(state, rng) -> Iterable[str]:
+    copy = state.clone()
+    if copy.key() != state.key() or copy.to_json() != state.to_json():
+        yield "a clone differs from its original"
+    if not copy.is_terminal():
+        key = state.key()
+        _any_step(copy, rng)
+        if state.key() != key:
+            yield "a step made in a clone changed the original"
+
+
+def _any_step(state, rng):
+    if state.is_chance():
+        state.apply(state.sample_chance(rng))
+    else:
+        seat = state.to_move()[0]
+        state.apply(rng.choice(state.legal_moves(seat)), seat)
+
+
+def _json(state, rng) -> Iterable[str]:
+    data = json.loads(json.dumps(state.to_json()))
+    back = state.game.state_from_json(data)
+    if back.key() != state.key():
+        yield "the state read back from its JSON snapshot has another key"
+    if back.to_json() != data:
+        yield "the state read back from its JSON snapshot writes different JSON"
+    if back.view(None) != state.view(None):
+        yield "the state read back from its JSON snapshot looks different"
+    for seat in state.to_move():
+        if [m.text for m in back.legal_moves(seat)] != [m.text for m in state.legal_moves(seat)]:
+            yield f"the state read back from JSON gives {seat.name} other legal moves"
+
+
+def _replay(state, rng) -> Iterable[str]:
+    from interpreter import replay
+    trace = json.loads(json.dumps(state.trace()))
+    back = replay(state.game, trace)
+    if back.key() != state.key():
+        yield "replaying the state's trace reaches another state"
+    elif back.to_json() != state.to_json():
+        fields = [k for k, v in back.to_json().items() if state.to_json().get(k) != v]
+        yield f"replaying the state's trace gives a different snapshot ({', '.join(fields)})"
+
+
+def _returns(state, rng) -> Iterable[str]:
+    returns = state.returns()
+    if len(returns) != state.game.num_players:
+        yield f"returns has {len(returns)} numbers for {state.game.num_players} players"
+    if any(not isinstance(r, (int, float)) or r != r or r in (float("inf"), float("-inf"))
+           for r in returns):
+        yield f"returns are not finite numbers: {returns}"
+    if not state.is_terminal() and any(returns):
+        yield f"returns are not zero before the end: {returns}"
+
+
+def _invariants(state, rng) -> Iterable[str]:
+    for name in state.failed_invariants():
+        yield f"the ruleset's invariant {name!r} does not hold"
+
+
+_LAWS = {"moves": _moves, "chance": _chance, "views": _views, "clone": _clone, "json": _json,
+         "replay": _replay, "returns": _returns, "invariants": _invariants}
+
+
+# ---------------------------------------------------------------------------- seeded runs
+#: Laws whose cost grows with the length of the game (they replay it): `check_game` checks
+#: them, and undo, only every `deep_every` steps.
+DEEP_LAWS = ("json", "replay")
+
+
+def check_game(game, seeds: Iterable[int] = (0, 1, 2), max_steps: int = 400,
+               laws: Sequence[str] = LAWS, deep_every: int = 1, undo: bool = True
+               ) -> List[int]:
+    """Plays one uniformly random game per seed (chance with its probabilities), checking
+    `laws` at every state, those of DEEP_LAWS and (with `undo`) that `undo` takes back
+    a step exactly only every `deep_every` steps and at the end; raises LawBroken with
+    the trace on the first problem.  Returns the number of steps of each game."""
+    lengths = []
+    light = [law for law in laws if law not in DEEP_LAWS]
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_state(seed)
+        steps: List[str] = []
+        while True:
+            over = state.is_terminal() or len(steps) >= max_steps
+            deep = over or len(steps) % deep_every == 0
+            check_laws(state, laws if deep else light, rng, steps)
+            if over:
+                break
+            before = state.clone() if undo and deep else None
+            steps.append(_random_step(state, rng))
+            if before is not None:
+                _check_undo(before, state, steps)
+        lengths.append(len(steps))
+    return lengths
+
+
+def _random_step(state, rng) -> str:
+    if state.is_chance():
+        outcome = state.sample_chance(rng)
+        state.apply(outcome)
+        return f"chance: {outcome.text}"
+    seat = state.to_move()[0]
+    moves = state.legal_moves(seat)
+    move = moves[rng.randrange(len(moves))]
+    state.apply(move, seat)
+    return f"{seat.name}: {move.text}"
+
+
+def _check_undo(before, state, steps):
+    back = state.clone()
+    back.undo(1)
+    if back.key() != before.key() or back.to_json() != before.to_json():
+        raise LawBroken("[undo] undoing the last step does not give back the state before "
+                        "it\n" + _story(state.game, state, steps))
+
+
+# ---------------------------------------------------------------------------- state machine
+class GameStateMachine(RuleBasedStateMachine):
+    """Plays `game` one step at a time (Hypothesis chooses each chance outcome, each move
+    and which deciding seat commits first) and checks `laws` after every step, and that
+    undo takes each step back.  Subclass with a `game`, or use `make_state_machine`."""
+
+    game = None
+    max_steps = 100
+    laws: Sequence[str] = LAWS
+
+    def __init__(self):
+        super().__init__()
+        if self.game is None:
+            raise TypeError(f"{type(self).__name__} needs a `game` attribute: subclass "
+                            f"GameStateMachine with game = load(...), or call "
+                            f"make_state_machine(game)")
+        self.state = self.game.new_state(0)
+        self.steps: List[str] = []
+        # Seats that have committed at the open simultaneous decision.  Undo is not checked
+        # on a step that resolves one whose commits came out of seat order: the engine's
+        # history records them in seat order, so `undo(1)` gives back a state in which
+        # another seat's commit is pending (an engine issue, see docs/testing.md).
+        self.committed: list = []
+
+    @rule(data=st.data())
+    def step(self, data):
+        if self.state.is_terminal() or len(self.steps) >= self.max_steps:
+            return                              # a rule must stay available: do nothing
+        before = self.state.clone()
+        try:
+            seat = _draw(data.draw, self.state, self.steps)
+        except GdlError as err:
+            raise LawBroken(f"the rules failed: {err}\n"
+                            + _story(self.game, self.state, self.steps)) from None
+        note(self.steps[-1])
+        resolved = len(self.state.history) - len(before.history) > 1
+        if not (resolved and any(p.index > seat.index for p in self.committed)):
+            _check_undo(before, self.state, self.steps)
+        pending = self.state.is_simultaneous() and len(self.state.history) == len(before.history)
+        self.committed = self.committed + [seat] if pending else []
+
+    @invariant()
+    def laws_hold(self):
+        check_laws(self.state, self.laws, random.Random(len(self.steps)), self.steps)
+
+
+def make_state_machine(game, max_steps: int = 100, laws: Sequence[str] = LAWS) -> type:
+    """Returns a GameStateMachine subclass for `game`; its `.TestCase` is a unittest case
+    pytest collects (`TestMyGame = make_state_machine(game).TestCase`)."""
+    name = "".join(w.capitalize() for w in str(game.title).replace("-", " ").split()
+                   if w.isalnum()) or "Game"
+    return type(f"{name}StateMachine", (GameStateMachine,),
+                {"game": game, "max_steps": max_steps, "laws": tuple(laws)})
+
+
+__all__ = ["LAWS", "DEEP_LAWS", "LawBroken", "Playthrough", "playthroughs", "states", "reachable_states",
+           "draw_step", "law_problems", "check_laws", "check_game", "swapped",
+           "GameStateMachine", "make_state_machine"]

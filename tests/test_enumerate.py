@@ -1,0 +1,320 @@
+"""Exhaustive enumeration (`interpreter.enumerate`, `gdl enumerate`): exact counts of small
+variants of the seed games, the semantics of the report on tiny purpose-built games, and
+the command line.
+
+The recorded counts are the outside record of each game's behaviour: a change to a ruleset
+or to the engine that changes what is reachable changes them.
+"""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from conftest import DDS, GERRY, RULESETS, load_game
+from gdl.cli import main
+from gdl.errors import RuleError
+from interpreter import load_text
+from interpreter.enumerate import EnumerationError, enumerate_states, reachable_states
+
+DDS_FULL = RULESETS / "variants" / "dds_full_visibility.gdl"
+DOUBLE_DOWN = RULESETS / "double_down.gdl"
+EVIL_DEAL = RULESETS / "evil_deal.gdl"
+PESCETTI = RULESETS / "pescetti.gdl"
+PESCETTI_INVERSE = RULESETS / "pescetti_inverse.gdl"
+
+# Gerry's grid is dealt from a shuffled 50-card stock: 50! orders, too many to list.  This
+# test variant (the general variant mechanism, no engine change) deals the 2x2 grid from
+# an 8-card stock of 7 identical red aces and a black two: 8 distinct orders.
+GERRY_TINY = '''variant of "{base}"
+game "Gerry (tiny deck)"
+cards into stock: card(rank: ace, suit: hearts) for i in 1..7
+cards into stock: card(rank: two, suit: clubs) for i in 1..1
+cards into kings: card(rank: king, suit: s) for s in {{hearts, spades}}
+invariant colour_totals "the tiny deck: the red values on the table stay 7":
+    sum(value(c) for z in cell for c in z if colour_of(c) == red) + sum(value(c) for c in stock if colour_of(c) == red) == 7
+'''
+
+SMALL_DDS = dict(deck_size=4, shuffles=1, max_rounds=1, win_size=3)
+
+
+@pytest.fixture(scope="module")
+def gerry_tiny(tmp_path_factory):
+    path = tmp_path_factory.mktemp("variants") / "gerry_tiny.gdl"
+    path.write_text(GERRY_TINY.format(base=GERRY.as_posix()), encoding="utf-8")
+    return path
+
+
+def counts(report):
+    return dict(states=report.states, terminal=report.terminal, chance=report.chance,
+                decision=report.decision, simultaneous=report.simultaneous,
+                legal_moves=report.legal_moves, chance_outcomes=report.chance_outcomes,
+                infosets=report.infosets, max_depth=report.max_depth)
+
+
+def outcomes(report):
+    return {tuple(int(r) for r in returns): p for returns, p in report.outcomes.items()}
+
+
+# ---------------------------------------------------------------- recorded counts
+RECORDED = [
+    ("dds deck 4, 1 shuffle, 1 round", DDS, SMALL_DDS,
+     dict(states=1229, terminal=492, chance=0, decision=737, simultaneous=737,
+          legal_moves=2988, chance_outcomes=0, infosets={"p1": 185, "p2": 185}, max_depth=4),
+     {(1, -1): Fraction(5, 16), (-1, 1): Fraction(5, 16), (0, 0): Fraction(3, 8)}),
+    ("dds deck 3, 1 shuffle, 2 rounds", DDS,
+     dict(deck_size=3, shuffles=1, max_rounds=2, win_size=2),
+     dict(states=2030, terminal=320, chance=0, decision=1710, simultaneous=1710,
+          legal_moves=6858, chance_outcomes=0, infosets={"p1": 576, "p2": 576}, max_depth=8),
+     {(1, -1): Fraction(55, 128), (-1, 1): Fraction(55, 128), (0, 0): Fraction(9, 64)}),
+    # Visible shuffles: the same states, but every decision state is its own information set.
+    ("dds full visibility", DDS_FULL, SMALL_DDS,
+     dict(states=1229, terminal=492, chance=0, decision=737, simultaneous=737,
+          legal_moves=2988, chance_outcomes=0, infosets={"p1": 737, "p2": 737}, max_depth=4),
+     {(1, -1): Fraction(5, 16), (-1, 1): Fraction(5, 16), (0, 0): Fraction(3, 8)}),
+    ("double down, 2 players, deck 1:2 2:2", DOUBLE_DOWN,
+     dict(players=2, deck="1:2 2:2", hand_size=1, chips_each=1),
+     dict(states=527, terminal=16, chance=141, decision=370, simultaneous=0, legal_moves=370,
+          chance_outcomes=286, infosets={"p1": 180, "p2": 109}, max_depth=66),
+     {(1, -1): Fraction(5, 24), (-1, 1): Fraction(19, 24)}),
+    # Pescetti with given sheets is a procedure without decisions or chance: one state.
+    ("pescetti, given sheets", PESCETTI, {},
+     dict(states=1, terminal=1, chance=0, decision=0, simultaneous=0, legal_moves=0,
+          chance_outcomes=0, infosets={"north": 0, "east": 0, "south": 0, "west": 0},
+          max_depth=0),
+     {(0, 0, 0, 0): Fraction(1)}),
+    ("pescetti inverse, given sheets", PESCETTI_INVERSE, dict(mode="given"),
+     dict(states=1, terminal=1, chance=0, decision=0, simultaneous=0, legal_moves=0,
+          chance_outcomes=0, infosets={"north": 0, "east": 0, "south": 0, "west": 0},
+          max_depth=0),
+     {(0, 0, 0, 0): Fraction(1)}),
+]
+
+
+@pytest.mark.parametrize("label, path, options, want, want_outcomes", RECORDED,
+                         ids=[r[0] for r in RECORDED])
+def test_recorded_counts(label, path, options, want, want_outcomes):
+    if not Path(path).exists():
+        pytest.skip(f"{path} does not exist")
+    report = enumerate_states(load_game(path, **options))
+    assert report.complete and report.cycles is False
+    assert counts(report) == want
+    assert outcomes(report) == want_outcomes
+
+
+@pytest.mark.parametrize("options, want", [
+    ({}, dict(states=6249, terminal=3856, chance=9, decision=2384, simultaneous=0,
+              legal_moves=7376, chance_outcomes=24, infosets={"p1": 817, "p2": 817},
+              max_depth=8)),
+    ({"look_must_move": False},
+     dict(states=8441, terminal=5600, chance=9, decision=2832, simultaneous=0,
+          legal_moves=9936, chance_outcomes=24, infosets={"p1": 969, "p2": 969},
+          max_depth=8)),
+])
+def test_gerry_tiny_deck_counts(gerry_tiny, options, want):
+    report = enumerate_states(load_game(gerry_tiny, size=2, turns_each=1, **options))
+    assert counts(report) == want
+    assert outcomes(report) == {(1, -1): Fraction(1, 2), (-1, 1): Fraction(1, 2)}
+
+
+@pytest.mark.parametrize("path, options", [
+    (GERRY, dict(size=2, turns_each=1)),        # the grid comes from a 50-card shuffle
+    (EVIL_DEAL, dict(target=1)),                 # a 52-card shuffle
+])
+def test_a_shuffle_too_big_to_list_is_an_error(path, options):
+    with pytest.raises(EnumerationError) as info:
+        enumerate_states(load_game(path, **options))
+    assert "too big to enumerate" in str(info.value) and "shuffle stock" in str(info.value)
+
+
+# ---------------------------------------------------------------- what the report means
+HEADER = '''game "t"
+players 2
+'''
+
+
+def tiny(body, **options):
+    return load_text(HEADER + body, {k: str(v) for k, v in options.items()})
+
+
+def test_simultaneous_nodes_are_joint_and_uniform():
+    game = tiny('''
+var pick[player]: int = 0
+action say(n: 1..2):
+    pick[me] = n
+flow:
+    simultaneously p in players: say
+    if pick[p1] == pick[p2]:
+        win p1
+    win p2
+''')
+    report = enumerate_states(game)
+    # four terminal states: they differ in the picks recorded
+    assert (report.states, report.decision, report.simultaneous, report.terminal) == (5, 1, 1, 4)
+    assert (report.legal_moves, report.joint_moves) == (4, 4)
+    assert report.infosets == {"p1": 1, "p2": 1}
+    assert outcomes(report) == {(1, -1): Fraction(1, 2), (-1, 1): Fraction(1, 2)}
+
+
+def test_identical_chance_outcomes_merge_and_add_up():
+    game = tiny('''
+var total: int = 0
+flow:
+    random x in [1, 1, 2]
+    total = x
+    if total == 1:
+        win p1
+    win p2
+''')
+    report = enumerate_states(game)
+    assert (report.states, report.chance, report.chance_outcomes) == (3, 1, 3)
+    assert outcomes(report) == {(1, -1): Fraction(2, 3), (-1, 1): Fraction(1, 3)}
+
+
+def test_a_game_that_can_go_on_for_ever_has_cycles_and_exact_outcomes():
+    looping = tiny('''
+var stopped: bool = false
+action again():
+    pass
+action stop():
+    stopped = true
+flow:
+    while not stopped:
+        choose p1: again, stop
+    win p2
+''')
+    report = enumerate_states(looping)
+    assert report.cycles is True and report.max_depth is None
+    assert outcomes(report) == {(-1, 1): Fraction(1)}      # absorbed with probability 1
+    assert report.never_ends == 0
+    assert "go on for ever" in report.text()
+
+
+def test_a_cycle_with_no_way_out_never_ends():
+    game = tiny('''
+action wait():
+    pass
+flow:
+    while true:
+        choose p1: wait
+    draw
+''')
+    report = enumerate_states(game)
+    assert report.cycles is True and report.outcomes == {} and report.never_ends == 1
+
+
+def test_max_states_stops_cleanly_with_a_partial_report():
+    game = load_game(RULESETS / "classics" / "leduc_poker.gdl")
+    report = enumerate_states(game, max_states=1000)
+    assert not report.complete and report.stopped == "--max-states 1000"
+    assert report.states <= 1000 and report.unexpanded > 0
+    assert sum(report.outcomes.values()) + report.unexplored == 1
+    assert "PARTIAL" in report.text()
+
+
+def test_max_depth_does_not_expand_deeper_states():
+    report = enumerate_states(load_game(RULESETS / "classics" / "kuhn_poker.gdl"), max_depth=3)
+    assert not report.complete and report.stopped == "--max-depth 3"
+    assert (report.states, report.chance, report.decision, report.terminal) == (22, 4, 18, 0)
+    assert report.unexplored == 1 and report.bfs_depth == 3
+
+
+def test_information_sets_agree_with_the_engine_infoset_keys():
+    """The walk counts information sets from its own interned chains of observations;
+    they must tell states apart exactly as `State.infoset_key` does."""
+    for path, options in [(DDS, SMALL_DDS), (RULESETS / "classics" / "kuhn_poker.gdl", {})]:
+        game = load_game(path, **options)
+        keys = {s.name: set() for s in game.seats}
+        for state in reachable_states(game):
+            for seat in state.to_move():
+                keys[seat.name].add(state.infoset_key(seat))
+        assert enumerate_states(game).infosets == {k: len(v) for k, v in keys.items()}
+
+
+def test_reachable_states_are_the_enumerated_ones():
+    game = load_game(DDS, **SMALL_DDS)
+    states = list(reachable_states(game))
+    assert len(states) == enumerate_states(game, infosets=False).states == 1229
+    assert len({s.key() for s in states}) == len(states)
+    assert len(list(reachable_states(game, max_states=10))) == 10
+
+
+def test_a_rule_error_during_the_walk_is_raised():
+    game = tiny('''
+zone pile: stack
+action play(c: pile):
+    pass
+flow:
+    choose p1: play
+    draw
+''')
+    with pytest.raises(RuleError, match="deadlock"):
+        enumerate_states(game)
+
+
+def test_report_json_is_exact():
+    report = enumerate_states(load_game(RULESETS / "classics" / "kuhn_poker.gdl"))
+    data = json.loads(json.dumps(report.to_json()))
+    assert data["states"] == 58 and data["complete"] is True
+    assert {tuple(o["returns"]): Fraction(o["probability"]) for o in data["outcomes"]} == \
+        report.outcomes
+
+
+# ---------------------------------------------------------------- the command line
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_prints_the_report(capsys):
+    code, out, err = run(capsys, "enumerate", DDS, *sum(
+        (["--set", f"{k}={v}"] for k, v in SMALL_DDS.items()), []))
+    assert code == 0, err
+    assert "1229" in out and "(complete)" in out and "p1 185, p2 185" in out
+    assert "5/16" in out and "cycles:           no" in out
+
+
+def test_cli_json_and_partial(capsys):
+    code, out, err = run(capsys, "enumerate", RULESETS / "classics" / "leduc_poker.gdl",
+                         "--max-states", 500, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["complete"] is False and data["stopped"] == "--max-states 500"
+    assert data["states"] <= 500
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["enumerate", GERRY, "--set", "size=2"], "too big to enumerate"),
+    (["enumerate", GERRY, "--set", "sise=2"], "did you mean 'size'"),
+    (["enumerate", DDS, "--max-states", "0"], "--max-states must be 1 or more"),
+    (["enumerate", DDS, "--max-depth", "-1"], "--max-depth must be 0 or more"),
+])
+def test_cli_errors_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_moves_that_depend_on_hidden_cards_are_reported():
+    """An information set must offer the same moves in all its states (OpenSpiel's rule):
+    here p2's moves name p1's hidden card."""
+    game = tiny('''
+enum rank = jack "J", queen "Q", king "K"
+card rank: rank
+cards into deck: card(rank: r) for r in rank
+zone deck: set
+zone hand[player]: set, seen by owner
+action name(c: hand[p1]):
+    pass
+flow:
+    secret random c in cards(deck)
+    move c to hand[p1]
+    choose p2: name
+    draw
+''')
+    report = enumerate_states(game)
+    assert report.infosets == {"p1": 0, "p2": 1}
+    assert report.mixed_infosets and "p2 cannot tell two states apart" in report.mixed_infosets[0]
+    assert "WARNING" in report.text()

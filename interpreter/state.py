@@ -346,9 +346,10 @@ class State:
         site, pending = node[1], node[3]
         seen = self._redacted(sorted(pending.items())) if self.obs is not None else None
         self.node = None
-        for seat in sorted(pending):
-            move = pending[seat]
+        for seat, move in pending.items():            # the order the seats committed in
             self.history.append((seat.index, move.text, "simultaneous"))
+        for seat in sorted(pending):                  # the moves take effect in seat order
+            move = pending[seat]
             info = move.action
             self.frame[info.me_slot] = seat
             for (_, slot, _), v in zip(info.params, move.args):
@@ -545,16 +546,16 @@ class State:
         up, known = self.up, self.known
         any_known = any(known)
         zones = []
-        for z, info in zip(self.zones, self.prog.zone_info):
+        for z, is_set in zip(self.zones, self.prog.is_set):
             if any_known:
                 items = [(c.kind, up[c.id], tuple(k >> c.id & 1 for k in known)) for c in z]
             else:
                 items = [(c.kind, up[c.id]) for c in z]
-            if info.kind.value == "set":
+            if is_set:
                 items.sort()
             zones.append(tuple(items))
-        return (self.pc, nk, self.out, tuple(canon(v) for v in self.vars),
-                tuple(canon(v) for v in self.frame), tuple(zones))
+        return (self.pc, nk, self.out, tuple(map(canon, self.vars)),
+                tuple(map(canon, self.frame)), tuple(zones))
 
     def __eq__(self, other):
         return isinstance(other, State) and self.key() == other.key()

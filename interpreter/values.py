@@ -102,8 +102,13 @@ def text_of(value) -> str:
     return value.text
 
 
+_PLAIN = (int, str, type(None))
+
+
 def canon(value):
     """Returns a hashable, identity-free form of a value for canonical state keys."""
+    if type(value) in _PLAIN or value is True or value is False:
+        return value
     if isinstance(value, Card):
         return ("c", value.kind)
     if isinstance(value, (Seat, Member)):

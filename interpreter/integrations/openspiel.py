@@ -1,0 +1,456 @@
+"""Any gdl ruleset as an OpenSpiel game, so OpenSpiel's algorithms and tests run on it.
+
+    from interpreter.integrations.openspiel import load_openspiel_game
+    game = load_openspiel_game("rulesets/classics/kuhn_poker.gdl")
+    state = game.new_initial_state()          # a pyspiel.State
+
+`register(path)` registers the ruleset with pyspiel as `python_gdl_<file stem>`, whose
+parameters are the ruleset's options plus the adapter's own (`seed`, `max_game_length`,
+`utility_bound`, `chance`); after that `pyspiel.load_game("python_gdl_gerry(size=3)")`
+works like any OpenSpiel game, serialised states included.
+
+The mapping (details in docs/integrations.md):
+
+- actions: the numbering of `_actions.ActionTable`, fixed by the ruleset and its options;
+- chance: `explicit` nodes list their outcomes as (id, probability), outcomes with equal
+  text merged and numbered in the engine's order; `sampled` games (a shuffle too big to
+  list) are SAMPLED_STOCHASTIC: the state draws chance itself from a generator seeded by
+  the game's `seed` parameter and the number of states made so far;
+- a `simultaneously` becomes a simultaneous node (dynamics SIMULTANEOUS): every deciding
+  seat has legal actions and `apply_actions` takes one per player (the others' are
+  ignored); a `choose` in such a game is an ordinary node of one player;
+- information_state_string is the engine's perfect-recall `infoset_key(seat)`,
+  observation_string its `view(seat)`, and the observation tensor the hashed view of
+  `_encode`; `str(state)` is the all-seeing view;
+- a game that runs past `max_game_length` decisions ends there (returns 0 each, as an
+  unfinished gdl game); `game_kind` proves a bound for small games, which never truncate.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from fractions import Fraction
+from math import factorial
+from pathlib import Path
+from typing import Dict, Mapping, Optional
+
+import pyspiel
+
+from .. import load_ruleset
+from ..game import Game
+from ..options import option_decls
+from ._actions import ActionTable, IntegrationError
+from ._encode import DEFAULT_SIZE, encode_view
+from ._kind import GameKind, game_kind
+
+#: The adapter's own parameters and their defaults (0 and "auto": decided by game_kind).
+ADAPTER_PARAMS = {"seed": 0, "max_game_length": 0, "utility_bound": 0.0, "chance": "auto"}
+
+_RULESETS: Dict[str, object] = {}     # resolved path -> checked ruleset
+_DATA: Dict[tuple, "_GameData"] = {}  # (resolved path, sorted params) -> _GameData
+_REGISTERED: Dict[str, str] = {}      # short name -> resolved path
+
+_T = pyspiel.GameType
+
+
+def short_name_for(path) -> str:
+    """Returns the name `register` gives a ruleset: `python_gdl_<file stem>`."""
+    return "python_gdl_" + Path(path).stem
+
+
+class _GameData:
+    """What every state of one game shares: the gdl game, its action table and kind."""
+
+    def __init__(self, path: str, params: Mapping[str, object]):
+        resolved = str(Path(path).resolve())
+        if resolved not in _RULESETS:
+            _RULESETS[resolved] = load_ruleset(path)
+        ruleset = _RULESETS[resolved]
+        decls = option_decls(ruleset)
+        self.path, self.params = path, dict(params)
+        options = {k: _option_text(v) for k, v in params.items() if k in decls}
+        self.game = Game(ruleset, options)
+        self.table = ActionTable(self.game)
+        self.kind: GameKind = game_kind(
+            self.game, chance=str(params.get("chance", "auto")),
+            max_game_length=int(params.get("max_game_length", 0)) or None,
+            utility_bound=float(params.get("utility_bound", 0.0)) or None)
+        self.initial = self.game.new_state(observe=True)
+        seed = int(params.get("seed", 0))
+        self.rng = random.Random(seed if seed >= 0 else None)
+
+    def game_type(self, short_name: str) -> "pyspiel.GameType":
+        k = self.kind
+        return _game_type(short_name, self.game, k, len(self.game.seats),
+                          len(self.game.seats), spec_of(self.game))
+
+    def game_info(self) -> "pyspiel.GameInfo":
+        k = self.kind
+        return pyspiel.GameInfo(
+            num_distinct_actions=max(self.table.size, 1),
+            max_chance_outcomes=k.max_chance_outcomes, num_players=len(self.game.seats),
+            min_utility=k.min_utility, max_utility=k.max_utility,
+            utility_sum=k.utility_sum, max_game_length=k.max_game_length)
+
+
+def _option_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _game_type(short_name, game, kind: GameKind, lo: int, hi: int, spec) -> "pyspiel.GameType":
+    chance = {"none": _T.ChanceMode.DETERMINISTIC, "explicit": _T.ChanceMode.EXPLICIT_STOCHASTIC,
+              "sampled": _T.ChanceMode.SAMPLED_STOCHASTIC}[kind.chance]
+    return pyspiel.GameType(
+        short_name=short_name, long_name=f"gdl: {game.title}",
+        dynamics=_T.Dynamics.SIMULTANEOUS if kind.simultaneous else _T.Dynamics.SEQUENTIAL,
+        chance_mode=chance,
+        information=(_T.Information.PERFECT_INFORMATION if kind.perfect_information
+                     else _T.Information.IMPERFECT_INFORMATION),
+        utility={"zero_sum": _T.Utility.ZERO_SUM, "constant_sum": _T.Utility.CONSTANT_SUM,
+                 "general_sum": _T.Utility.GENERAL_SUM}[kind.utility],
+        reward_model=_T.RewardModel.TERMINAL, max_num_players=hi, min_num_players=lo,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=spec)
+
+
+def spec_of(game: Game) -> dict:
+    """Returns the parameter specification: each option's default, then the adapter's."""
+    spec = {}
+    for name, value in game.options.items():
+        if isinstance(value, (bool, int, str)):
+            spec[name] = value
+        else:
+            spec[name] = getattr(value, "name", None) or str(value)
+    clash = sorted(set(spec) & set(ADAPTER_PARAMS))
+    if clash:
+        raise IntegrationError(f"the options {', '.join(clash)} of {game.path} have the names "
+                               f"of OpenSpiel adapter parameters")
+    spec.update(ADAPTER_PARAMS)
+    return spec
+
+
+def _game_data(path: str, params: Mapping[str, object]) -> _GameData:
+    key = (str(Path(path).resolve()), tuple(sorted((k, str(v)) for k, v in params.items())))
+    if key not in _DATA:
+        _DATA[key] = _GameData(path, params)
+    return _DATA[key]
+
+
+# ---------------------------------------------------------------------- game and state
+class GdlGame(pyspiel.Game):
+    """A gdl ruleset with fixed options, as a pyspiel game.  `register` makes one
+    subclass per ruleset, naming its path and short name."""
+
+    path: str = ""
+    short_name: str = ""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        self.data = _game_data(self.path, params)
+        super().__init__(self.data.game_type(self.short_name), self.data.game_info(), params)
+
+    def new_initial_state(self):
+        """Returns the state after the ruleset's setup."""
+        return GdlState(self, self.data)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        """Returns an observer: the seat's view, or its infoset key with perfect recall."""
+        return _Observer(self.data, iig_obs_type, params)
+
+
+class _Handle:
+    """The gdl state inside an OpenSpiel state.  Cloning an OpenSpiel state deep-copies
+    its attributes and serialising it pickles them: this object makes the first a cheap
+    `clone()` and the second the gdl trace, replayed on loading.  It also holds the cards
+    drawn so far from a shuffle dealt out card by card."""
+
+    __slots__ = ("data", "_state", "decisions", "rng", "draws", "outcomes")
+
+    def __init__(self, data: _GameData, state, decisions: int = 0, rng=None, draws=()):
+        self.data, self._state, self.decisions, self.rng = data, state, decisions, rng
+        self.draws = list(draws)        # card ids drawn from the top of a big shuffle
+        self.outcomes = None            # cached chance outcomes of the current node
+
+    @property
+    def state(self):
+        """Returns the gdl state, first drawing chance inside a sampled game."""
+        s = self._state
+        if self.data.kind.chance == "sampled" and s.is_chance():
+            if self.rng is None:
+                self.rng = random.Random(self.data.rng.getrandbits(64))
+            while s.is_chance():
+                s.apply_chance(s.sample_chance(self.rng))
+        return s
+
+    def over(self) -> bool:
+        return self.state.is_terminal() or self.decisions >= self.data.kind.max_game_length
+
+    def chance_list(self):
+        """Returns [(id, text, probability, what to apply)] at a chance node."""
+        if self.outcomes is None:
+            self.outcomes = self._list_chance()
+            if self.outcomes and self.outcomes[-1][0] >= self.data.kind.max_chance_outcomes:
+                raise IntegrationError(
+                    f"a chance outcome has id {self.outcomes[-1][0]}, beyond the "
+                    f"{self.data.kind.max_chance_outcomes} outcomes the game declared")
+        return self.outcomes
+
+    def _list_chance(self):
+        s = self.state
+        cards = self.data.game.prog.cards
+        probe = s.sample_chance(random.Random(0))
+        if probe.kind == "shuffle":
+            zone_cards = [cards[i] for i in probe.data]
+            if self.draws or _orders(zone_cards) > len(cards):
+                return self._draw_list(probe.public, zone_cards)
+        merged: Dict[str, list] = {}
+        for outcome, p in s.chance_outcomes():
+            merged.setdefault(outcome.text, [outcome, 0])[1] += p
+        return [(i, o.text, p, o) for i, (o, p) in enumerate(merged.values())]
+
+    def _draw_list(self, public: str, zone_cards):
+        """The next card from the top of a shuffled zone, uniform among the cards left
+        (twins are one outcome, with their count as weight)."""
+        drawn = set(self.draws)
+        left = sorted((c for c in zone_cards if c.id not in drawn), key=lambda c: c.id)
+        first: Dict[int, list] = {}
+        for c in left:
+            first.setdefault(c.kind, [c, 0])[1] += 1
+        place = len(self.draws) + 1
+        return sorted((c.id, f"{public}: card {place} from the top is {c.text}",
+                       Fraction(k, len(left)), ("draw", c.id, zone_cards))
+                      for c, k in first.values())
+
+    def apply_chance(self, action: int):
+        entry = next((e for e in self.chance_list() if e[0] == action), None)
+        if entry is None:
+            raise IntegrationError(f"chance outcome {action} is not possible here")
+        what = entry[3]
+        self.outcomes = None
+        if not isinstance(what, tuple):
+            self.state.apply_chance(what)
+            return
+        self.draws.append(what[1])
+        drawn = set(self.draws)
+        left = sorted((c for c in what[2] if c.id not in drawn), key=lambda c: c.id)
+        if len({c.kind for c in left}) <= 1:     # the rest of the order is forced
+            top_first = self.draws + [c.id for c in left]
+            s = self.state
+            s.apply_chance(s.outcome_from_data("shuffle", tuple(reversed(top_first))))
+            self.draws = []
+
+    def __deepcopy__(self, memo):
+        s = self.state
+        return _Handle(self.data, s.clone(), self.decisions, copy.deepcopy(self.rng, memo),
+                       self.draws)
+
+    def __reduce__(self):
+        s = self.state
+        return (_restore, (self.data.path, self.data.params, s.trace(), self.decisions,
+                           self.rng.getstate() if self.rng is not None else None,
+                           list(self.draws)))
+
+
+def _orders(cards) -> int:
+    """Returns the number of distinct orders of these cards (twins not told apart)."""
+    total = factorial(len(cards))
+    for k in Counter(c.kind for c in cards).values():
+        total //= factorial(k)
+    return total
+
+
+def _restore(path, params, trace, decisions, rng_state, draws) -> _Handle:
+    data = _game_data(path, params)
+    s = data.game.new_state(trace.get("seed"), observe=True)
+    for step in trace["steps"]:
+        if "chance" in step:
+            d = step["data"]
+            s.apply_chance(s.outcome_from_data(step["kind"], tuple(d) if isinstance(d, list)
+                                               else d))
+        else:
+            s.apply(step["move"], data.game.seat(step["player"]))
+    rng = None
+    if rng_state is not None:
+        rng = random.Random()
+        rng.setstate(rng_state)
+    return _Handle(data, s, decisions, rng, draws)
+
+
+class GdlState(pyspiel.State):
+    """A pyspiel state over a gdl state."""
+
+    def __init__(self, game, data: Optional[_GameData] = None):
+        super().__init__(game)
+        data = data or game.data
+        self._h = _Handle(data, data.initial.clone())
+
+    def current_player(self):
+        """Returns the seat index to move, or CHANCE, SIMULTANEOUS or TERMINAL."""
+        h = self._h
+        s = h.state
+        if h.over():
+            return pyspiel.PlayerId.TERMINAL
+        if s.is_chance():
+            return pyspiel.PlayerId.CHANCE
+        if s.is_simultaneous():
+            return pyspiel.PlayerId.SIMULTANEOUS
+        return s.to_move()[0].index
+
+    def _legal_actions(self, player):
+        """Returns the player's legal action indices, ascending."""
+        h = self._h
+        s = h.state
+        if h.over() or player < 0:
+            return []
+        seat = h.data.game.seats[player]
+        if seat not in s.to_move():
+            return []
+        return [i for i, _ in h.data.table.legal(s, seat)]
+
+    def chance_outcomes(self):
+        """Returns [(outcome id, probability)] at a chance node."""
+        return [(i, float(p)) for i, _, p, _ in self._h.chance_list()]
+
+    def _move(self, seat, action):
+        for i, m in self._h.data.table.legal(self._h.state, seat):
+            if i == action:
+                return m
+        raise IntegrationError(f"action {action} ({self._h.data.table.text(action)}) is not "
+                               f"legal for {seat.name} here")
+
+    def _apply_action(self, action):
+        """Applies a chance outcome id or the current player's action."""
+        h = self._h
+        s = h.state
+        if s.is_chance():
+            h.apply_chance(action)
+        else:
+            seat = s.to_move()[0]
+            s.apply(self._move(seat, action), seat)
+            h.decisions += 1
+        h.outcomes = None
+
+    def _apply_actions(self, actions):
+        """Applies one action per player at a simultaneous node (non-deciders' ignored)."""
+        h = self._h
+        s = h.state
+        moves = [(seat, self._move(seat, actions[seat.index])) for seat in s.to_move()]
+        for seat, move in moves:
+            s.apply(move, seat)
+        h.decisions += 1
+        h.outcomes = None
+
+    def _action_to_string(self, player, action):
+        """Returns the move text of an action, or the text of a chance outcome."""
+        if player == pyspiel.PlayerId.CHANCE:
+            return next((text for i, text, _, _ in self._h.chance_list() if i == action),
+                        f"chance outcome {action}")
+        return self._h.data.table.text(action)
+
+    def is_terminal(self):
+        """Returns whether the game is over (or truncated at max_game_length)."""
+        return self._h.over()
+
+    def returns(self):
+        """Returns each seat's result (0 each until the end)."""
+        return [float(r) for r in self._h.state.returns()]
+
+    def gdl_state(self):
+        """Returns the underlying gdl state (do not modify it)."""
+        return self._h.state
+
+    def __str__(self):
+        h = self._h
+        cards = h.data.game.prog.cards
+        drawn = " ".join(cards[i].text for i in h.draws)
+        return h.state.view(None) + (f"\ndrawn from the top: {drawn}" if drawn else "")
+
+
+class _Observer:
+    """Observations as the engine defines them: the seat's view (tensor: hashed tokens),
+    or with perfect recall its infoset key."""
+
+    def __init__(self, data: _GameData, iig_obs_type, params):
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.data = data
+        self.recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
+        private = (iig_obs_type.private_info if iig_obs_type is not None
+                   else pyspiel.PrivateInfoType.SINGLE_PLAYER)
+        self.everything = private == pyspiel.PrivateInfoType.ALL_PLAYERS
+        if private == pyspiel.PrivateInfoType.NONE and not data.kind.perfect_information:
+            raise ValueError("the gdl engine has no public-only observation of a game with "
+                             "hidden information; use the player's own (SINGLE_PLAYER)")
+        if self.recall:
+            self.tensor, self.dict = None, {}
+        else:
+            import numpy as np
+            self.tensor = np.zeros(DEFAULT_SIZE, np.float32)
+            self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        """Fills the tensor with the hashed view of `player`."""
+        if self.tensor is not None:
+            s = state.gdl_state()
+            view = s.view(None) if self.everything else None
+            if view is None:
+                encode_view(s, player, out=self.tensor)
+            else:
+                from ._encode import token_positions
+                self.tensor.fill(0)
+                self.tensor[token_positions(view, "all", len(self.tensor))] = 1.0
+
+    def string_from(self, state, player):
+        """Returns the view (or perfect-recall infoset key) of `player`."""
+        s = state.gdl_state()
+        if self.everything:
+            return "\n".join(s.trace_texts()) if self.recall else s.view(None)
+        seat = self.data.game.seats[player]
+        return s.infoset_key(seat) if self.recall else s.view(seat)
+
+
+# ---------------------------------------------------------------------- registration
+def register(path, short_name: Optional[str] = None) -> str:
+    """Registers a ruleset with pyspiel (once) and returns its short name."""
+    name = short_name or short_name_for(path)
+    resolved = str(Path(path).resolve())
+    if name in _REGISTERED:
+        if _REGISTERED[name] != resolved:
+            raise IntegrationError(f"{name} is already registered for {_REGISTERED[name]}; "
+                                   f"pass another short_name for {path}")
+        return name
+    if resolved not in _RULESETS:
+        _RULESETS[resolved] = load_ruleset(path)
+    game = Game(_RULESETS[resolved], {})
+    players = next(d for d in game.ruleset.decls if type(d).__name__ == "PlayersDecl")
+    kind = game_kind(game, walk=False, max_game_length=1, utility_bound=1.0)
+    cls = type(f"GdlGame_{name}", (GdlGame,), {"path": str(path), "short_name": name})
+    pyspiel.register_game(_game_type(name, game, kind, players.lo, players.hi, spec_of(game)),
+                          cls)
+    _REGISTERED[name] = resolved
+    return name
+
+
+def load_openspiel_game(path, options: Optional[Mapping[str, object]] = None,
+                        **params) -> "pyspiel.Game":
+    """Returns the ruleset as a pyspiel game, with option overrides (name -> value) and
+    adapter parameters (seed, max_game_length, utility_bound, chance)."""
+    name = register(path)
+    merged = {k: _param(v) for k, v in dict(options or {}, **params).items()}
+    return pyspiel.load_game(name, merged)
+
+
+def _param(value):
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+make_game = load_openspiel_game
+
+__all__ = ["register", "load_openspiel_game", "make_game", "short_name_for", "GdlGame",
+           "GdlState", "ADAPTER_PARAMS"]

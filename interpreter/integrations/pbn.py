@@ -1,0 +1,162 @@
+"""Bridge deals to and from PBN (Portable Bridge Notation) files.
+
+    write_pbn([state1, state2], "boards.pbn")      # states whose `deal_pbn` holds a Deal
+    deals = read_pbn_deals("targets.pbn")           # ["N:AKQ.... ...", ...]
+
+A PBN Deal value is a seat letter, a colon, and four hands clockwise from that seat, each
+`spades.hearts.diamonds.clubs` with ranks `AKQJT98765432` (`N:.63.AKQ987.A9732 A8654...`).
+The engine knows nothing of bridge: a ruleset that deals a board (Pescetti) writes the
+Deal value into a text variable, `deal_pbn` by default, and this module reads it with
+`game.evaluate`.  Each board gets the Board, Dealer and Vulnerable of the standard
+16-board cycle (board 1: North deals, nobody vulnerable) unless a board says otherwise.
+No optional package is needed; `endplay` reads the files in the tests.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Dict, Iterable, List, Mapping, Union
+
+from gdl.errors import GdlError
+
+SEATS = "NESW"
+RANKS = "AKQJT98765432"
+#: Vulnerability of boards 1..16; the cycle repeats (PBN standard, section 3.4.10).
+VULNERABLE = ("None", "NS", "EW", "All", "NS", "EW", "All", "None",
+              "EW", "All", "None", "NS", "All", "None", "NS", "EW")
+
+_TAG = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+
+
+class PbnError(GdlError):
+    """A PBN file or Deal value that cannot be read or written."""
+    kind = "PBN error"
+
+
+def board_dealer(board: int) -> str:
+    """Returns the dealer of a board number: N, E, S, W in turn from board 1."""
+    return SEATS[(board - 1) % 4]
+
+
+def board_vulnerable(board: int) -> str:
+    """Returns the vulnerability of a board number (None, NS, EW or All)."""
+    return VULNERABLE[(board - 1) % 16]
+
+
+def parse_deal(text: str) -> Dict[str, List[str]]:
+    """Returns {seat letter: [spades, hearts, diamonds, clubs]} of a full Deal value, or
+    raises PbnError saying what is wrong."""
+    first, colon, rest = text.strip().partition(":")
+    if not colon or first.upper() not in SEATS or len(first) != 1:
+        raise PbnError(f"the Deal {text!r} must start with N:, E:, S: or W:")
+    hands = rest.split()
+    if len(hands) != 4:
+        raise PbnError(f"the Deal {text!r} has {len(hands)} hands, not 4")
+    start = SEATS.index(first.upper())
+    out, seen = {}, set()
+    for j, hand in enumerate(hands):
+        seat = SEATS[(start + j) % 4]
+        suits = hand.upper().split(".")
+        if len(suits) != 4:
+            raise PbnError(f"{seat}'s hand {hand!r} has {len(suits)} suits, not 4 "
+                           f"(spades.hearts.diamonds.clubs)")
+        for suit, holding in zip("SHDC", suits):
+            for r in holding:
+                if r not in RANKS:
+                    raise PbnError(f"{seat}'s hand {hand!r} holds {r!r}, not a rank of "
+                                   f"{RANKS}")
+                if (suit, r) in seen:
+                    raise PbnError(f"the Deal {text!r} names {r}{suit} twice")
+                seen.add((suit, r))
+        out[seat] = ["".join(sorted(s, key=RANKS.index)) for s in suits]
+    if len(seen) != 52:
+        raise PbnError(f"the Deal {text!r} names {len(seen)} cards, not 52")
+    return out
+
+
+def normal_deal(text: str) -> str:
+    """Returns a Deal value from North with each suit's ranks in order."""
+    hands = parse_deal(text)
+    return "N:" + " ".join(".".join(hands[s]) for s in SEATS)
+
+
+def deal_text(item, var: str = "deal_pbn") -> str:
+    """Returns the Deal value of a board: a Deal text, a mapping with "deal", or a gdl
+    state whose text variable `var` holds one."""
+    if isinstance(item, str):
+        text = item
+    elif isinstance(item, Mapping):
+        text = item["deal"]
+    else:
+        text = item.game.evaluate(var, item)
+        if not isinstance(text, str) or not text:
+            raise PbnError(f"the state's {var} is {text!r}, not a Deal value; is the game "
+                           f"over?")
+    parse_deal(text)
+    return text.strip()
+
+
+def pbn_text(boards: Iterable, first_board: int = 1, event: str = "",
+             var: str = "deal_pbn") -> str:
+    """Returns a PBN file (import format) of the boards, numbered from `first_board`."""
+    lines = ["% PBN 2.1", "% IMPORT", "% Creator: gdl", ""]
+    for i, item in enumerate(boards):
+        extra = item if isinstance(item, Mapping) else {}
+        board = int(extra.get("board", first_board + i))
+        tags = [("Event", event), ("Site", ""), ("Date", "????.??.??"), ("Board", str(board)),
+                ("Dealer", extra.get("dealer", board_dealer(board))),
+                ("Vulnerable", extra.get("vulnerable", board_vulnerable(board))),
+                ("Deal", deal_text(item, var))]
+        lines.extend(f'[{name} "{value}"]' for name, value in tags)
+        lines.append("")
+    return "\n".join(lines)
+
+
+def write_pbn(boards: Iterable, path: Union[str, Path], first_board: int = 1,
+              event: str = "", var: str = "deal_pbn") -> int:
+    """Writes the boards (Deal texts, mappings or gdl states) as a PBN file; returns how
+    many boards it wrote."""
+    boards = list(boards)
+    Path(path).write_text(pbn_text(boards, first_board, event, var), encoding="utf-8")
+    return len(boards)
+
+
+def read_pbn_tags(path: Union[str, Path]) -> List[Dict[str, str]]:
+    """Returns the tags of each game of a PBN file, in order (a `#` value repeats the
+    previous game's value, as the standard says)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except OSError as err:
+        raise PbnError(f"cannot read {path}: {err.strerror}") from None
+    text = re.sub(r"\{[^}]*\}", " ", text)              # brace comments, even multi-line
+    games: List[Dict[str, str]] = []
+    current: Dict[str, str] = {}
+    previous: Dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.split(";", 1)[0].strip()
+        if raw.startswith("%"):
+            continue
+        if not line:
+            if current:
+                games.append(current)
+                previous, current = current, {}
+            continue
+        for name, value in _TAG.findall(line):
+            current[name] = previous.get(name, "") if value == "#" else value
+    if current:
+        games.append(current)
+    return games
+
+
+def read_pbn_deals(path: Union[str, Path]) -> List[str]:
+    """Returns the Deal value of every game of a PBN file that has one, in order."""
+    deals = []
+    for tags in read_pbn_tags(path):
+        if tags.get("Deal"):
+            parse_deal(tags["Deal"])
+            deals.append(tags["Deal"].strip())
+    return deals
+
+
+__all__ = ["write_pbn", "read_pbn_deals", "read_pbn_tags", "pbn_text", "parse_deal",
+           "normal_deal", "deal_text", "board_dealer", "board_vulnerable", "PbnError"]

@@ -60,7 +60,8 @@ class _ConstState:
 class Compiler(ExprCompiler, LayoutBuilder):
     """Turns a checked Ruleset and its option values into a Program."""
 
-    def __init__(self, ruleset: A.Ruleset, overrides: dict):
+    def __init__(self, ruleset: A.Ruleset, overrides: dict, coverage: Optional[dict] = None):
+        self.coverage = coverage
         self.ruleset = ruleset
         self.source = ruleset.source
         self.prog = Program(path=ruleset.path)
@@ -155,11 +156,24 @@ class Compiler(ExprCompiler, LayoutBuilder):
                 code.append(self.trigger_op(len(code) + 1))
 
     def stmt(self, s, scope, code):
+        if self.coverage is not None and not isinstance(s, A.Pass):
+            self.count_op(code, (self.rule_stack[-1], s.span.line, type(s).__name__))
         if isinstance(s, _PAUSING) and code is not self.prog.code:
             raise self.error(f"{type(s).__name__.lower()} cannot happen here: triggers and "
                              f"simultaneous actions run without stopping for a decision", s)
         handler = getattr(self, "_s_" + type(s).__name__)
         handler(s, scope, code)
+
+    def count_op(self, code, key):
+        """Instruments a statement: counts how often it runs (for `gdl fuzz` coverage)."""
+        counts = self.coverage
+        counts.setdefault(key, 0)
+        nxt = len(code) + 1
+
+        def count(st):
+            counts[key] += 1
+            return nxt
+        code.append(count)
 
     def effect(self, code, fn):
         nxt = len(code) + 1
@@ -613,6 +627,8 @@ def _names_in(node) -> set:
     return out
 
 
-def compile_program(ruleset: A.Ruleset, overrides: dict) -> Program:
-    """Returns the compiled program of a checked ruleset with these option values."""
-    return Compiler(ruleset, overrides).compile()
+def compile_program(ruleset: A.Ruleset, overrides: dict,
+                    coverage: Optional[dict] = None) -> Program:
+    """Returns the compiled program of a checked ruleset with these option values; with a
+    `coverage` dict, every statement counts its runs there under (rule, line, kind)."""
+    return Compiler(ruleset, overrides, coverage).compile()

@@ -22,15 +22,30 @@ from .values import Seat
 class Game:
     """A compiled ruleset with fixed option values."""
 
-    def __init__(self, ruleset: A.Ruleset, overrides: Mapping[str, object]):
+    def __init__(self, ruleset: A.Ruleset, overrides: Mapping[str, object],
+                 coverage: bool = False):
         self.ruleset = ruleset
         self.path = ruleset.path
         self.source = ruleset.source
         self.overrides = resolve_overrides(ruleset, overrides)
-        self.prog = compile_program(ruleset, self.overrides)
+        #: With `coverage`, (rule, line, statement kind) -> how often it ran, over every
+        #: state of this game; statements that never ran stay at 0.
+        self.coverage = {} if coverage else None
+        self.prog = compile_program(ruleset, self.overrides, self.coverage)
         self.options = dict(self.prog.options)
         self.seats = list(self.prog.seats)
         self.title = self.prog.title or Path(self.path).stem
+
+    def trigger_names(self):
+        """Returns the triggers in the order they are checked (priority, then file order)."""
+        return [name for _, name, _, _, _ in self.prog.triggers]
+
+    def set_trigger_order(self, names):
+        """Checks the triggers in this order from now on (to test whether order matters)."""
+        by_name = {t[1]: t for t in self.prog.triggers}
+        if sorted(names) != sorted(by_name):
+            raise MoveError(f"the triggers are {', '.join(sorted(by_name))}")
+        self.prog.triggers[:] = [by_name[n] for n in names]
 
     @property
     def action_names(self):
@@ -178,9 +193,11 @@ def load_ruleset(path) -> A.Ruleset:
     return ruleset
 
 
-def load(path, options: Optional[Mapping[str, object]] = None) -> Game:
-    """Returns the game of a ruleset file with these option overrides (name -> value)."""
-    return Game(load_ruleset(path), options or {})
+def load(path, options: Optional[Mapping[str, object]] = None,
+         coverage: bool = False) -> Game:
+    """Returns the game of a ruleset file with these option overrides (name -> value);
+    `coverage` counts how often each statement runs (see Game.coverage)."""
+    return Game(load_ruleset(path), options or {}, coverage)
 
 
 def load_text(text: str, options: Optional[Mapping[str, object]] = None,

@@ -42,8 +42,10 @@ class _GdlIndenter(Indenter):
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
     grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+    # cache=True keeps the built parse tables in the temp directory, keyed by the grammar,
+    # so each `gdl` command starts in milliseconds instead of rebuilding them.
     return Lark(grammar, parser="lalr", postlex=_GdlIndenter(), propagate_positions=True,
-                maybe_placeholders=True, start=["start", "expr"])
+                maybe_placeholders=True, start=["start", "expr"], cache=True)
 
 
 def _expected_text(lark: Lark, names) -> list:

@@ -200,30 +200,12 @@ class State:
         soon as the parameters it mentions are bound."""
         frame = self.frame
         frame[info.me_slot] = seat
-        params, staged = info.params, info.staged
-        n = len(params)
-        out = []
-        args = [None] * n
-
-        def rec(i):
-            for req in staged[i]:
-                if not req(self):
-                    return
-            if i == n:
-                out.append(Move(info, tuple(args)))
-                return
-            _, slot, domain = params[i]
-            for v in domain(self):
-                frame[slot] = v
-                args[i] = v
-                rec(i + 1)
         try:
-            rec(0)
+            return _ENUMERATORS.get(len(info.params), _moves_any)(self, info)
         finally:
             frame[info.me_slot] = None
-            for _, slot, _ in params:
+            for _, slot, _ in info.params:
                 frame[slot] = None
-        return out
 
     def why_illegal(self, text: str, player=None) -> Optional[str]:
         """Returns why a move is not legal now (the failing rule and its line), or None."""
@@ -568,6 +550,76 @@ class State:
 
 
 _BRACKET_SPACES = re.compile(r"\s*([,\[\]])\s*(?=[^\[]*\])")
+
+
+def _passes(st, requires):
+    for req in requires:
+        if not req(st):
+            return False
+    return True
+
+
+def _moves_0(st, info):
+    return [Move(info, ())] if _passes(st, info.staged[0]) else []
+
+
+def _moves_1(st, info):
+    r0, r1 = info.staged
+    if r0 and not _passes(st, r0):
+        return []
+    (_, s0, d0), = info.params
+    frame = st.frame
+    out = []
+    for v0 in d0(st):
+        frame[s0] = v0
+        if r1 and not _passes(st, r1):
+            continue
+        out.append(Move(info, (v0,)))
+    return out
+
+
+def _moves_2(st, info):
+    r0, r1, r2 = info.staged
+    if r0 and not _passes(st, r0):
+        return []
+    (_, s0, d0), (_, s1, d1) = info.params
+    frame = st.frame
+    out = []
+    for v0 in d0(st):
+        frame[s0] = v0
+        if r1 and not _passes(st, r1):
+            continue
+        for v1 in d1(st):
+            frame[s1] = v1
+            if r2 and not _passes(st, r2):
+                continue
+            out.append(Move(info, (v0, v1)))
+    return out
+
+
+def _moves_any(st, info):
+    params, staged = info.params, info.staged
+    n = len(params)
+    frame = st.frame
+    out = []
+    args = [None] * n
+
+    def rec(i):
+        if staged[i] and not _passes(st, staged[i]):
+            return
+        if i == n:
+            out.append(Move(info, tuple(args)))
+            return
+        _, slot, domain = params[i]
+        for v in domain(st):
+            frame[slot] = v
+            args[i] = v
+            rec(i + 1)
+    rec(0)
+    return out
+
+
+_ENUMERATORS = {0: _moves_0, 1: _moves_1, 2: _moves_2}
 
 
 def _without_twins(moves):

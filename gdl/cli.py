@@ -185,6 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
     with_options(p)
     p.set_defaults(func=cmd_enumerate)
 
+    from .pbn_cmd import add_pbn_parser
+    add_pbn_parser(sub)
+
     p = sub.add_parser("bench", help="random playouts per second on one core")
     p.add_argument("file")
     p.add_argument("--seconds", type=float, default=3.0)

@@ -65,12 +65,14 @@ def token_positions(view: str, seat_name: str, size: int = DEFAULT_SIZE) -> List
 
 
 def encode_view(state, seat, size: int = DEFAULT_SIZE, out=None):
-    """Returns (or fills `out` with) the 0/1 float32 vector of the seat's current view."""
+    """Returns (or fills `out` with) the 0/1 float32 vector of the seat's current view
+    (seat None: the all-seeing view)."""
     import numpy as np
     if out is None:
         out = np.zeros(size, dtype=np.float32)
     else:
         out.fill(0)
-    seat = state.game.seat(seat)
-    out[token_positions(state.view(seat), seat.name, len(out))] = 1.0
+    seat = None if seat is None else state.game.seat(seat)
+    name = "all" if seat is None else seat.name
+    out[token_positions(state.view(seat), name, len(out))] = 1.0
     return out

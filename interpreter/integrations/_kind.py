@@ -13,7 +13,7 @@
   otherwise `general_sum`;
 - bounds on returns and on the number of decisions: exact from the walk when it ran and
   completed, else from the endings (`win`: -(n-1)..1), else the fallbacks below, which
-  the caller can override.
+  the user can override.
 
 The walk (`interpreter.enumerate.enumerate_states`, stopped after `WALK_STATES` states or
 about `WALK_SECONDS` seconds) runs only for a ruleset whose `returns(p)` the text alone
@@ -119,36 +119,54 @@ def _max_chance_outcomes(game, chance: str) -> int:
     return max(most, 1)
 
 
+def _utility(settled: bool, report):
+    """Returns (utility, utility sum) from the text, else from the walk's outcomes."""
+    sums = {round(sum(r), 9) for r in report.outcomes} if report is not None else None
+    if settled or sums == {0.0}:
+        return "zero_sum", 0.0
+    if sums is not None and len(sums) == 1:
+        return "constant_sum", float(next(iter(sums)))
+    return "general_sum", None
+
+
+def _win_bounds(game) -> tuple:
+    """Returns the least and greatest return `win`, `draw` and the end of the flow give:
+    a single winner leaves each other seat -1/(n-1), k winners -k/(n-k)."""
+    from gdl.checker import OptT, Prim
+    from ._actions import checker_types
+    n = len(game.seats)
+    if n < 2:
+        return (0.0, 1.0)
+    types, _ = checker_types(game.ruleset)
+    wins = [w for w in walk_ast(game.ruleset.decls) if isinstance(w, A.Win)]
+    single = all(types.type_of(w.who) in (Prim("player"), OptT(Prim("player"))) for w in wins)
+    return (-1.0 / (n - 1) if single else -float(n - 1), 1.0)
+
+
+def _bounds(game, report, has_returns: bool, utility_bound: Optional[float]) -> tuple:
+    if utility_bound is not None:
+        return -float(utility_bound), float(utility_bound)
+    if report is not None:
+        return (min(min(r) for r in report.outcomes), max(max(r) for r in report.outcomes))
+    if not has_returns:
+        return _win_bounds(game)
+    return -DEFAULT_UTILITY_BOUND, DEFAULT_UTILITY_BOUND
+
+
 def game_kind(game, *, chance: str = "auto", max_game_length: Optional[int] = None,
               utility_bound: Optional[float] = None, walk: Optional[bool] = None,
               walk_states: int = WALK_STATES, walk_seconds: float = WALK_SECONDS) -> GameKind:
     """Returns the kind of `game` (a loaded gdl Game); the keywords override the analysis
     (`walk`: None walks only when the text leaves the utility open)."""
     profile = game.profile()
-    n = len(game.seats)
-    decls = game.ruleset.decls
-    has_returns = any(isinstance(d, A.ReturnsDecl) for d in decls)
-    settled = not has_returns or _opponent_difference(game.ruleset, n)
+    has_returns = any(isinstance(d, A.ReturnsDecl) for d in game.ruleset.decls)
+    settled = not has_returns or _opponent_difference(game.ruleset, len(game.seats))
     mode = _chance_mode(profile, chance)
     if walk is None:
         walk = not settled
     report = _walk_report(game, walk_states, walk_seconds) if walk else None
-    sums = {round(sum(r), 9) for r in report.outcomes} if report is not None else None
-    if settled or sums == {0.0}:
-        utility, total = "zero_sum", 0.0
-    elif sums is not None and len(sums) == 1:
-        utility, total = "constant_sum", float(next(iter(sums)))
-    else:
-        utility, total = "general_sum", None
-    if utility_bound is not None:
-        lo, hi = -float(utility_bound), float(utility_bound)
-    elif report is not None:
-        lo = min(min(r) for r in report.outcomes)
-        hi = max(max(r) for r in report.outcomes)
-    elif not has_returns:
-        lo, hi = -float(max(n - 1, 1)), 1.0
-    else:
-        lo, hi = -DEFAULT_UTILITY_BOUND, DEFAULT_UTILITY_BOUND
+    utility, total = _utility(settled, report)
+    lo, hi = _bounds(game, report, has_returns, utility_bound)
     proven = report is not None and report.max_depth is not None
     if not game.prog.actions:        # nobody ever decides
         proven, max_game_length = True, max_game_length or 1

@@ -1,33 +1,36 @@
 """Any gdl ruleset as an OpenSpiel game, so OpenSpiel's algorithms and tests run on it.
 
     from interpreter.integrations.openspiel import load_openspiel_game
-    game = load_openspiel_game("rulesets/classics/kuhn_poker.gdl")
+    game = load_openspiel_game("rulesets/some_game.gdl", {"an_option": 3})
     state = game.new_initial_state()          # a pyspiel.State
 
 `register(path)` registers the ruleset with pyspiel as `python_gdl_<file stem>`, whose
 parameters are the ruleset's options plus the adapter's own (`seed`, `max_game_length`,
-`utility_bound`, `chance`); after that `pyspiel.load_game("python_gdl_gerry(size=3)")`
+`utility_bound`, `chance`); after that `pyspiel.load_game("python_gdl_some_game(an_option=3)")`
 works like any OpenSpiel game, serialised states included.
 
 The mapping (details in docs/integrations.md):
 
 - actions: the numbering of `_actions.ActionTable`, fixed by the ruleset and its options;
-- chance: `explicit` nodes list their outcomes as (id, probability), outcomes with equal
-  text merged and numbered in the engine's order; `sampled` games (a shuffle too big to
-  list) are SAMPLED_STOCHASTIC: the state draws chance itself from a generator seeded by
-  the game's `seed` parameter and the number of states made so far;
+- chance: nodes list their outcomes as (id, probability), outcomes with equal text
+  merged and numbered in the engine's order; a shuffle with more distinct orders than
+  the game has cards is dealt card by card (each node draws the next card from the top,
+  its id the card's id), so probabilities stay exact and every state serialises.  With
+  `chance=sampled` the game is SAMPLED_STOCHASTIC instead: the state draws chance
+  itself, from a generator seeded by the game's `seed` parameter;
 - a `simultaneously` becomes a simultaneous node (dynamics SIMULTANEOUS): every deciding
   seat has legal actions and `apply_actions` takes one per player (the others' are
   ignored); a `choose` in such a game is an ordinary node of one player;
-- information_state_string is the engine's perfect-recall `infoset_key(seat)`,
-  observation_string its `view(seat)`, and the observation tensor the hashed view of
-  `_encode`; `str(state)` is the all-seeing view;
+- information_state_string is the engine's perfect-recall `infoset_key(seat)` (a digest
+  of it past `READABLE_STEPS` steps), observation_string its `view(seat)`, and the
+  observation tensor the hashed view of `_encode`; `str(state)` is the all-seeing view;
 - a game that runs past `max_game_length` decisions ends there (returns 0 each, as an
   unfinished gdl game); `game_kind` proves a bound for small games, which never truncate.
 """
 from __future__ import annotations
 
 import copy
+import hashlib
 import random
 from collections import Counter
 from fractions import Fraction
@@ -37,6 +40,8 @@ from typing import Dict, Mapping, Optional
 
 import pyspiel
 
+from gdl import ast as A
+
 from .. import load_ruleset
 from ..game import Game
 from ..options import option_decls
@@ -44,12 +49,17 @@ from ._actions import ActionTable, IntegrationError
 from ._encode import DEFAULT_SIZE, encode_view
 from ._kind import GameKind, game_kind
 
+#: Information state strings are the readable infoset key up to this many steps, then a
+#: digest of it (a long game's key grows by a whole view at every step).
+READABLE_STEPS = 64
+
 #: The adapter's own parameters and their defaults (0 and "auto": decided by game_kind).
 ADAPTER_PARAMS = {"seed": 0, "max_game_length": 0, "utility_bound": 0.0, "chance": "auto"}
 
 _RULESETS: Dict[str, object] = {}     # resolved path -> checked ruleset
 _DATA: Dict[tuple, "_GameData"] = {}  # (resolved path, sorted params) -> _GameData
 _REGISTERED: Dict[str, str] = {}      # short name -> resolved path
+_SPECS: Dict[str, dict] = {}          # resolved path -> parameter specification
 
 _T = pyspiel.GameType
 
@@ -68,7 +78,7 @@ class _GameData:
             _RULESETS[resolved] = load_ruleset(path)
         ruleset = _RULESETS[resolved]
         decls = option_decls(ruleset)
-        self.path, self.params = path, dict(params)
+        self.path, self.params, self.resolved = path, dict(params), resolved
         options = {k: _option_text(v) for k, v in params.items() if k in decls}
         self.game = Game(ruleset, options)
         self.table = ActionTable(self.game)
@@ -81,9 +91,9 @@ class _GameData:
         self.rng = random.Random(seed if seed >= 0 else None)
 
     def game_type(self, short_name: str) -> "pyspiel.GameType":
-        k = self.kind
-        return _game_type(short_name, self.game, k, len(self.game.seats),
-                          len(self.game.seats), spec_of(self.game))
+        n = len(self.game.seats)
+        spec = _SPECS.get(self.resolved) or spec_of(self.game)
+        return _game_type(short_name, self.game, self.kind, n, n, spec)
 
     def game_info(self) -> "pyspiel.GameInfo":
         k = self.kind
@@ -168,12 +178,33 @@ class _Handle:
     `clone()` and the second the gdl trace, replayed on loading.  It also holds the cards
     drawn so far from a shuffle dealt out card by card."""
 
-    __slots__ = ("data", "_state", "decisions", "rng", "draws", "outcomes")
+    __slots__ = ("data", "_state", "decisions", "rng", "draws", "outcomes", "digests")
 
-    def __init__(self, data: _GameData, state, decisions: int = 0, rng=None, draws=()):
+    def __init__(self, data: _GameData, state, decisions: int = 0, rng=None, draws=(),
+                 digests=None):
         self.data, self._state, self.decisions, self.rng = data, state, decisions, rng
         self.draws = list(draws)        # card ids drawn from the top of a big shuffle
         self.outcomes = None            # cached chance outcomes of the current node
+        self.digests = list(digests or [None] * len(data.game.seats))
+
+    def infoset_string(self, seat) -> str:
+        """Returns the seat's perfect-recall information state: the engine's infoset key
+        while the game is short, else the number of steps and a SHA-256 chained over the
+        key's entries (the key grows by a whole view at every step, to some 400 KB after
+        600 steps of a long card game: too big to hold per information set).  The digest
+        is extended only by the steps since the last call."""
+        from ..observe import observations
+        s = self.state
+        entries = observations(s, seat)
+        count, digest = self.digests[seat.index] or (0, b"")
+        if count > len(entries):                        # not a later state: start again
+            count, digest = 0, b""
+        for lines, view in entries[count:]:
+            digest = hashlib.sha256(digest + "\n".join(lines + (view, "")).encode()).digest()
+        self.digests[seat.index] = (len(entries), digest)
+        if len(entries) <= READABLE_STEPS:
+            return s.infoset_key(seat)
+        return f"{seat.name} after {len(entries)} steps, sha256 {digest.hex()}"
 
     @property
     def state(self):
@@ -246,7 +277,7 @@ class _Handle:
     def __deepcopy__(self, memo):
         s = self.state
         return _Handle(self.data, s.clone(), self.decisions, copy.deepcopy(self.rng, memo),
-                       self.draws)
+                       self.draws, self.digests)
 
     def __reduce__(self):
         s = self.state
@@ -363,6 +394,10 @@ class GdlState(pyspiel.State):
         """Returns the underlying gdl state (do not modify it)."""
         return self._h.state
 
+    def infoset_string(self, seat) -> str:
+        """Returns the seat's information state string (see _Handle.infoset_string)."""
+        return self._h.infoset_string(seat)
+
     def __str__(self):
         h = self._h
         cards = h.data.game.prog.cards
@@ -393,16 +428,10 @@ class _Observer:
             self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        """Fills the tensor with the hashed view of `player`."""
+        """Fills the tensor with the hashed view of `player` (or of everything)."""
         if self.tensor is not None:
             s = state.gdl_state()
-            view = s.view(None) if self.everything else None
-            if view is None:
-                encode_view(s, player, out=self.tensor)
-            else:
-                from ._encode import token_positions
-                self.tensor.fill(0)
-                self.tensor[token_positions(view, "all", len(self.tensor))] = 1.0
+            encode_view(s, None if self.everything else player, out=self.tensor)
 
     def string_from(self, state, player):
         """Returns the view (or perfect-recall infoset key) of `player`."""
@@ -410,7 +439,7 @@ class _Observer:
         if self.everything:
             return "\n".join(s.trace_texts()) if self.recall else s.view(None)
         seat = self.data.game.seats[player]
-        return s.infoset_key(seat) if self.recall else s.view(seat)
+        return state.infoset_string(seat) if self.recall else s.view(seat)
 
 
 # ---------------------------------------------------------------------- registration
@@ -426,11 +455,12 @@ def register(path, short_name: Optional[str] = None) -> str:
     if resolved not in _RULESETS:
         _RULESETS[resolved] = load_ruleset(path)
     game = Game(_RULESETS[resolved], {})
-    players = next(d for d in game.ruleset.decls if type(d).__name__ == "PlayersDecl")
+    players = next(d for d in game.ruleset.decls if isinstance(d, A.PlayersDecl))
     kind = game_kind(game, walk=False, max_game_length=1, utility_bound=1.0)
+    _SPECS[resolved] = spec_of(game)
     cls = type(f"GdlGame_{name}", (GdlGame,), {"path": str(path), "short_name": name})
-    pyspiel.register_game(_game_type(name, game, kind, players.lo, players.hi, spec_of(game)),
-                          cls)
+    pyspiel.register_game(_game_type(name, game, kind, players.lo, players.hi,
+                                     _SPECS[resolved]), cls)
     _REGISTERED[name] = resolved
     return name
 
@@ -440,14 +470,23 @@ def load_openspiel_game(path, options: Optional[Mapping[str, object]] = None,
     """Returns the ruleset as a pyspiel game, with option overrides (name -> value) and
     adapter parameters (seed, max_game_length, utility_bound, chance)."""
     name = register(path)
-    merged = {k: _param(v) for k, v in dict(options or {}, **params).items()}
+    spec = _SPECS[_REGISTERED[name]]
+    merged = {k: _param(spec.get(k), v) for k, v in dict(options or {}, **params).items()}
     return pyspiel.load_game(name, merged)
 
 
-def _param(value):
-    if isinstance(value, (bool, int, float, str)):
-        return value
-    return str(value)
+def _param(default, value):
+    """Returns `value` as the type of the parameter's default (pyspiel checks types)."""
+    if isinstance(default, bool):
+        return value if isinstance(value, bool) else str(value).lower() in ("true", "1", "yes")
+    if isinstance(default, (int, float)) and not isinstance(value, bool):
+        try:
+            return type(default)(value)
+        except (TypeError, ValueError):
+            return value                # the option's own check reports it
+    if isinstance(default, str):
+        return _option_text(value)
+    return value
 
 
 make_game = load_openspiel_game

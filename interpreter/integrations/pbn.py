@@ -5,7 +5,7 @@
 
 A PBN Deal value is a seat letter, a colon, and four hands clockwise from that seat, each
 `spades.hearts.diamonds.clubs` with ranks `AKQJT98765432` (`N:.63.AKQ987.A9732 A8654...`).
-The engine knows nothing of bridge: a ruleset that deals a board (Pescetti) writes the
+The engine knows nothing of bridge: a ruleset that deals a board writes the
 Deal value into a text variable, `deal_pbn` by default, and this module reads it with
 `game.evaluate`.  Each board gets the Board, Dealer and Vulnerable of the standard
 16-board cycle (board 1: North deals, nobody vulnerable) unless a board says otherwise.
@@ -128,24 +128,41 @@ def read_pbn_tags(path: Union[str, Path]) -> List[Dict[str, str]]:
         text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as err:
         raise PbnError(f"cannot read {path}: {err.strerror}") from None
-    text = re.sub(r"\{[^}]*\}", " ", text)              # brace comments, even multi-line
     games: List[Dict[str, str]] = []
     current: Dict[str, str] = {}
     previous: Dict[str, str] = {}
+    in_comment = False
     for raw in text.splitlines():
-        line = raw.split(";", 1)[0].strip()
-        if raw.startswith("%"):
-            continue
-        if not line:
+        if in_comment:
+            if "}" not in raw:
+                continue
+            raw, in_comment = raw.split("}", 1)[1], False
+        elif not raw.strip():                           # an empty line ends a game
             if current:
                 games.append(current)
                 previous, current = current, {}
             continue
+        if raw.startswith("%") or raw.lstrip().startswith(";"):
+            continue
+        line, in_comment = _without_braces(raw)
         for name, value in _TAG.findall(line):
             current[name] = previous.get(name, "") if value == "#" else value
     if current:
         games.append(current)
     return games
+
+
+def _without_braces(line: str):
+    """Returns the line without `{...}` comments, and whether one runs on to later lines."""
+    out = []
+    while "{" in line:
+        before, _, rest = line.partition("{")
+        out.append(before)
+        if "}" not in rest:
+            return "".join(out), True
+        line = rest.split("}", 1)[1]
+    out.append(line)
+    return "".join(out), False
 
 
 def read_pbn_deals(path: Union[str, Path]) -> List[str]:

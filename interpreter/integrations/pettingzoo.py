@@ -1,7 +1,7 @@
 """Any gdl ruleset as a PettingZoo AEC environment (agents take turns; masks say what is legal).
 
     from interpreter.integrations.pettingzoo import make_aec_env
-    env = make_aec_env("rulesets/double_down.gdl", {"players": 3})
+    env = make_aec_env("rulesets/some_game.gdl", {"players": 3})
     env.reset(seed=1)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -19,12 +19,13 @@
   without seeing the others' commits (the engine reveals them together);
 - rewards come at the end: each agent's return; a game that reaches `max_steps`
   decisions is truncated (rewards 0);
-- a ruleset with no actions (Pescetti: the deal is a procedure) has one action, 0,
+- a ruleset with no actions (a procedure, such as a dealing method) has one action, 0,
   "proceed": `reset` plays the whole procedure, the first agent's step ends the episode.
 """
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Mapping, Optional
 
 import numpy as np
@@ -47,7 +48,7 @@ class GdlAECEnv(AECEnv):
         super().__init__()
         self.game = game
         self.table = ActionTable(game)
-        self.metadata = dict(self.metadata, name=f"gdl_{game.title}")
+        self.metadata = dict(self.metadata, name=f"gdl_{Path(game.path).stem}")
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.proceed_only = not game.prog.actions
@@ -134,8 +135,9 @@ class GdlAECEnv(AECEnv):
         for i, m in legal:
             if i == action:
                 return m
-        raise ValueError(f"action {action} ({self.table.text(action)}) is not legal for "
-                         f"{seat.name}; legal: {', '.join(m.text for _, m in legal[:10])}")
+        what = self.table.text(action) if 0 <= action < self.table.size else "no such action"
+        raise ValueError(f"action {action} ({what}) is not legal for {seat.name}; legal: "
+                         f"{', '.join(f'{i} {m.text}' for i, m in legal[:10])}")
 
     # ------------------------------------------------------------------ seeing
     def observe(self, agent):
@@ -152,6 +154,9 @@ class GdlAECEnv(AECEnv):
 
     def legal_moves(self, agent):
         """Returns [(action, move text)] of the agent's legal moves now."""
+        if self.proceed_only:
+            done = self.terminations.get(agent) or self.truncations.get(agent)
+            return [(0, "proceed")] if agent == self.agent_selection and not done else []
         seat = self.game.seat(agent)
         if seat not in self.state.to_move():
             return []
@@ -159,7 +164,7 @@ class GdlAECEnv(AECEnv):
 
     def action_text(self, action: int) -> str:
         """Returns the move text an action stands for."""
-        return self.table.text(int(action))
+        return "proceed" if self.proceed_only else self.table.text(int(action))
 
     def render(self):
         """Returns (ansi) or prints (human) the all-seeing view of the table."""

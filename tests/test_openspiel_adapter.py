@@ -1,0 +1,218 @@
+"""The OpenSpiel adapter: every seed ruleset passes OpenSpiel's own random simulation test,
+the game types say what the rulesets are, Kuhn and Leduc poker have OpenSpiel's trees,
+and CFR through the adapter finds Kuhn poker's value, -1/18.
+
+Skipped where `pyspiel` does not import (the `openspiel` extra)."""
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+import pytest
+
+from conftest import RULESETS
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from interpreter.integrations.openspiel import load_openspiel_game, short_name_for  # noqa: E402
+
+KUHN = RULESETS / "classics" / "kuhn_poker.gdl"
+LEDUC = RULESETS / "classics" / "leduc_poker.gdl"
+GT = pyspiel.GameType
+
+# Every seed ruleset at full size, and small variants.
+SIM_CASES = [
+    (KUHN, {}),
+    (LEDUC, {}),
+    (RULESETS / "gerry.gdl", {"size": 3, "turns_each": 2}),
+    (RULESETS / "gerry.gdl", {}),
+    (RULESETS / "double_dealing_shuffle.gdl", {"deck_size": 4, "shuffles": 1, "max_rounds": 5}),
+    (RULESETS / "double_dealing_shuffle.gdl", {}),
+    (RULESETS / "double_down.gdl", {"players": 2}),
+    (RULESETS / "double_down.gdl", {"players": 7}),
+    (RULESETS / "evil_deal.gdl", {}),
+    (RULESETS / "evil_deal.gdl", {"target": 1}),
+    (RULESETS / "pescetti.gdl", {}),
+    (RULESETS / "pescetti.gdl", {"mode": "random"}),
+    (RULESETS / "pescetti_inverse.gdl", {}),
+    (RULESETS / "variants" / "dds_full_visibility.gdl", {"deck_size": 3, "max_rounds": 3}),
+    (RULESETS / "variants" / "gerry_adjacent.gdl", {"size": 3, "turns_each": 2}),
+]
+
+
+@pytest.mark.parametrize("path,options", SIM_CASES,
+                         ids=[f"{p.stem}-{'-'.join(map(str, o.values())) or 'default'}"
+                              for p, o in SIM_CASES])
+def test_random_sim_test(path, options):
+    """OpenSpiel's RandomSimTest: legal actions sorted and in range, chance outcomes sum to
+    1, clones equal, observations and information states for every player, returns
+    within bounds and summing as the utility says, and serialisation round trips."""
+    game = load_openspiel_game(path, options, seed=1)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_sampled_chance_mode():
+    """chance=sampled draws chance inside the state: no chance nodes, states still clone
+    and serialise (OpenSpiel cannot serialise a Python game's RNG with the game, so the
+    simulation test runs without `serialize`)."""
+    game = load_openspiel_game(RULESETS / "gerry.gdl", {"size": 3, "turns_each": 2},
+                               chance="sampled", seed=3)
+    assert game.get_type().chance_mode == GT.ChanceMode.SAMPLED_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    state = game.new_initial_state()
+    assert not state.is_chance_node()
+    state.apply_action(state.legal_actions()[0])
+    copy = game.deserialize_state(state.serialize())
+    assert str(copy) == str(state) and copy.history() == state.history()
+    twin = state.clone()
+    while not state.is_terminal():
+        action = state.legal_actions()[-1]
+        state.apply_action(action)
+        twin.apply_action(action)
+    assert str(twin) == str(state) and twin.returns() == state.returns()
+
+
+@pytest.mark.parametrize("path,options,expected", [
+    (KUHN, {}, dict(dynamics=GT.Dynamics.SEQUENTIAL, chance=GT.ChanceMode.EXPLICIT_STOCHASTIC,
+                    information=GT.Information.IMPERFECT_INFORMATION,
+                    utility=GT.Utility.ZERO_SUM, actions=2, outcomes=3, utilities=(-2, 2))),
+    (LEDUC, {}, dict(dynamics=GT.Dynamics.SEQUENTIAL, utility=GT.Utility.ZERO_SUM,
+                     actions=3, outcomes=6, utilities=(-13, 13))),
+    (RULESETS / "double_dealing_shuffle.gdl", {},
+     dict(dynamics=GT.Dynamics.SIMULTANEOUS, chance=GT.ChanceMode.DETERMINISTIC,
+          utility=GT.Utility.ZERO_SUM, outcomes=0)),
+    (RULESETS / "gerry.gdl", {}, dict(chance=GT.ChanceMode.EXPLICIT_STOCHASTIC, outcomes=52,
+                                     utility=GT.Utility.ZERO_SUM, utilities=(-1, 1))),
+    (RULESETS / "evil_deal.gdl", {"target": 1},
+     dict(dynamics=GT.Dynamics.SIMULTANEOUS, utility=GT.Utility.ZERO_SUM)),
+    (RULESETS / "double_down.gdl", {"players": 7},
+     dict(utility=GT.Utility.ZERO_SUM, utilities=(pytest.approx(-1 / 6), 1), players=7)),
+])
+def test_game_type(path, options, expected):
+    game = load_openspiel_game(path, options)
+    t = game.get_type()
+    checks = {"dynamics": t.dynamics, "chance": t.chance_mode, "information": t.information,
+              "utility": t.utility, "actions": game.num_distinct_actions(),
+              "outcomes": game.max_chance_outcomes(), "players": game.num_players(),
+              "utilities": (game.min_utility(), game.max_utility())}
+    for name, want in expected.items():
+        assert checks[name] == want, name
+    assert t.short_name == short_name_for(path)
+
+
+def test_load_by_name_with_options():
+    """Once registered, a ruleset loads by its short name with options as parameters."""
+    load_openspiel_game(RULESETS / "gerry.gdl")
+    game = pyspiel.load_game("python_gdl_gerry(size=2,turns_each=1,line_rule=plurality)")
+    state = game.new_initial_state()
+    assert "cell[2,*]" in str(state) and "cell[3,*]" not in str(state)
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+
+
+def test_action_strings_are_move_texts():
+    """An action's string is its move's text: the same at every state, and the legal
+    actions are exactly the legal moves."""
+    game = load_openspiel_game(RULESETS / "double_dealing_shuffle.gdl", {"deck_size": 4})
+    state = game.new_initial_state()
+    moves = state.gdl_state().legal_moves("p1")
+    actions = state.legal_actions(0)
+    assert sorted(state.action_to_string(0, a) for a in actions) == sorted(m.text
+                                                                          for m in moves)
+    assert all(state.action_to_string(1, a) == state.action_to_string(0, a) for a in actions)
+    texts = [state.action_to_string(0, a) for a in range(game.num_distinct_actions())]
+    assert len(set(texts)) == len(texts)
+
+
+def test_kuhn_tree_matches_openspiel():
+    """The adapter's Kuhn and Leduc poker have OpenSpiel's numbers of histories (chance
+    and terminal ones included), and Kuhn's information states group states with the
+    same legal actions: 6 per player."""
+    from open_spiel.python.algorithms.get_all_states import get_all_states
+    for path, native in ((KUHN, "kuhn_poker"), (LEDUC, "leduc_poker")):
+        ours = get_all_states(load_openspiel_game(path), include_terminals=True,
+                              include_chance_states=True)
+        theirs = get_all_states(pyspiel.load_game(native), include_terminals=True,
+                                include_chance_states=True)
+        assert len(ours) == len(theirs)
+    infosets = defaultdict(set)
+    for state in get_all_states(load_openspiel_game(KUHN), include_terminals=False).values():
+        player = state.current_player()
+        infosets[player, state.information_state_string()].add(tuple(state.legal_actions()))
+    assert sorted(p for p, _ in infosets) == [0] * 6 + [1] * 6
+    assert all(len(actions) == 1 for actions in infosets.values())
+
+
+def test_cfr_finds_kuhn_value():
+    """OpenSpiel's CFR on the ruleset converges to Kuhn poker's value, -1/18 for the
+    first player (Kuhn 1950), and the uniform policy's exploitability is 11/24."""
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
+    game = load_openspiel_game(KUHN)
+    uniform = exploitability.exploitability(game, policy.UniformRandomPolicy(game))
+    assert uniform == pytest.approx(11 / 24)
+    solver = cfr.CFRSolver(game)
+    for _ in range(200):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    value = expected_game_score.policy_value(game.new_initial_state(), [average] * 2)
+    assert value[0] == pytest.approx(-1 / 18, abs=1e-2)
+    assert value[0] + value[1] == pytest.approx(0)
+    assert exploitability.exploitability(game, average) < 1e-2
+
+
+def test_long_information_states_are_digests():
+    """Past READABLE_STEPS steps the information state is a digest chained over the
+    engine's perfect-recall entries: built step by step, it equals the digest of the same
+    history built at once (a deserialised state), and differs between the players."""
+    from interpreter.integrations.openspiel import READABLE_STEPS
+    game = load_openspiel_game(RULESETS / "evil_deal.gdl")
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while len(state.gdl_state().history) <= READABLE_STEPS + 5:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        elif state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in (0, 1)])
+        else:
+            state.information_state_string(0)
+            state.apply_action(rng.choice(state.legal_actions()))
+    key = state.information_state_string(0)
+    assert "sha256" in key and len(key) < 200
+    assert game.deserialize_state(state.serialize()).information_state_string(0) == key
+    assert state.information_state_string(1) != key
+    assert state.clone().information_state_string(0) == key
+
+
+def test_truncation_at_max_game_length():
+    """A game longer than max_game_length decisions ends there with returns of 0."""
+    game = load_openspiel_game(RULESETS / "gerry.gdl", {"size": 3, "turns_each": 2},
+                               max_game_length=3)
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(state.legal_actions()[0])
+            decisions += 1
+    assert decisions == 3 and state.returns() == [0.0, 0.0]
+
+
+def test_big_shuffle_is_dealt_card_by_card():
+    """A 50-card shuffle becomes single draws from the top, uniform over the cards left,
+    and the gdl state takes the whole order once it is forced."""
+    game = load_openspiel_game(RULESETS / "gerry.gdl")
+    state = game.new_initial_state()
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 50 and sum(p for _, p in outcomes) == pytest.approx(1)
+    first = outcomes[7][0]
+    text = state.action_to_string(pyspiel.PlayerId.CHANCE, first)
+    assert "card 1 from the top is" in text
+    state.apply_action(first)
+    assert len(state.chance_outcomes()) == 49
+    for _ in range(48):
+        state.apply_action(state.chance_outcomes()[0][0])
+    gdl = state.gdl_state()
+    assert text.endswith(gdl.history[0][1].split(": ")[1].split()[0])

@@ -1,0 +1,141 @@
+"""PBN: boards dealt by rulesets/pescetti.gdl go to a PBN file that endplay reads back
+hand for hand; target deals read from PBN go through pescetti_inverse.gdl, whose sheets
+dealt by pescetti.gdl give back the same hands; and `gdl pbn` does both.
+
+The PBN writer and reader need no package; the endplay checks skip without `endplay`."""
+from __future__ import annotations
+
+import argparse
+import random
+
+import pytest
+
+from conftest import RULESETS, load_game
+from interpreter.integrations.pbn import (PbnError, board_dealer, board_vulnerable,
+                                          normal_deal, parse_deal, pbn_text, read_pbn_deals,
+                                          read_pbn_tags, write_pbn)
+
+PESCETTI = RULESETS / "pescetti.gdl"
+INVERSE = RULESETS / "pescetti_inverse.gdl"
+SEATS = ("north", "east", "south", "west")
+PBN_EXAMPLE = "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85"
+
+
+def finish(state, seed: int):
+    """Plays a game without decisions to its end, chance drawn from `seed`."""
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply(state.sample_chance(rng))
+    return state
+
+
+def holdings(state, seat: str) -> list:
+    """Returns the seat's hand in the state as [spades, hearts, diamonds, clubs] sets."""
+    cards = [c.text for c in state.cards_in(f"hand[{seat}]")]
+    return [{c[0] for c in cards if c[1] == suit} for suit in "SHDC"]
+
+
+def endplay_holdings(hand) -> list:
+    return [set(h) for h in hand.to_pbn().split(".")]
+
+
+@pytest.fixture(scope="module")
+def random_boards():
+    game = load_game(PESCETTI, mode="random")
+    return [finish(game.new_state(seed), seed) for seed in range(6)]
+
+
+def test_random_boards_read_back_with_endplay(random_boards, tmp_path):
+    """Every hand of every board, as endplay reads the file, is the hand the ruleset
+    dealt to that seat; board numbers, dealers and vulnerability follow the cycle."""
+    endplay_pbn = pytest.importorskip("endplay.parsers.pbn")
+    from endplay.types import Player, Vul
+    path = tmp_path / "boards.pbn"
+    assert write_pbn(random_boards, path) == 6
+    with open(path, encoding="utf-8") as f:
+        boards = endplay_pbn.load(f)
+    assert len(boards) == 6
+    players = (Player.north, Player.east, Player.south, Player.west)
+    vul = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}
+    for number, (state, board) in enumerate(zip(random_boards, boards), 1):
+        assert board.board_num == number
+        assert board.dealer == players["NESW".index(board_dealer(number))]
+        assert board.vul == vul[board_vulnerable(number)]
+        for seat, player in zip(SEATS, players):
+            assert endplay_holdings(board.deal[player]) == holdings(state, seat)
+
+
+def test_boards_differ_and_read_back(random_boards, tmp_path):
+    path = tmp_path / "boards.pbn"
+    write_pbn(random_boards, path, first_board=5)
+    deals = read_pbn_deals(path)
+    assert deals == [s.game.evaluate("deal_pbn", s) for s in random_boards]
+    assert len(set(deals)) == 6
+    assert [t["Board"] for t in read_pbn_tags(path)] == ["5", "6", "7", "8", "9", "10"]
+
+
+def targets():
+    """Target deals: the PBN standard's example, and the same hands given from East."""
+    hands = parse_deal(PBN_EXAMPLE)
+    from_east = "E:" + " ".join(".".join(hands[s]) for s in "ESWN")
+    return [PBN_EXAMPLE, from_east]
+
+
+def test_target_round_trip(tmp_path):
+    """target PBN -> read -> pescetti_inverse (suit order and row 1 random) -> its sheets
+    dealt by pescetti.gdl (mode given) -> the target's hands, seat by seat."""
+    path = tmp_path / "targets.pbn"
+    write_pbn(targets(), path)
+    for seed, target in enumerate(read_pbn_deals(path)):
+        inverse = finish(load_game(INVERSE, target=target).new_state(seed), seed)
+        rows = {v: inverse.game.evaluate(v, inverse)
+                for v in ("order", "permutation_1", "permutation_2")}
+        dealt = finish(load_game(PESCETTI, suit_order=rows["order"], row1=rows["permutation_1"],
+                                 row2=rows["permutation_2"]).new_state(0), 0)
+        want = parse_deal(target)
+        for seat, letter in zip(SEATS, "NESW"):
+            assert holdings(dealt, seat) == [set(h) for h in want[letter]]
+        assert normal_deal(dealt.game.evaluate("deal_pbn", dealt)) == normal_deal(target)
+
+
+def test_reader_follows_the_standard(tmp_path):
+    """`#` repeats the previous game's value; comments and non-tag lines are skipped."""
+    path = tmp_path / "odd.pbn"
+    path.write_text('% PBN 2.1\n[Event "x"] ; a comment\n{ a brace\ncomment }\n'
+                    f'[Board "1"]\n[Deal "{PBN_EXAMPLE}"]\n1S Pass\n\n'
+                    '[Event "#"]\n[Board "2"]\n[Deal "#"]\n\n[Board "3"]\n', encoding="utf-8")
+    tags = read_pbn_tags(path)
+    assert [t.get("Event") for t in tags] == ["x", "x", None]
+    assert read_pbn_deals(path) == [PBN_EXAMPLE, PBN_EXAMPLE]
+
+
+@pytest.mark.parametrize("deal,message", [
+    ("X:" + PBN_EXAMPLE[2:], "must start with"),
+    (PBN_EXAMPLE.rsplit(" ", 1)[0], "3 hands"),
+    (PBN_EXAMPLE.replace(".63.", ".63X."), "not a rank"),
+    (PBN_EXAMPLE.replace("A9732", "A9733"), "twice"),
+    (PBN_EXAMPLE.replace(".AT.", ".A."), "51 cards"),
+])
+def test_bad_deals_are_refused(deal, message):
+    with pytest.raises(PbnError, match=message):
+        pbn_text([deal])
+
+
+def gdl_pbn(*argv) -> int:
+    """Runs `gdl pbn ...` through the command's own parser (as gdl/cli.py registers it)."""
+    from gdl.pbn_cmd import add_pbn_parser
+    parser = argparse.ArgumentParser(prog="gdl")
+    add_pbn_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["pbn", *argv])
+    return args.func(args)
+
+
+def test_cli_deal_then_target(tmp_path, capsys):
+    boards, dealt = tmp_path / "boards.pbn", tmp_path / "dealt.pbn"
+    assert gdl_pbn("deal", str(PESCETTI), "-n", "3", "--seed", "4", "--set", "mode=random",
+                   "-o", str(boards)) == 0
+    assert gdl_pbn("target", str(INVERSE), str(boards), "-o", str(dealt)) == 0
+    out = capsys.readouterr().out
+    assert out.count("--- board") == 3 and "board 3, permutation 2" in out
+    assert [normal_deal(d) for d in read_pbn_deals(dealt)] == \
+        [normal_deal(d) for d in read_pbn_deals(boards)]

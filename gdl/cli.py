@@ -185,8 +185,11 @@ def build_parser() -> argparse.ArgumentParser:
     with_options(p)
     p.set_defaults(func=cmd_enumerate)
 
+    from .fuzz_cmd import add_diff_parser, add_fuzz_parser
     from .pbn_cmd import add_pbn_parser
     add_pbn_parser(sub)
+    add_fuzz_parser(sub)
+    add_diff_parser(sub)
 
     p = sub.add_parser("bench", help="random playouts per second on one core")
     p.add_argument("file")

@@ -533,7 +533,14 @@ class ExprCompiler:
 
     def _b_index(self, node, scope):
         z, i = self.args(node, scope, 2)
-        return lambda st: z(st).indices[i(st) - 1]
+
+        def index(st):
+            ref, k = z(st), i(st)
+            if not 1 <= k <= len(ref.indices):
+                raise self.runtime_error(f"{ref.text} has {len(ref.indices)} indices, not an "
+                                         f"index {k}", node, st)
+            return ref.indices[k - 1]
+        return index
 
     def _b_ord(self, node, scope):
         (m,) = self.args(node, scope, 1)

@@ -40,6 +40,10 @@ class Game:
         """Returns the triggers in the order they are checked (priority, then file order)."""
         return [name for _, name, _, _, _ in self.prog.triggers]
 
+    def trigger_priorities(self):
+        """Returns {trigger name: declared priority}."""
+        return {name: priority for priority, name, _, _, _ in self.prog.triggers}
+
     def set_trigger_order(self, names):
         """Checks the triggers in this order from now on (to test whether order matters)."""
         by_name = {t[1]: t for t in self.prog.triggers}

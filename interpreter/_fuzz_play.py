@@ -1,0 +1,401 @@
+"""Playthroughs for `gdl fuzz`: random and coverage-guided play that watches for holes.
+
+An `Explorer` plays one game (one set of option values) again and again until its time is
+up.  Each playthrough starts from the setup or, half the time once there are some, from a
+state where an earlier playthrough first ran a statement nobody had run before (the
+coverage-guided part), and picks every chance outcome with its probability and every move
+uniformly.  After each step it checks, in this order: a seat that must move but cannot
+(deadlock), an error the rules raise, the ruleset's invariants, now and then the built-in
+laws of `gdl.testing`, and whether the state has been seen before in this playthrough
+(endless play).  A playthrough stops at the first finding.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from typing import Dict, List, Optional
+
+from gdl.errors import GdlError
+
+from ._fuzz_common import (DEADLOCK, ENDLESS, INTERNAL, INVARIANT, apply_step, chance_step,
+                           classify, error_place, error_text, internal_where, move_step,
+                           option_texts, raw_finding, rule_ref, step_text)
+
+#: Laws of `gdl.testing` checked now and then during play (the ruleset's invariants are
+#: checked after every step anyway; `replay` is checked at the end of some playthroughs).
+LIGHT_LAWS = ("moves", "chance", "returns", "views", "clone", "json")
+#: How many new coverage start points a playthrough may pick from (the most recent).
+CORPUS_LIMIT = 200
+#: A counter is a whole-number variable that goes up by one at least this often in a
+#: playthrough and never goes down.
+COUNTER_STEPS = 3
+#: Steps of a repeating part shown in a finding.
+SHOWN_STEPS = 40
+
+
+def _law_problems():
+    """Returns gdl.testing.law_problems, or None when Hypothesis is not installed."""
+    try:
+        from gdl.testing import law_problems
+    except ImportError:                          # the laws need the test extras
+        return None
+    return law_problems
+
+
+class Explorer:
+    """Random and coverage-guided playthroughs of one game, collecting findings."""
+
+    def __init__(self, game, decls, seed: int, max_steps: int, law_every: int = 64):
+        self.game, self.decls = game, decls
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.max_steps = max_steps
+        self.law_every = law_every
+        self.laws = _law_problems() if law_every else None
+        self.options = option_texts(game.overrides)
+        self.cov = game.coverage
+        self.zero = {k for k, v in self.cov.items() if not v} if self.cov is not None else set()
+        self.corpus: List[tuple] = []            # (state, steps) where coverage grew
+        self.new_corpus: List[list] = []         # their steps, for other workers
+        self.findings: Dict[tuple, dict] = {}
+        self.playthroughs = self.steps = 0
+        self.ended = 0
+        self.shortest = False                   # set while a breadth-first walk runs
+
+    # ------------------------------------------------------------------ driving
+    def run(self, deadline: float, starts=(), max_playthroughs: Optional[int] = None):
+        """Plays until `deadline` (time.monotonic) or `max_playthroughs`; `starts` are
+        step lists (from other workers) to resume from."""
+        for steps in starts:
+            state = self.replay(steps)
+            if state is not None:
+                self.corpus.append((state, list(steps)))
+        while time.monotonic() < deadline:
+            if max_playthroughs is not None and self.playthroughs >= max_playthroughs:
+                break
+            if self.corpus and self.rng.random() < 0.5:
+                state, steps = self.corpus[self.rng.randrange(len(self.corpus))]
+                self.playthrough(state.clone(), steps, deadline)
+            else:
+                self.playthrough(self.game.new_state(self.seed), [], deadline)
+
+    def replay(self, steps):
+        state = self.game.new_state(self.seed)
+        try:
+            for step in steps:
+                apply_step(state, step)
+        except Exception:   # noqa: BLE001 - a start point from another worker that no longer fits
+            return None
+        return state
+
+    def playthrough(self, state, steps: list, deadline: float = float("inf"),
+                    fingerprint=None, limit: Optional[int] = None):
+        """Plays one game on from `state` (reached by `steps`) to its end or a finding;
+        `limit` stops it quietly after that many steps."""
+        self.playthroughs += 1
+        laws_due = self.laws is not None and self.playthroughs % 4 == 1
+        steps = list(steps)
+        base = len(steps)
+        key = state.key()
+        seen = {key: base}
+        keys = [key]
+        while not self.over(state, steps, deadline):
+            if limit is not None and len(steps) >= limit:
+                return
+            due = laws_due and (len(steps) - base < 6 or len(steps) % self.law_every == 0)
+            if not self.advance(state, steps, due, fingerprint):
+                break
+            key = state.key()
+            if key in seen:
+                self.cycle(steps, seen[key], len(steps), state)
+                return
+            seen[key] = len(steps)
+            keys.append(key)
+        self.counter_cycle(keys, steps, base)
+
+    def over(self, state, steps, deadline) -> bool:
+        """Returns whether the playthrough stops here: the end (its laws checked now and
+        then), the step bound (endless play) or the deadline."""
+        if state.is_terminal():
+            self.ended += 1
+            self.end_laws(state, steps)
+            return True
+        if len(steps) >= self.max_steps:
+            self.no_end(steps)
+            return True
+        return len(steps) % 256 == 0 and time.monotonic() > deadline
+
+    def advance(self, state, steps, laws: bool, fingerprint) -> bool:
+        """Makes one random step and checks it; returns False after a finding."""
+        moves = self.decision(state, steps)
+        if moves is None:
+            return False
+        if laws and not self.check_laws(state, steps, LIGHT_LAWS):
+            return False
+        if not self.step(state, steps, moves):
+            return False
+        self.steps += 1
+        if fingerprint is not None:
+            fingerprint(state, steps[-1])
+        return self.after_step(state, steps)
+
+    def decision(self, state, steps) -> Optional[list]:
+        """Returns the first deciding seat's legal moves ([] at chance), or None after
+        recording the deadlock or error that listing them raised."""
+        if state.is_chance():
+            return []
+        first = None
+        for seat in state.to_move():
+            try:
+                moves = state.legal_moves(seat)
+            except Exception as err:  # noqa: BLE001 - a deadlock, or another rule error
+                self.error(err, steps, at_state=True, state=state)
+                return None
+            if first is None:
+                first = moves
+        return first
+
+    def decision_moves(self, state, seat, steps) -> Optional[list]:
+        """Returns a seat's legal moves, or None after recording why there are none."""
+        try:
+            return state.legal_moves(seat)
+        except Exception as err:  # noqa: BLE001 - a deadlock, or another rule error
+            self.error(err, steps, at_state=True, state=state)
+            return None
+
+    def step(self, state, steps, moves) -> bool:
+        """Makes one random step; returns False after recording the error it raised."""
+        try:
+            if state.is_chance():
+                outcome = state.sample_chance(self.rng)
+                steps.append(chance_step(outcome))
+                state.apply_chance(outcome)
+            else:
+                seat = state.to_move()[0]
+                move = moves[self.rng.randrange(len(moves))]
+                steps.append(move_step(seat, move))
+                state.apply(move, seat)
+        except Exception as err:  # noqa: BLE001 - the rules failed on this step
+            self.error(err, steps)
+            return False
+        return True
+
+    def after_step(self, state, steps) -> bool:
+        """Checks coverage and the invariants after a step; False after a finding."""
+        if self.zero:
+            cov = self.cov
+            new = [k for k in self.zero if cov[k]]
+            if new:
+                self.zero.difference_update(new)
+                self.corpus.append((state.clone(), list(steps)))
+                self.new_corpus.append(list(steps))
+                del self.corpus[:-CORPUS_LIMIT]
+        try:
+            failed = state.failed_invariants()
+        except Exception as err:  # noqa: BLE001 - an invariant that cannot be evaluated
+            self.error(err, steps, at_state=True, state=state)
+            return False
+        for name in failed:
+            self.add(raw_finding(
+                INVARIANT, f"the ruleset's invariant {name!r} does not hold", self.options,
+                rules=[rule_ref(self.decls, name)], steps=steps, subkind="invariant",
+                sig=(name,), probe={"type": "invariant", "name": name}))
+        return not failed
+
+    # ------------------------------------------------------------------ findings
+    def add(self, finding: dict):
+        """Keeps a finding, or the shorter of two with the same signature."""
+        if self.shortest:
+            finding["shrunk"] = True
+        old = self.findings.get(finding["sig"])
+        if old is None or _length(finding) < _length(old):
+            self.findings[finding["sig"]] = finding
+
+    def error(self, err, steps, at_state: bool = False, state=None):
+        kind = classify(err)
+        rule, file, line = error_place(err)
+        rules = [rule_ref(self.decls, rule, line, file)] if rule or line else []
+        detail = []
+        if kind == DEADLOCK and "(" in err.message:
+            actions = err.message.rsplit("(", 1)[1].rstrip(")").split(", ")
+            rules += [rule_ref(self.decls, a) for a in actions if a in self.decls]
+        words = err.message.split(" ", 2) if isinstance(err, GdlError) else []
+        if len(words) > 1 and words[0] in ("table", "variable") and words[1] in self.decls:
+            rules.append(rule_ref(self.decls, words[1]))
+        if kind == INTERNAL:
+            where = internal_where(err)
+            action = steps[-1]["move"].split(" ", 1)[0] if steps and "move" in steps[-1] \
+                else ""
+            if action in self.decls:
+                rules.append(rule_ref(self.decls, action))
+            sig = (type(err).__name__, where)
+            detail.append(f"a bug in gdl: {type(err).__name__} at {where}")
+            probe = {"type": "error", "kind": kind, "exc": type(err).__name__,
+                     "where": where}
+        else:
+            sig = (file, line)
+            probe = {"type": "error", "kind": kind, "file": file, "line": line,
+                     "at_state": at_state}
+        if at_state and state is not None and not state.is_chance():
+            detail.append("to move: " + ", ".join(s.name for s in state.to_move()))
+        self.add(raw_finding(kind, error_text(err), self.options, rules=rules, steps=steps,
+                             detail=detail, sig=sig, probe=probe))
+
+    def no_end(self, steps):
+        sig = (ENDLESS, "bound")
+        if any(f["sig"] == sig for f in self.findings.values()):
+            return
+        self.add(raw_finding(
+            ENDLESS, f"no end within {self.max_steps} steps (--max-steps)", self.options,
+            steps=steps, subkind="bound",
+            detail=["last steps: " + " ; ".join(step_text(s) for s in steps[-8:])]))
+
+    def cycle(self, steps, i: int, j: int, state):
+        part = steps[i:j]
+        self.add(raw_finding(
+            ENDLESS, f"the state after step {i} comes back after step {j}: play can go "
+            f"round this loop of {j - i} steps for ever", self.options,
+            rules=self.loop_rules(part), steps=steps, subkind="cycle",
+            detail=_loop_lines(part, i), sig=(), probe={"type": "cycle"}))
+
+    def counter_cycle(self, keys, steps, base: int):
+        found = counter_repeat(keys, int_slots(self.game))
+        if found is None:
+            return
+        i, j, slots = found
+        names = sorted({self.game.prog.var_names[s] for s in slots})
+        part = steps[base + i: base + j]
+        shown = ", ".join(names)
+        self.add(raw_finding(
+            ENDLESS, f"the state after step {base + i} comes back after step {base + j} "
+            f"except for {shown}, which only counts up: only a limit on {shown} ends this "
+            f"line of play", self.options, rules=self.loop_rules(part),
+            steps=steps[:base + j], subkind="counter", detail=_loop_lines(part, base + i),
+            sig=tuple(names), probe={"type": "counter", "slots": list(slots)}))
+
+    def loop_rules(self, part) -> list:
+        """Returns the actions played in a loop, as the rules it involves."""
+        names = []
+        for s in part:
+            if "move" in s:
+                name = s["move"].split(" ", 1)[0]
+                if name in self.decls and name not in names:
+                    names.append(name)
+        return [rule_ref(self.decls, n) for n in names]
+
+    # ------------------------------------------------------------------ laws
+    def check_laws(self, state, steps, laws) -> bool:
+        try:
+            problems = self.laws(state, laws, self.rng)
+        except Exception:  # noqa: BLE001 - a crash in a step a law tries on a copy: play
+            return True    # meets that step itself and reports it with its trace
+        # A rule error met in a step a law tries on a copy is the rules' problem, not the
+        # law's: play meets that step itself and reports it with its own trace.
+        problems = [p for p in problems if not p.split("] ", 1)[-1].startswith("RuleError:")]
+        for problem in problems:
+            law = problem[1:problem.index("]")] if problem.startswith("[") else "law"
+            self.add(raw_finding(
+                INVARIANT, f"the built-in law {law!r} fails: {problem.splitlines()[0]}",
+                self.options, steps=steps, subkind="law", sig=(law,),
+                detail=problem.splitlines()[1:8], probe={"type": "law", "law": law}))
+        return not problems
+
+    def end_laws(self, state, steps):
+        if self.laws is not None and self.ended % 4 == 1:
+            self.check_laws(state, steps, LIGHT_LAWS + ("replay",))
+
+
+def int_slots(game) -> set:
+    """Returns the variable slots of the game declared as whole numbers."""
+    from gdl import ast as A
+    names = {d.name for d in game.ruleset.decls if isinstance(d, A.VarDecl) and (
+        isinstance(d.type, A.RangeType) or getattr(d.type, "name", None) == "int")}
+    return {slot for slot, label in enumerate(game.prog.var_names)
+            if label.split("[", 1)[0] in names}
+
+
+def counter_repeat(keys, candidates):
+    """Returns (i, j, slots): the first state key that comes back at j after i once the
+    variables in `slots` are ignored, where those are whole-number variables (among
+    `candidates`) that only ever go up by one along `keys` (counters); or None."""
+    if len(keys) < 3:
+        return None
+    values = [k[3] for k in keys]
+    slots = []
+    for slot in sorted(candidates):
+        column = [v[slot] for v in values]
+        if not all(type(x) is int for x in column):
+            continue
+        steps = [b - a for a, b in zip(column, column[1:]) if b != a]
+        if len(steps) >= COUNTER_STEPS and all(d == 1 for d in steps):
+            slots.append(slot)
+    if not slots:
+        return None
+    seen = {}
+    for t, k in enumerate(keys):
+        v = list(k[3])
+        for s in slots:
+            v[s] = None
+        reduced = k[:3] + (tuple(v),) + k[4:]
+        if reduced in seen:
+            i = seen[reduced]
+            return i, t, [s for s in slots if values[i][s] != values[t][s]]
+        seen[reduced] = t
+    return None
+
+
+def _loop_lines(part, start: int) -> List[str]:
+    lines = [f"repeating part (steps {start + 1}-{start + len(part)}):"]
+    lines += [f"  {start + n}. {step_text(s)}" for n, s in enumerate(part[:SHOWN_STEPS], 1)]
+    if len(part) > SHOWN_STEPS:
+        lines.append(f"  ... {len(part) - SHOWN_STEPS} more")
+    return lines
+
+
+def _length(finding) -> int:
+    return len(finding["steps"]) if finding["steps"] is not None else 0
+
+
+# ---------------------------------------------------------------------------- fingerprints
+class Fingerprint:
+    """A digest of what a playthrough showed: at the start and after each step, who
+    moves, the legal moves, the all-seeing view, the returns and what each seat saw of
+    the step.  Two option values whose seeded playthroughs give equal digests changed
+    nothing that could be seen."""
+
+    def __init__(self):
+        self.hash = hashlib.blake2b(digest_size=16)
+
+    def __call__(self, state, step):
+        parts = [step_text(step) if step else "start", state.view(None),
+                 repr(state.returns())]
+        if state.obs is not None:               # each seat's record of the last step
+            parts += ["; ".join(cell[1][0]) for cell in state.obs]
+        if not state.is_terminal() and not state.is_chance():
+            for seat in state.to_move():
+                try:
+                    parts.append(" | ".join(m.text for m in state.legal_moves(seat)))
+                except GdlError as err:
+                    parts.append(err.message)
+        self.hash.update("\n".join(parts).encode())
+
+    def digest(self) -> str:
+        return self.hash.hexdigest()
+
+
+def fingerprint_runs(explorer: Explorer, count: int, deadline: float, limit: int
+                     ) -> List[str]:
+    """Plays `count` seeded playthroughs of at most `limit` steps from the setup, each
+    with its own generator (so equal rules give equal games); returns their digests."""
+    out = []
+    for i in range(count):
+        if time.monotonic() > deadline:
+            break
+        explorer.rng = random.Random(explorer.seed * 7919 + i)
+        fp = Fingerprint()
+        state = explorer.game.new_state(explorer.seed, observe=True)
+        fp(state, None)
+        explorer.playthrough(state, [], deadline, fp, limit)
+        out.append(fp.digest())
+    return out

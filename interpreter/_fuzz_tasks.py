@@ -1,0 +1,157 @@
+"""The units of work of `gdl fuzz`, run in the main process or in worker processes.
+
+Each task is a plain dict and so is its result, so that both pickle under the `spawn`
+start method; `run_task` is a module-level function a worker can import.  A task loads
+its own game (with coverage), so nothing is shared between tasks but what the results
+carry back: findings, coverage counts, new start points and statistics.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from gdl.errors import GdlError
+
+from ._fuzz_common import (CLASH, INTERNAL, chance_step, classify, declarations,
+                           error_place, error_text, internal_where, option_texts,
+                           raw_finding, rule_ref)
+from ._fuzz_play import Explorer, fingerprint_runs
+
+#: Steps a start point may have to be passed on to other workers.
+CORPUS_STEPS = 2000
+#: Playthroughs after a breadth-first walk that saw every state.
+EXHAUSTED_PLAYTHROUGHS = 50
+
+
+def run_task(task: dict) -> dict:
+    """Runs one task: `probe`, `explore` or `shrink`; returns its result.  A crash is
+    returned as an internal-error finding, so one bad configuration does not stop the
+    run."""
+    kind = task["type"]
+    try:
+        if kind == "probe":
+            return _probe(task)
+        if kind == "explore":
+            return _explore(task)
+        return _shrink(task)
+    except GdlError as err:          # a swept configuration the engine refuses late
+        if kind == "shrink":
+            return _result(task, finding=task["finding"])
+        return _result(task, findings=[_clash(task, err)], setup=False)
+    except Exception as err:  # noqa: BLE001 - a bug in gdl: report it, keep going
+        finding = raw_finding(
+            INTERNAL, f"{kind} of {task['overrides'] or 'the defaults'} crashed: "
+            f"{error_text(err)}", option_texts(task["overrides"]),
+            detail=[f"a bug in gdl: {type(err).__name__} at {internal_where(err)}"],
+            sig=("task", type(err).__name__, internal_where(err)))
+        out = _result(task, findings=[finding])
+        if kind == "shrink":
+            out["finding"] = task["finding"]
+        return out
+
+
+def _load(task, order=None):
+    from .game import load
+    game = load(task["path"], task["overrides"], coverage=True)
+    if order is not None:
+        game.set_trigger_order(order)
+    return game
+
+
+def _result(task, explorer=None, **extra) -> dict:
+    out = {"type": task["type"], "config": task["config"], "findings": [],
+           "coverage": {}, "corpus": [], "stats": {}}
+    if explorer is not None:
+        out["findings"] = list(explorer.findings.values())
+        out["coverage"] = dict(explorer.game.coverage or {})
+        out["corpus"] = [s for s in explorer.new_corpus if len(s) <= CORPUS_STEPS][-50:]
+        out["stats"] = {"playthroughs": explorer.playthroughs, "steps": explorer.steps,
+                        "ended": explorer.ended}
+    out.update(extra)
+    return out
+
+
+# ---------------------------------------------------------------------------- probe
+def _clash(task, err, steps=None, decls=None) -> dict:
+    rule, file, line = error_place(err)
+    rules = [rule_ref(decls or {}, rule, line, file)] if rule or line else []
+    what = ", ".join(f"{k}={v}" for k, v in task["overrides"].items()) or "the defaults"
+    kind = classify(err)
+    detail = [f"a bug in gdl: {error_text(err)}"] if kind == INTERNAL else []
+    return raw_finding(CLASH, f"the game cannot be set up with {what}: {error_text(err)}",
+                       option_texts(task["overrides"]), rules=rules, steps=steps or [],
+                       detail=detail, sig=(tuple(sorted(task["overrides"].items())),))
+
+
+def _probe(task) -> dict:
+    """Loads a configuration and plays it to its first decision (an option clash if that
+    fails), then plays seeded playthroughs whose digests tell a dead option value."""
+    try:
+        game = _load(task)
+    except GdlError as err:
+        return _result(task, findings=[_clash(task, err)], setup=False)
+    decls = declarations(game.ruleset)
+    steps = []
+    rng = random.Random(task["seed"])
+    try:
+        state = game.new_state(task["seed"])
+        while state.is_chance():
+            outcome = state.sample_chance(rng)
+            steps.append(chance_step(outcome))
+            state.apply_chance(outcome)
+    except Exception as err:  # noqa: BLE001 - the setup fails: an option clash
+        return _result(task, findings=[_clash(task, err, steps, decls)], setup=False,
+                       coverage=dict(game.coverage or {}))
+    x = Explorer(game, decls, task["fp_seed"], task["max_steps"], law_every=0)
+    digests = fingerprint_runs(x, task["runs"], time.monotonic() + task["seconds"],
+                               task["limit"])
+    return _result(task, x, setup=True, digests=digests)
+
+
+# ---------------------------------------------------------------------------- explore
+def _explore(task) -> dict:
+    """Explores a configuration for `seconds`: a breadth-first walk and the trigger-order
+    check when asked, then random and coverage-guided playthroughs."""
+    from ._fuzz_order import OrderExplorer, trigger_groups
+    from ._fuzz_walk import walk
+    start = time.monotonic()
+    end = start + task["seconds"]
+    game = _load(task)
+    x = Explorer(game, declarations(game.ruleset), task["seed"], task["max_steps"])
+    extra = {}
+    if task.get("walk"):
+        extra["walk"] = walk(x, task["max_states"], start + task["seconds"] * 0.4)
+    if task.get("orders") and trigger_groups(game):
+        share = (end - time.monotonic()) / 2
+        ox = OrderExplorer(lambda: _load(task), x)
+        ox.run(time.monotonic() + share)
+        extra["orders"] = len(ox.orders)
+    w = extra.get("walk")
+    # After a walk that saw every state, playthroughs can only find loops that a counter
+    # breaks (which the walk cannot tell): a few are enough.
+    done = w is not None and w["complete"] and w["exhaustive"]
+    x.run(end, task.get("starts", ()), max_playthroughs=EXHAUSTED_PLAYTHROUGHS if done else None)
+    return _result(task, x, **extra)
+
+
+# ---------------------------------------------------------------------------- shrink
+def _shrink(task) -> dict:
+    """Shrinks one finding's trace for at most `seconds`."""
+    from ._fuzz_shrink import make_probe, replay, shrink
+    raw = dict(task["finding"])
+    order = None
+    if raw["probe"] and raw["probe"]["type"] == "order":
+        order = raw["probe"]["orders"][0]
+    game = _load(task, order)
+    probe = make_probe(raw, game, lambda o: _load(task, o), task["seed"])
+    if probe is None or raw["steps"] is None:
+        return _result(task, finding=raw)
+    before = len(raw["steps"])
+    steps, tries = shrink(game, raw["steps"], probe, task["seed"],
+                          time.monotonic() + task["seconds"])
+    if replay(game, steps, probe, task["seed"]) is not None:
+        raw.update(probe.describe(steps))
+        raw["steps"] = steps
+        raw["shrunk"] = True
+    raw["shrunk_from"] = before
+    return _result(task, finding=raw, tries=tries)

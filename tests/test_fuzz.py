@@ -1,0 +1,526 @@
+"""`gdl fuzz` and `gdl diff`: every kind of hole, planted in a small purpose-built ruleset,
+is found within a fixed budget and seed, with the rules involved, a shrunk trace, and a
+trace file that opens in the REPL at the step where the hole shows.  The literal readings
+of the seed games left open on purpose (rulesets/variants/literal/) are found too, and
+`gdl diff` finds where two variants part.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+
+import pytest
+
+from conftest import RULESETS
+from gdl._repl_session import Session
+from gdl.errors import OptionError, RuleError
+from gdl.fuzz_cmd import add_diff_parser, add_fuzz_parser
+from interpreter import load
+from interpreter._fuzz_common import apply_step
+from interpreter.fuzz import diff, fuzz
+
+LITERAL = RULESETS / "variants" / "literal"
+BUDGET = 1.5
+
+DEADLOCK = '''game "Too few cards"
+players 2
+card n: 1..3
+cards into deck: card(n: i) for i in 1..3
+zone deck: stack
+zone hand[player]: set, seen by owner
+action take(i: 1..count(deck)) "Take a card of the deck, by its place":
+    move sublist(cards(deck), i - 1, 1) to hand[me]
+flow:
+    shuffle deck
+    repeat 2:
+        for p in players:
+            choose p: take
+    draw
+'''
+
+ORDER = '''game "Two whenevers"
+players 2
+var total: int = 0
+var bonus: int = 0
+action add(n: 1..3) "Add one to three to the total":
+    total += n
+trigger doubles when changed(total) and total % 2 == 0 PRIORITY"an even total doubles the bonus":
+    bonus = bonus * 2
+trigger adds when changed(total) and total % 3 == 0 "a total of 3, 6, 9 adds one to the bonus":
+    bonus = bonus + 1
+flow:
+    repeat 3:
+        for p in players:
+            choose p: add
+    draw
+'''
+
+UNCOVERED = '''game "Short table"
+players 2
+var score[player]: int = 0
+table bonus(n: 1..3) "The printed table stops at three":
+    1 => 10
+    2 => 20
+    3 => 30
+action pick(n: 1..4) "Pick a number from one to four":
+    score[me] += bonus(n)
+flow:
+    repeat 2:
+        for p in players:
+            choose p: pick
+    end game
+returns(p) = score[p]
+'''
+
+CYCLE = '''game "Round and round"
+players 2
+var where: int = 0
+var done: bool = false
+action step() "Walk on round the ring of three":
+    where = (where + 1) % 3
+action leave() "Leave the ring":
+    done = true
+flow:
+    while not done:
+        choose p1: step, leave
+    draw
+'''
+
+COUNTER = '''game "Counting turns"
+players 2
+option limit: 1..1000 = 1000 "The game is a draw after this many turns"
+var turns: int = 0
+var done: bool = false
+action wait() "Let the turn go by":
+    pass
+action leave() "End the game":
+    done = true
+flow:
+    while not done and turns < limit:
+        turns += 1
+        choose p1: wait, leave
+    draw
+'''
+
+UNBOUNDED = '''game "Doubling"
+players 2
+var x: int = 1
+action wait() "Let the turn go by":
+    pass
+flow:
+    while x > 0:
+        x = x * 2
+        choose p1: wait
+    draw
+'''
+
+INVARIANT = '''game "Small totals"
+players 2
+var total: int = 0
+action add(n: 1..3) "Add one to three":
+    total += n
+flow:
+    repeat 3:
+        choose p1: add
+    draw
+invariant small "the total stays below 5": total < 5
+'''
+
+RULE_ERROR = '''game "Forbidden three"
+players 2
+var total: int = 0
+action pick(n: 1..3) "Pick a number":
+    if n == 3:
+        fail "three is not allowed here"
+    total += n
+flow:
+    repeat 2:
+        for p in players:
+            choose p: pick
+    draw
+'''
+
+DEAD = '''game "Dead ends"
+players 2
+option mode: {plain, fancy} = plain "fancy adds ten after each move"
+option unused: bool = false "an option no rule reads"
+var total: int = 0
+rule fancy_scoring "fancy scoring":
+    total += 10
+rule never_called "a rule nobody calls":
+    total += 100
+action add(n: 1..2) "Add one or two":
+    total += n
+    if mode == fancy:
+        do fancy_scoring
+flow:
+    repeat 2:
+        choose p1: add
+    draw
+'''
+
+CLASH = '''game "Not enough cards"
+players 2..4 = 2
+option size: 1..3 = 2 "cards dealt to each player"
+card n: 1..7
+cards into deck: card(n: i) for i in 1..7
+zone deck: stack
+zone hand[player]: set, seen by owner
+action wait() "Do nothing":
+    pass
+flow:
+    shuffle deck
+    deal size from deck to hand[p] for p in all_players
+    choose p1: wait
+    draw
+'''
+
+INTERNAL = '''game "Coordinates"
+players 2
+zone cell[1..2, 1..2]: stack
+var v: int = 0
+action look(i: 1..3) "Read one coordinate of a cell":
+    v = index(cell[1, 2], i)
+flow:
+    choose p1: look
+    draw
+'''
+
+WANDER = '''game "Wander"
+players 2
+var x: int = 0
+var y: int = 0
+action up() "One step up":
+    x += 1
+action aside() "One step aside":
+    y += 1
+action go() "Go on only below three":
+    require x < 3 "at three the road ends"
+    pass
+flow:
+    while true:
+        choose p1: up, aside
+        choose p1: go
+    draw
+'''
+
+
+def ruleset(tmp_path, text, name="game.gdl"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run(path, tmp_path, budget=BUDGET, **kw):
+    return fuzz(str(path), kw.pop("options", None), budget=budget, seed=0,
+                out_dir=str(tmp_path / "traces"), **kw)
+
+
+def one(report, kind, subkind=None):
+    """Returns the first finding of a kind (and subkind), failing with the report."""
+    for f in report.findings:
+        if f.kind == kind and (subkind is None or f.subkind == subkind):
+            return f
+    pytest.fail(f"no {kind} found:\n{report.text()}")
+
+
+def names(finding):
+    return [n for n, _, _ in finding.rules]
+
+
+def opened(path, finding):
+    """Opens a finding's trace as `gdl play FILE --trace T` does; returns the session and
+    (replayed, total, stopped)."""
+    session = Session(str(path), {}, 0)
+    return session, session.load_trace(finding.trace_path)
+
+
+# ---------------------------------------------------------------- each kind, planted
+def test_a_deadlock_is_found_with_its_shortest_trace_and_opens_at_the_deadlock(tmp_path):
+    path = ruleset(tmp_path, DEADLOCK)
+    report = run(path, tmp_path)
+    f = one(report, "deadlock")
+    assert f.message == "deadlock: p2 must move but has no legal move (take)"
+    assert f.at == 4                       # the shuffle, then three cards for four takes
+    assert ("flow", str(path), 13) in f.rules and "take" in names(f)
+    assert f.trace_path and f"gdl play {path} --trace {f.trace_path}" in report.text()
+    session, (replayed, total, stopped) = opened(path, f)
+    assert (replayed, total, stopped) == (4, 4, None)
+    with pytest.raises(RuleError, match="deadlock"):
+        session.legal_moves()
+
+
+def test_equal_priority_triggers_whose_order_matters(tmp_path):
+    path = ruleset(tmp_path, ORDER.replace("PRIORITY", ""))
+    f = one(run(path, tmp_path), "order dependence")
+    assert names(f) == ["doubles", "adds"]
+    assert "order 1: doubles, adds" in f.detail and "order 2: adds, doubles" in f.detail
+    trace = json.loads(open(f.trace_path).read())
+    states = []
+    for order in (["doubles", "adds"], ["adds", "doubles"]):
+        game = load(str(path))
+        game.set_trigger_order(order)
+        state = game.new_state()
+        for step in trace["steps"]:
+            apply_step(state, step)
+        states.append(state)
+    assert states[0].key() != states[1].key()   # the trace shows it, replayed both ways
+    assert game.evaluate("total % 6", states[1]) == 0
+
+
+def test_triggers_with_declared_priorities_are_not_reordered(tmp_path):
+    path = ruleset(tmp_path, ORDER.replace("PRIORITY", "priority 2 "))
+    report = run(path, tmp_path, budget=1.0)
+    assert report.by_kind("order dependence") == []
+
+
+def test_an_uncovered_table_case_opens_before_the_step_that_fails(tmp_path):
+    path = ruleset(tmp_path, UNCOVERED)
+    f = one(run(path, tmp_path), "uncovered case")
+    assert f.message == "table bonus has no case for n=4"
+    assert f.at == 1 and f.steps == [{"player": "p1", "move": "pick 4"}]
+    assert names(f) == ["pick", "bonus"]
+    _, (replayed, total, stopped) = opened(path, f)
+    assert (replayed, total) == (0, 1) and "has no case for n=4" in stopped.reason
+
+
+def test_a_loop_in_play_is_endless_play_with_its_repeating_part(tmp_path):
+    f = one(run(ruleset(tmp_path, CYCLE), tmp_path), "endless play", "cycle")
+    assert f.at == 3 and [s["move"] for s in f.steps] == ["step"] * 3
+    assert "comes back after step 3" in f.message
+    assert f.detail[0] == "repeating part (steps 1-3):"
+
+
+def test_a_state_that_only_a_counter_tells_apart_is_endless_play(tmp_path):
+    f = one(run(ruleset(tmp_path, COUNTER), tmp_path), "endless play", "counter")
+    assert "except for turns, which only counts up" in f.message
+    assert names(f) == ["wait"]
+
+
+def test_no_end_within_the_step_bound_is_endless_play(tmp_path):
+    f = one(run(ruleset(tmp_path, UNBOUNDED), tmp_path, max_steps=50), "endless play",
+            "bound")
+    assert f.at == 50 and "no end within 50 steps" in f.message
+
+
+def test_an_invariant_violation_is_shrunk_to_the_fewest_steps(tmp_path):
+    path = ruleset(tmp_path, INVARIANT)
+    f = one(run(path, tmp_path), "invariant violation", "invariant")
+    assert f.message == "the ruleset's invariant 'small' does not hold"
+    assert f.rules == [("small", str(path), 10)]
+    assert f.at == 2                          # add 3, then add 2 or 3
+    _, (replayed, total, stopped) = opened(path, f)
+    assert replayed == total == 2 and stopped is None
+
+
+def test_a_broken_law_of_the_testing_kit_is_an_invariant_violation(tmp_path):
+    path = ruleset(tmp_path, f'''variant of "{(RULESETS / "classics/kuhn_poker.gdl").as_posix()}"
+action bet() "a leak: the bet names the opponent's card":
+    require top(hand[opponent(me)]).rank != jack
+    put[me] += 1
+    history = history + "b"
+''')
+    f = one(run(path, tmp_path), "invariant violation", "law")
+    assert "'views'" in f.message and "legal moves change" in f.message
+
+
+def test_any_other_rule_error_is_a_finding(tmp_path):
+    path = ruleset(tmp_path, RULE_ERROR)
+    f = one(run(path, tmp_path), "rule error")
+    assert f.message == "three is not allowed here"
+    assert f.rules == [("pick", str(path), 6)] and f.at == 1
+
+
+def test_an_engine_crash_is_reported_not_raised(tmp_path):
+    # index() past a zone's indices raises IndexError inside the engine (reported as an
+    # engine bug); should it become a rule error, the fuzzer reports it as one
+    f = next(f for f in run(ruleset(tmp_path, INTERNAL), tmp_path, budget=1.0).findings
+             if f.kind in ("internal error", "uncovered case", "rule error"))
+    assert f.steps == [{"player": "p1", "move": "look 3"}] and names(f)[-1] == "look"
+
+
+def test_dead_rules_and_branches_come_from_coverage(tmp_path):
+    report = run(ruleset(tmp_path, DEAD), tmp_path, budget=1.0)
+    dead = {f.message for f in report.by_kind("dead rule")}
+    assert dead == {"rule fancy_scoring never runs", "rule never_called never runs",
+                    "action add: line 13 never run"}
+    rows = {r["name"]: r for r in report.coverage}
+    assert rows["add"]["run"] == 2 and rows["add"]["dead_lines"] == [13]
+    assert rows["never_called"]["statements"] == 0 and report.holes() == []
+    assert "never_called" in report.text() and "coverage" in report.text()
+
+
+def test_a_sweep_finds_dead_option_values_and_revives_rules(tmp_path):
+    report = run(ruleset(tmp_path, DEAD), tmp_path, budget=1.5, sweep=True)
+    dead = {f.message.split(" changes")[0] for f in report.by_kind("dead rule")
+            if f.subkind == "option value"}
+    assert dead == {"option value unused=true"}
+    assert "rule fancy_scoring never runs" not in {f.message for f in report.findings}
+    assert {"mode": "fancy"} in report.configs and {"unused": "true"} in report.configs
+
+
+def test_player_counts_and_option_values_that_cannot_be_set_up_clash(tmp_path):
+    path = ruleset(tmp_path, CLASH)
+    report = run(path, tmp_path, players=[2, 3, 4])
+    clashes = report.by_kind("option clash")
+    assert [f.options for f in clashes] == [{"players": "4"}]
+    assert "cannot deal: the source zone is empty" in clashes[0].message
+    assert clashes[0].rules == [("flow", str(path), 12)]
+    swept = run(path, tmp_path, budget=1.0, sweep=True)
+    assert {"players": "4"} in [f.options for f in swept.by_kind("option clash")]
+
+
+def test_the_shrinker_cuts_a_wandering_trace_to_the_shortest(tmp_path):
+    from interpreter._fuzz_common import declarations
+    from interpreter._fuzz_play import Explorer
+    from interpreter._fuzz_shrink import make_probe, shrink
+    game = load(str(ruleset(tmp_path, WANDER)))
+    x = Explorer(game, declarations(game.ruleset), seed=3, max_steps=5000, law_every=0)
+    while not any(f["kind"] == "deadlock" for f in x.findings.values()):
+        x.playthrough(game.new_state(0), [])
+    raw = next(f for f in x.findings.values() if f["kind"] == "deadlock")
+    assert len(raw["steps"]) > 8
+    steps, _ = shrink(game, raw["steps"], make_probe(raw, game), 0, float("inf"))
+    assert [s["move"] for s in steps] == ["up", "go", "up", "go", "up"]
+
+
+def test_worker_processes_find_the_same_hole(tmp_path):
+    report = run(ruleset(tmp_path, UNCOVERED), tmp_path, budget=2.5, jobs=2)
+    assert report.jobs == 2 and one(report, "uncovered case").at == 1
+
+
+# ---------------------------------------------------------------- the seed games read literally
+def test_double_down_dd8_strict_deadlocks_on_a_hand_of_x2_cards(tmp_path):
+    path = LITERAL / "double_down_x2_strict.gdl"
+    report = run(path, tmp_path, options={"players": "2"})
+    f = one(report, "deadlock")
+    assert "has no legal move (play)" in f.message and names(f) == ["take_turn", "play"]
+    assert {"player": "p1", "move": "play x2"} in f.steps or \
+        {"player": "p2", "move": "play x2"} in f.steps
+    session, (replayed, total, stopped) = opened(path, f)
+    assert replayed == total and stopped is None
+    assert "hand[p2] (2): x2 x2" in session.state.view(None) or \
+        "hand[p1] (2): x2 x2" in session.state.view(None)
+    with pytest.raises(RuleError, match="deadlock"):
+        session.legal_moves()
+
+
+def test_the_dd8_resolution_closes_the_deadlock(tmp_path):
+    report = run(LITERAL / "double_down_x2_strict.gdl", tmp_path,
+                 options={"players": "2", "x2_only_hand": "lapse"})
+    assert report.by_kind("deadlock") == []
+
+
+def test_double_down_dd5_as_two_triggers_depends_on_their_order(tmp_path):
+    f = one(run(LITERAL / "double_down_two_triggers.gdl", tmp_path, budget=2.5,
+                options={"players": "2"}), "order dependence")
+    assert names(f) == ["double_loses_chip", "ninety_nine_ends_round"]
+    assert any(line.startswith("-chips") for line in f.detail)
+
+
+def test_dds_with_visible_shuffles_comes_back_but_for_the_round_counter(tmp_path):
+    f = one(run(LITERAL / "dds_visible_shuffles.gdl", tmp_path, budget=2.5),
+            "endless play", "counter")
+    assert "except for rounds" in f.message and "guess" in names(f)
+
+
+def test_dds_without_a_round_limit_can_go_round_for_ever(tmp_path):
+    f = one(run(LITERAL / "dds_no_round_limit.gdl", tmp_path, budget=2.5),
+            "endless play", "cycle")
+    assert "loop of 12 steps" in f.message         # one round: 3 shuffles, cut, guess, check
+    assert f.at % 12 == 0 and f.at >= 24           # two tied rounds alike, at the shortest
+
+
+def test_evil_deal_with_the_printed_table_has_no_row_for_no_tricks(tmp_path):
+    f = one(run(LITERAL / "evil_deal_table_from_one.gdl", tmp_path, budget=6.0,
+                options={"target": "1"}), "uncovered case")
+    assert f.message.startswith("table points has no case for taken=0")
+    assert "points" in names(f)
+
+
+def test_gerry_g3_literal_deadlocks_on_a_lone_face_up_card(tmp_path):
+    f = one(run(LITERAL / "gerry_single_card_cell.gdl", tmp_path, budget=2.0,
+                options={"size": "3"}), "deadlock")
+    assert "(move_face_up, look)" in f.message
+    assert f.steps[-1]["move"].startswith("select cell[")     # the lone card's cell
+
+
+# ---------------------------------------------------------------- the command line
+def _parse(argv):
+    ap = argparse.ArgumentParser(prog="gdl")
+    sub = ap.add_subparsers(dest="command", required=True)
+    add_fuzz_parser(sub)
+    add_diff_parser(sub)
+    return ap.parse_args(argv)
+
+
+def test_the_fuzz_command_prints_a_report_and_exits_1_on_a_hole(tmp_path, capsys):
+    path = ruleset(tmp_path, INVARIANT)
+    args = _parse(["fuzz", str(path), "--budget", "1", "--out", str(tmp_path / "t")])
+    assert args.func(args) == 1
+    out = capsys.readouterr().out
+    assert "invariant violation" in out and "summary:" in out
+    assert f"gdl play {path} --trace {tmp_path / 't'}" in out
+    args = _parse(["fuzz", str(ruleset(tmp_path, DEAD, "dead.gdl")), "--budget", "1",
+                   "--json", "--seed", "3"])
+    assert args.func(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["holes"] == 0 and data["summary"]["dead rule"] == 3 and data["seed"] == 3
+
+
+def test_the_fuzz_command_refuses_bad_flags(tmp_path):
+    path = ruleset(tmp_path, DEAD)
+    for argv in (["--budget", "0"], ["-j", "-1"], ["--max-steps", "0"], ["--players", "x"]):
+        args = _parse(["fuzz", str(path)] + argv)
+        with pytest.raises(OptionError):
+            args.func(args)
+
+
+def test_diff_finds_a_face_up_move_to_a_cell_that_is_not_adjacent(tmp_path):
+    a, b = RULESETS / "gerry.gdl", RULESETS / "variants" / "gerry_adjacent.gdl"
+    result = diff(str(a), str(b), budget=5, out_dir=str(tmp_path))
+    assert result.differs and len(result.steps) == 3
+    select = result.steps[-1]["move"]                    # e.g. "select cell[1,1]"
+    assert select.startswith("select cell[")
+    only_a = next(d for d in result.differences if d.strip().startswith("only in A:"))
+    r, c = (int(x) for x in select[len("select cell["):-1].split(","))
+    far = only_a.split(": ", 1)[1].split(", ")[0]        # e.g. "move_face_up 10C cell[1,3]"
+    fr, fc = (int(x) for x in far.rsplit("cell[", 1)[1].rstrip("]").split(","))
+    assert abs(fr - r) + abs(fc - c) > 1
+    session = Session(str(b), {}, 0)
+    assert session.load_trace(result.trace_path)[:2] == (3, 3)
+    assert far not in [m.text for m in session.legal_moves()]
+
+
+def test_diff_of_identical_copies_finds_no_difference(tmp_path, capsys):
+    copy = tmp_path / "gerry_copy.gdl"
+    shutil.copy(RULESETS / "gerry.gdl", copy)
+    args = _parse(["diff", str(RULESETS / "gerry.gdl"), str(copy), "--budget", "1",
+                   "--set", "size=2"])
+    assert args.func(args) == 0
+    assert "no difference found within budget" in capsys.readouterr().out
+    args = _parse(["diff", str(RULESETS / "gerry.gdl"),
+                   str(RULESETS / "variants" / "gerry_adjacent.gdl"), "--budget", "3",
+                   "--json"])
+    assert args.func(args) == 1 and json.loads(capsys.readouterr().out)["differs"]
+
+
+def test_diff_with_seats_tells_visible_shuffles_from_hidden_ones():
+    result = diff(str(RULESETS / "double_dealing_shuffle.gdl"),
+                  str(RULESETS / "variants" / "dds_full_visibility.gdl"),
+                  {"deck_size": "3", "shuffles": "1"}, budget=3, seats=True,
+                  write_trace=False)
+    assert result.differs and len(result.steps) == 2
+    assert any("shuffle_packet ? ?" in d for d in result.differences)
+    same = diff(str(RULESETS / "double_dealing_shuffle.gdl"),
+                str(RULESETS / "variants" / "dds_full_visibility.gdl"),
+                {"deck_size": "3", "shuffles": "1"}, budget=1, write_trace=False)
+    assert not same.differs          # the table and the moves are the same for all to see
+
+
+def test_diff_of_a_small_game_with_itself_compares_every_state(tmp_path):
+    path = ruleset(tmp_path, INVARIANT)
+    result = diff(str(path), str(path), budget=5, write_trace=False)
+    assert not result.differs and result.complete and not result.sampled
+    assert "every reachable pair of states was compared" in result.text()

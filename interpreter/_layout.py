@@ -140,7 +140,6 @@ class LayoutBuilder:
             values[name] = value
 
     def resolve_options(self, decls):
-        from .options import coerce_default  # local: options imports this package's values
         p = self.prog
         for d in decls:
             if d.name in self.overrides:
@@ -153,7 +152,7 @@ class LayoutBuilder:
                     value = next(s for s in p.seats if s.name == value)
                 p.options[d.name] = value
             else:
-                p.options[d.name] = coerce_default(self, d)
+                p.options[d.name] = self.const(d.default)
 
     def domain_values(self, node):
         """Values of a finite domain known before the game starts, as a tuple."""

@@ -110,10 +110,3 @@ def _text(value) -> str:
         return "false"
     return str(value)
 
-
-def coerce_default(compiler, decl: A.OptionDecl):
-    """Returns an option's default value as the engine holds it."""
-    value = compiler.const(decl.default)
-    if isinstance(decl.type, A.ChoiceType):
-        return value
-    return value

@@ -337,13 +337,17 @@ def test_an_action_named_like_a_command(tmp_path):
     assert text["eval n"] == ["2"]
 
 
+# Each step of this game spins a loop, so `auto` cannot finish before Ctrl-C arrives.
+SLOW = CLASH.replace("    n += k\n", "    n += k\n    repeat 3000:\n        pass\n")
+
+
 def test_ctrl_c_stops_a_long_auto(tmp_path):
     rules = tmp_path / "clash.gdl"
-    rules.write_text(CLASH)
+    rules.write_text(SLOW)
     child = spawn(tmp_path, rules, "--seed", "1")
     child.expect_exact("clash 0 p1> ")
     child.sendline("auto")
-    time.sleep(1.5)
+    time.sleep(1.5)                    # well inside a run of 100,000 slow steps
     child.sendintr()
     child.expect(r"interrupted at step \d+")
     child.expect_exact("p1> ")

@@ -247,7 +247,12 @@ class Compiler(ExprCompiler, LayoutBuilder):
 
     def _s_Assign(self, s, scope, code):
         write, value = self.writer(s.target, scope), self.expr(s.value, scope)
-        self.effect(code, lambda st: write(st, value(st)))
+        nxt = len(code) + 1
+
+        def assign(st):                 # one closure layer fewer than `effect`
+            write(st, value(st))
+            return nxt
+        code.append(assign)
 
     def _s_AugAssign(self, s, scope, code):
         write, read = self.writer(s.target, scope), self.reader(s.target, scope)
@@ -258,7 +263,12 @@ class Compiler(ExprCompiler, LayoutBuilder):
     def _s_Let(self, s, scope, code):
         value = self.expr(s.value, scope)
         slot = scope.bind(s.name, Local("frame", self.new_frame(), assignable=True)).slot
-        self.effect(code, lambda st: st.frame.__setitem__(slot, value(st)))
+        nxt = len(code) + 1
+
+        def let(st):
+            st.frame[slot] = value(st)
+            return nxt
+        code.append(let)
 
     def _s_Pass(self, s, scope, code):
         pass
@@ -535,7 +545,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
         scope = Scope(me=me)
         params = []
         for prm in decl.params:
-            domain = self.collection(prm.domain, scope)
+            domain = self.domain(prm.domain, scope)
             local = scope.bind(prm.name, Local("frame", self.new_frame()))
             params.append((prm.name, local.slot, domain))
         requires = [(self.expr(r.cond, scope), r.reason, r.span) for r in decl.requires]

@@ -79,11 +79,18 @@ class ExprCompiler:
         return self.global_name(node.id, node)
 
     def read_local(self, local: Local):
+        """A closure reading a local; reads are tagged with `frame_slot` / `scratch_slot`
+        so hot consumers (comparisons, attributes) can read the slot inline, one call
+        fewer."""
         slot = local.slot
         if local.where == "frame":
-            return lambda st: st.frame[slot]
+            fn = lambda st: st.frame[slot]  # noqa: E731
+            fn.frame_slot = slot
+            return fn
         scratch = self.scratch
-        return lambda st: scratch[slot]
+        fn = lambda st: scratch[slot]  # noqa: E731
+        fn.scratch_slot = slot
+        return fn
 
     def global_name(self, name, node):
         p = self.prog
@@ -125,6 +132,26 @@ class ExprCompiler:
                 return _const(qualified)
         obj = self.expr(node.obj, scope)
         field = node.name
+        slot = getattr(obj, "frame_slot", None)
+        if slot is not None:
+            def frame_attr(st):
+                value = st.frame[slot]
+                if value is None:
+                    raise self.runtime_error(f"no card to take .{field} of (the value is "
+                                             f"none)", node, st)
+                return value.attrs[field]
+            return frame_attr
+        slot = getattr(obj, "scratch_slot", None)
+        if slot is not None:
+            scratch = self.scratch
+
+            def scratch_attr(st):   # `x.suit` over a comprehension's x: read it inline
+                value = scratch[slot]
+                if value is None:
+                    raise self.runtime_error(f"no card to take .{field} of (the value is "
+                                             f"none)", node, st)
+                return value.attrs[field]
+            return scratch_attr
 
         def attr(st):
             value = obj(st)
@@ -156,8 +183,27 @@ class ExprCompiler:
         if name in p.var_index:
             base, table = p.var_index[name]
             find = self._lookup(table, keys, node, f"variable {name}")
+            if len(keys) == 1 and _folded(*keys) is None:
+                return self._var_at(table, keys[0], find)
             return lambda st: st.vars[find(st)]
         raise self.error(f"{name!r} cannot be indexed", node)
+
+    @staticmethod
+    def _var_at(table, key, find):
+        """`v[k]` with one run-time key (e.g. `selected[me]`): one closure instead of
+        three; a missing key falls back to `find`, which reports it."""
+        by_value = {k[0]: v for k, v in table.items()}
+        slot = getattr(key, "frame_slot", None)
+        if slot is not None:
+            def var_at_local(st):
+                i = by_value.get(st.frame[slot])
+                return st.vars[find(st) if i is None else i]
+            return var_at_local
+
+        def var_at(st):
+            i = by_value.get(key(st))
+            return st.vars[find(st) if i is None else i]
+        return var_at
 
     def list_position(self, node, scope):
         """`xs[i]`: the item at position i of a list, counting from 1."""
@@ -239,9 +285,34 @@ class ExprCompiler:
         if both is not None:
             return _const(fn(*both))
         if _folded(right) is not None:
-            c = _folded(right)[0]
-            return lambda st: fn(left(st), c)
+            return self._compare_const(node.op, fn, left, _folded(right)[0])
+        slot = getattr(left, "frame_slot", None)
+        if node.op == "==":
+            if slot is not None:
+                return lambda st: st.frame[slot] == right(st)
+            return lambda st: left(st) == right(st)
+        if node.op == "!=":
+            if slot is not None:
+                return lambda st: st.frame[slot] != right(st)
+            return lambda st: left(st) != right(st)
         return lambda st: fn(left(st), right(st))
+
+    @staticmethod
+    def _compare_const(op, fn, left, c):
+        """`x OP constant`, the commonest test in requires: equality is written inline and
+        a frame local is read inline, sparing two calls per test."""
+        slot = getattr(left, "frame_slot", None)
+        if op == "==":
+            if slot is not None:
+                return lambda st: st.frame[slot] == c
+            return lambda st: left(st) == c
+        if op == "!=":
+            if slot is not None:
+                return lambda st: st.frame[slot] != c
+            return lambda st: left(st) != c
+        if slot is not None:
+            return lambda st: fn(st.frame[slot], c)
+        return lambda st: fn(left(st), c)
 
     def _e_Member(self, node, scope):
         item, coll = self.expr(node.item, scope), self.collection(node.coll, scope)
@@ -319,6 +390,15 @@ class ExprCompiler:
                 return tuple(z) if is_set[value.slot] else tuple(reversed(z))
             return value
         return as_tuple
+
+    def domain(self, node, scope):
+        """A closure giving an action parameter's candidates, which are only iterated: a
+        run-time range stays a `range` (same values, same order) instead of a tuple."""
+        if isinstance(node, A.Range):
+            lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
+            if _folded(lo, hi) is None:
+                return lambda st: range(lo(st), hi(st) + 1)
+        return self.collection(node, scope)
 
     def comprehension(self, fors, cond, scope, item_node, item_is_scope=False):
         """Returns (generator factory, inner scope) for `for x in xs ... if c`."""

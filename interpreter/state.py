@@ -93,7 +93,11 @@ class State:
     def move_cards(self, cards, dest: int, kind, depth, up: bool, node):
         zones, loc, face = self.zones, self.loc, self.up
         for c in cards:
-            zones[loc[c.id]].remove(c)
+            source = zones[loc[c.id]]
+            if source[-1] is c:         # the common case, taking from the top: no search
+                source.pop()
+            else:
+                source.remove(c)
         target = zones[dest]
         block = list(cards)
         block.reverse()                         # cards come top first; lists are bottom first
@@ -526,11 +530,17 @@ class State:
         else:
             nk = (kind, self.result)
         up, known = self.up, self.known
-        any_known = any(known)
+        # who knows each card, transposed once for all cards (one tuple per card id)
+        # rather than built by a generator per card in each zone
+        bits = list(zip(*[[k >> i & 1 for i in range(len(up))] for k in known])) \
+            if any(known) else None
         zones = []
         for z, is_set in zip(self.zones, self.prog.is_set):
-            if any_known:
-                items = [(c.kind, up[c.id], tuple(k >> c.id & 1 for k in known)) for c in z]
+            if not z:
+                zones.append(())
+                continue
+            if bits is not None:
+                items = [(c.kind, up[c.id], bits[c.id]) for c in z]
             else:
                 items = [(c.kind, up[c.id]) for c in z]
             if is_set:
@@ -563,18 +573,32 @@ def _moves_0(st, info):
     return [Move(info, ())] if _passes(st, info.staged[0]) else []
 
 
+def _test_of(requires):
+    """Returns one closure for a stage's requires (the lone require itself, the common
+    case), or None when the stage has none: the loops below then call it once per
+    candidate instead of looping over a list."""
+    if not requires:
+        return None
+    if len(requires) == 1:
+        return requires[0]
+    if len(requires) == 2:
+        a, b = requires
+        return lambda st: a(st) and b(st)
+    return lambda st: _passes(st, requires)
+
+
 def _moves_1(st, info):
     r0, r1 = info.staged
     if r0 and not _passes(st, r0):
         return []
     (_, s0, d0), = info.params
     frame = st.frame
+    test = _test_of(r1)
     out = []
     for v0 in d0(st):
         frame[s0] = v0
-        if r1 and not _passes(st, r1):
-            continue
-        out.append(Move(info, (v0,)))
+        if test is None or test(st):
+            out.append(Move(info, (v0,)))
     return out
 
 
@@ -584,16 +608,16 @@ def _moves_2(st, info):
         return []
     (_, s0, d0), (_, s1, d1) = info.params
     frame = st.frame
+    test1, test2 = _test_of(r1), _test_of(r2)
     out = []
     for v0 in d0(st):
         frame[s0] = v0
-        if r1 and not _passes(st, r1):
+        if test1 is not None and not test1(st):
             continue
         for v1 in d1(st):
             frame[s1] = v1
-            if r2 and not _passes(st, r2):
-                continue
-            out.append(Move(info, (v0, v1)))
+            if test2 is None or test2(st):
+                out.append(Move(info, (v0, v1)))
     return out
 
 

@@ -125,8 +125,8 @@ def main(argv=None):
           f"pyspiel {'yes' if pyspiel else 'no'}, reference "
           f"{'yes' if REFERENCE.is_dir() else 'no'}")
     print()
-    print(f"| game | gdl playouts/s | gdl decisions/s | reference playouts/s | gdl/reference "
-          f"| OpenSpiel playouts/s | gdl/OpenSpiel |")
+    print("| game | gdl playouts/s | gdl decisions/s | reference playouts/s | gdl/reference "
+          "| OpenSpiel playouts/s | gdl/OpenSpiel |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     rows = [(g, ROOT / "rulesets" / f"{g}.gdl") for g in SEED_GAMES] + \
            [(g, ROOT / "rulesets" / "classics" / f"{g}.gdl") for g in CLASSICS]

@@ -400,7 +400,7 @@ class ExprCompiler:
                 return lambda st: range(lo(st), hi(st) + 1)
         return self.collection(node, scope)
 
-    def comprehension(self, fors, cond, scope, item_node, item_is_scope=False):
+    def comprehension(self, fors, cond, scope, item_node):
         """Returns (generator factory, inner scope) for `for x in xs ... if c`."""
         inner = scope.child()
         loops = []

@@ -16,7 +16,7 @@ from gdl.ast import PlaceKind, Seen
 from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
-from .values import Card, Move, Seat, ZoneRef, canon, text_of
+from .values import Card, Move, Seat, canon, text_of
 
 #: A shuffle with at most this many distinct orders lists them; larger ones only sample.
 CHANCE_LIST_LIMIT = 5040

@@ -275,8 +275,10 @@ class State:
             raise MoveError("the game is over")
         if kind == DECIDE:
             seat = node[2][0]
-            if player is not None and self._seat(player) is not seat:
-                raise MoveError(f"it is {seat.name}'s turn, not {self._seat(player).name}'s")
+            if player is not None:
+                asked = self._seat(player)
+                if asked is not seat:
+                    raise MoveError(f"it is {seat.name}'s turn, not {asked.name}'s")
             if isinstance(move, str):
                 move = self.parse_move(move, seat)
             self.history.append((seat.index, move.text, None))

@@ -14,7 +14,7 @@ import attrs
 from gdl import ast as A
 from gdl.errors import CheckError, GdlError, RuleError
 
-from ._exprs import ExprCompiler
+from ._exprs import ExprCompiler, _const, _folded
 from ._layout import LayoutBuilder, Program
 from ._scope import Local, Scope
 from .values import Card, Seat, ZoneRef
@@ -39,6 +39,7 @@ class ActionInfo:
     block: Optional[list] = None
     scope: object = None
     staged: list = attrs.Factory(list)   # requires by the number of parameters they need
+    enum_params: list = attrs.Factory(list)  # params with domains narrowed by their bounds
 
 
 @attrs.define(eq=False)
@@ -50,6 +51,7 @@ class Site:
     rule: str
     actions: list         # (ActionInfo, entry pc or None)
     next_pc: int = 0
+    fixed: object = None  # the legal moves when no action has parameters or requires
 
 
 class _ConstState:
@@ -551,18 +553,71 @@ class Compiler(ExprCompiler, LayoutBuilder):
         requires = [(self.expr(r.cond, scope), r.reason, r.span) for r in decl.requires]
         names = [prm.name for prm in decl.params]
         staged = [[] for _ in range(len(names) + 1)]
+        bounds = [[] for _ in names]
         for r, compiled in zip(decl.requires, requires):
+            bound = self.param_bound(r.cond, names, scope)
+            if bound is not None and isinstance(decl.params[bound[0]].domain, A.Range):
+                bounds[bound[0]].append(bound[1:])
+                continue
             used = _names_in(r.cond)
             level = max((i + 1 for i, n in enumerate(names) if n in used), default=0)
             staged[level].append(compiled[0])
+        enum_params = [(name, slot, self.narrowed(prm.domain, scope, b) if b else domain)
+                       for (name, slot, domain), prm, b in zip(params, decl.params, bounds)]
         positions = {prm.name: i for i, prm in enumerate(decl.params)}
         secrets = [(frozenset(positions[n] for n in sec.names if n in positions),
                     self.expr(sec.when, scope) if sec.when is not None else None)
                    for sec in decl.secrets]
         info = ActionInfo(name, decl, me.slot, params, requires, secrets, scope=scope,
-                          staged=staged)
+                          staged=staged, enum_params=enum_params)
         self.action_info[name] = info
         return info
+
+    def param_bound(self, cond, names, scope):
+        """Returns (parameter position, op, constant) when a require only bounds one
+        parameter by a number known before play (`d > 0`, also `d > 0 or flag` with the
+        option false): such a require narrows the parameter's range for enumeration
+        instead of testing every candidate.  None otherwise."""
+        if isinstance(cond, (A.Or, A.And)):
+            neutral = isinstance(cond, A.And)       # True is neutral in `and`, False in `or`
+            rest = [i for i in cond.items
+                    if _folded(self.expr(i, scope)) != [neutral]]
+            return self.param_bound(rest[0], names, scope) if len(rest) == 1 else None
+        if not isinstance(cond, A.Compare) or cond.op not in _FLIPPED:
+            return None
+        op, left, right = cond.op, cond.left, cond.right
+        if not (isinstance(left, A.Name) and left.id in names):
+            op, left, right = _FLIPPED[op], right, left
+        if not (isinstance(left, A.Name) and left.id in names) or \
+                scope.lookup(left.id) is None:
+            return None
+        value = _folded(self.expr(right, scope))
+        if value is None or type(value[0]) is not int:
+            return None
+        return names.index(left.id), op, value[0]
+
+    def narrowed(self, node, scope, bounds):
+        """A range domain cut to the bounds of its parameter's requires: the same values
+        that pass them, in the same order."""
+        lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
+        low, high = None, None
+        for op, c in bounds:
+            if op in (">", ">=", "=="):
+                c = c + 1 if op == ">" else c
+                low = c if low is None else max(low, c)
+            if op in ("<", "<=", "=="):
+                c = c - 1 if op == "<" else c
+                high = c if high is None else min(high, c)
+        both = _folded(lo, hi)
+        if both is not None:
+            a, b = both
+            return _const(tuple(range(a if low is None else max(a, low),
+                                      (b if high is None else min(b, high)) + 1)))
+        if high is None:
+            return lambda st: range(max(lo(st), low), hi(st) + 1)
+        if low is None:
+            return lambda st: range(lo(st), min(hi(st), high) + 1)
+        return lambda st: range(max(lo(st), low), min(hi(st), high) + 1)
 
     def action_body(self, info: ActionInfo, code: list):
         if info.name in self.rule_stack:
@@ -620,6 +675,10 @@ class Compiler(ExprCompiler, LayoutBuilder):
             st.pc = here
             return PAUSE
         code.append(simultaneous)
+
+
+#: comparison operators a bound can use, and each one with its sides swapped
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
 
 
 def _names_in(node) -> set:

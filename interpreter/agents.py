@@ -10,9 +10,9 @@ Agent = Callable[[object, object, random.Random], object]
 
 
 def random_agent(state, seat, rng):
-    """Returns a uniformly random legal move."""
-    moves = state.legal_moves(seat)
-    return moves[rng.randrange(len(moves))]
+    """Returns a uniformly random legal move (the same one as
+    `moves[rng.randrange(len(moves))]` over `legal_moves`, without listing them all)."""
+    return state.random_move(rng, seat)
 
 
 def first_agent(state, seat, rng):
@@ -45,15 +45,15 @@ def parse_agents(spec: Optional[str], n_seats: int) -> List[Agent]:
 def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int = 100_000):
     """Plays `state` to the end in place; returns the number of decisions made."""
     decisions = 0
-    steps = 0
-    while not state.is_terminal():
-        steps += 1
-        if steps > max_steps:
+    is_terminal, is_chance, to_move = state.is_terminal, state.is_chance, state.to_move
+    apply, apply_chance, sample_chance = state.apply, state.apply_chance, state.sample_chance
+    for _ in range(max_steps):
+        if is_terminal():
             break
-        if state.is_chance():
-            state.apply_chance(state.sample_chance(rng))
+        if is_chance():
+            apply_chance(sample_chance(rng))
             continue
-        for seat in state.to_move():
-            state.apply(agents[seat.index](state, seat, rng), seat)
+        for seat in to_move():
+            apply(agents[seat.index](state, seat, rng), seat)
             decisions += 1
     return decisions

@@ -35,6 +35,7 @@ class Game:
         self.options = dict(self.prog.options)
         self.seats = list(self.prog.seats)
         self.title = self.prog.title or Path(self.path).stem
+        self._start: Optional[State] = None      # the state after setup, to clone
 
     def trigger_names(self):
         """Returns the triggers in the order they are checked (priority, then file order)."""
@@ -50,6 +51,7 @@ class Game:
         if sorted(names) != sorted(by_name):
             raise MoveError(f"the triggers are {', '.join(sorted(by_name))}")
         self.prog.triggers[:] = [by_name[n] for n in names]
+        self._start = None                       # the setup may fire triggers
 
     @property
     def action_names(self):
@@ -83,6 +85,23 @@ class Game:
         """Returns the state after setup: the first decision or chance event.  With
         `observe`, each state keeps every seat's perfect-recall log as it goes, so
         `infoset_key` is immediate (enumerators, CFR) instead of replaying the history."""
+        start = self._start
+        if start is None:
+            start = self._setup()
+            if self.coverage is not None:        # coverage counts the setup of every game
+                s = start
+            else:
+                self._start = start              # setup involves no chance: run it once
+                s = start.clone()
+        else:
+            s = start.clone()
+        s.seed = seed
+        if observe:
+            from .observe import view
+            s.obs = tuple((None, ((), view(s, q))) for q in self.prog.seats)
+        return s
+
+    def _setup(self) -> State:
         p = self.prog
         s = State.__new__(State)
         s.game, s.prog = self, p
@@ -103,12 +122,9 @@ class Game:
         s.history = []
         s.dirty = set()
         s.budget = 0
-        s.seed = seed
+        s.seed = None
         s.obs = None
         s.run()
-        if observe:
-            from .observe import view
-            s.obs = tuple((None, ((), view(s, q))) for q in p.seats)
         return s
 
     def evaluate(self, text: str, state: State):

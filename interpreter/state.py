@@ -199,6 +199,64 @@ class State:
                             trace=self.trace_texts())
         return moves
 
+    def random_move(self, rng, player=None) -> Move:
+        """Returns a uniformly random legal move, the one `legal_moves` would give at
+        index `rng.randrange(len(moves))`, without building a Move for every candidate:
+        the last parameter's values are counted, and listed only where a require tests
+        them.  Random playouts call this once per decision."""
+        node = self.node
+        kind = node[0]
+        if kind == DECIDE:
+            seat = node[2][0]
+            if player is not None and self._seat(player) is not seat:
+                raise MoveError(f"it is {seat.name}'s turn, not {self._seat(player).name}'s")
+        elif kind == SIMUL:
+            seat = self._seat(player)
+            if seat not in node[2] or seat in node[3]:
+                raise MoveError(f"{seat.name} has already committed a move or is not "
+                                f"deciding")
+        else:
+            raise MoveError("nobody is to move here")
+        fixed = node[1].fixed
+        if fixed is None:
+            fixed = node[1].fixed = _fixed_moves(node[1])
+        if fixed:
+            return fixed[rng.randrange(len(fixed))]
+        twins = self.prog.has_twins
+        chunks = []
+        total = 0
+        for info, _ in node[1].actions:
+            found = self._chunks_of(info, seat)
+            if twins and found and _has_card(found):
+                moves = _without_twins(self._moves_of(info, seat))
+                found = [(info, None, moves)] if moves else []
+            chunks.extend(found)
+            for chunk in found:
+                total += len(chunk[2])
+        if not total:
+            return self.legal_moves(seat)[0]      # raises the deadlock error
+        i = rng.randrange(total)
+        for info, prefix, values in chunks:
+            n = len(values)
+            if i < n:
+                if prefix is None:
+                    return values[i]
+                return Move(info, prefix + (values[i],))
+            i -= n
+        raise AssertionError("random_move: index past the last chunk")
+
+    def _chunks_of(self, info, seat):
+        """Returns the action's legal moves as (info, leading arguments, values of the
+        last parameter) chunks, in `legal_moves` order."""
+        frame = self.frame
+        frame[info.me_slot] = seat
+        try:
+            return _chunk_enumerators(self, info)
+        finally:
+            frame[info.me_slot] = None
+            for _, slot, _ in info.params:
+                frame[slot] = None
+
     def _moves_of(self, info, seat):
         """Enumerates the action's parameter domains depth-first, checking each require as
         soon as the parameters it mentions are bound."""
@@ -593,7 +651,7 @@ def _moves_1(st, info):
     r0, r1 = info.staged
     if r0 and not _passes(st, r0):
         return []
-    (_, s0, d0), = info.params
+    (_, s0, d0), = info.enum_params
     frame = st.frame
     test = _test_of(r1)
     out = []
@@ -608,7 +666,7 @@ def _moves_2(st, info):
     r0, r1, r2 = info.staged
     if r0 and not _passes(st, r0):
         return []
-    (_, s0, d0), (_, s1, d1) = info.params
+    (_, s0, d0), (_, s1, d1) = info.enum_params
     frame = st.frame
     test1, test2 = _test_of(r1), _test_of(r2)
     out = []
@@ -624,7 +682,7 @@ def _moves_2(st, info):
 
 
 def _moves_any(st, info):
-    params, staged = info.params, info.staged
+    params, staged = info.enum_params, info.staged
     n = len(params)
     frame = st.frame
     out = []
@@ -646,6 +704,65 @@ def _moves_any(st, info):
 
 
 _ENUMERATORS = {0: _moves_0, 1: _moves_1, 2: _moves_2}
+
+
+
+def _chunk_enumerators(st, info):
+    """The chunks behind `random_move`: parameters but the last are enumerated as in
+    `_moves_any`; the last one's domain is kept whole (a range is only measured) unless
+    a require tests it."""
+    params, staged = info.enum_params, info.staged
+    n = len(params)
+    if staged[0] and not _passes(st, staged[0]):
+        return []
+    if n == 0:
+        return [(info, None, [Move(info, ())])]
+    frame = st.frame
+    out = []
+    _, last_slot, last_domain = params[-1]
+    last_test = _test_of(staged[n])
+    args = [None] * (n - 1)
+
+    def last(prefix):
+        values = last_domain(st)
+        if last_test is not None:
+            kept = []
+            for v in values:
+                frame[last_slot] = v
+                if last_test(st):
+                    kept.append(v)
+            values = kept
+        if values:
+            out.append((info, prefix, values))
+
+    def rec(i):
+        if i == n - 1:
+            last(tuple(args))
+            return
+        _, slot, domain = params[i]
+        for v in domain(st):
+            frame[slot] = v
+            args[i] = v
+            if staged[i + 1] and not _passes(st, staged[i + 1]):
+                continue
+            rec(i + 1)
+    rec(0)
+    return out
+
+
+def _fixed_moves(site):
+    """Returns a site's moves when they never change (no action has parameters or
+    requires, as in `choose p: pass, bet`), else False."""
+    if all(not info.params and not info.staged[0] for info, _ in site.actions):
+        return [Move(info, ()) for info, _ in site.actions]
+    return False
+
+
+def _has_card(chunks):
+    _, prefix, values = chunks[0]
+    if prefix is None:
+        return any(isinstance(a, Card) for a in values[0].args)
+    return any(isinstance(a, Card) for a in prefix) or isinstance(values[0], Card)
 
 
 def _without_twins(moves):

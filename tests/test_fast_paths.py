@@ -1,0 +1,134 @@
+"""The speed paths give exactly what the plain paths give: `random_move` picks the move
+`legal_moves` would at the same random index, requires that bound a parameter narrow its
+range without changing the legal moves or `why_illegal`, and `new_state` clones one setup
+without sharing anything between games."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import load, load_text
+
+ROOT = Path(__file__).resolve().parent.parent / "rulesets"
+PLAYED = sorted(p for p in ROOT.glob("*.gdl")) + sorted((ROOT / "classics").glob("*.gdl"))
+
+
+def _decisions(game, seed, limit=400):
+    """Yields (state, seat) at each decision of a random game (the state is live: use it
+    before the next one)."""
+    rng = random.Random(seed)
+    state = game.new_state()
+    for _ in range(limit):
+        if state.is_terminal():
+            return
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        seat = state.to_move()[0]
+        yield state, seat
+        moves = state.legal_moves(seat)
+        state.apply(moves[rng.randrange(len(moves))], seat)
+
+
+@pytest.mark.parametrize("path", PLAYED, ids=lambda p: p.stem)
+def test_random_move_is_the_move_at_the_same_random_index(path):
+    game = load(str(path))
+    checked = 0
+    for seed in range(3):
+        for n, (state, seat) in enumerate(_decisions(game, seed)):
+            moves = state.legal_moves(seat)
+            want = moves[random.Random(n).randrange(len(moves))]
+            got = state.random_move(random.Random(n), seat)
+            assert got.text == want.text
+            assert got.action is want.action and got.args == want.args
+            checked += 1
+    if path.stem != "pescetti" and path.stem != "pescetti_inverse":
+        assert checked > 0
+
+
+def test_random_move_merges_identical_cards_like_legal_moves():
+    # Double Down's deck holds identical cards: a move is one per kind of card.
+    game = load(str(ROOT / "double_down.gdl"))
+    for state, seat in _decisions(game, 7, limit=60):
+        moves = state.legal_moves(seat)
+        picks = {state.random_move(random.Random(i), seat).text for i in range(200)}
+        assert picks <= {m.text for m in moves}
+        assert len(picks) == len(moves) or len(moves) > 20
+
+
+def test_random_move_refuses_a_seat_that_is_not_deciding():
+    game = load(str(ROOT / "classics" / "kuhn_poker.gdl"))
+    state = game.new_state()
+    while state.is_chance():
+        state.apply_chance(state.sample_chance(random.Random(1)))
+    from gdl.errors import MoveError
+    with pytest.raises(MoveError, match="turn"):
+        state.random_move(random.Random(0), "p2")
+
+
+BOUNDED = '''game "bounds"
+players 2
+option allow_zero: bool = false
+var last: int = 0
+action pick(k: 0..5, d: 0..7 - k):
+    require d > 0 or allow_zero "d must be positive"
+    require 4 >= d "at most 4"
+    require k != 3 "not 3"
+    last = 10 * k + d
+action exact(n: 1..9):
+    require n == 6 "only six"
+    last = n
+flow:
+    choose p1: pick, exact
+    win p1
+'''
+
+
+def _pairs(moves):
+    return [tuple(m.args) for m in moves if m.action.name == "pick"]
+
+
+def test_bounds_narrow_ranges_to_the_same_moves_in_the_same_order():
+    strict = load_text(BOUNDED).new_state()
+    want = [(k, d) for k in range(6) for d in range(8 - k)
+            if d > 0 and 4 >= d and k != 3]
+    assert _pairs(strict.legal_moves()) == want
+    assert [m.text for m in strict.legal_moves() if m.action.name == "exact"] == ["exact 6"]
+    loose = load_text(BOUNDED, {"allow_zero": "true"}).new_state()
+    assert _pairs(loose.legal_moves()) == [(k, d) for k in range(6) for d in range(8 - k)
+                                           if 4 >= d and k != 3]
+    info = strict.game.prog.compiler.action_info["pick"]
+    assert [len(s) for s in info.staged] == [0, 1, 0]      # only `k != 3` is still tested
+
+
+def test_narrowed_bounds_still_explain_why_a_move_is_illegal():
+    state = load_text(BOUNDED).new_state()
+    assert "d must be positive" in state.why_illegal("pick 1 0")
+    assert "at most 4" in state.why_illegal("pick 0 5")
+    assert "only six" in state.why_illegal("exact 2")
+    assert state.why_illegal("pick 2 3") is None
+
+
+def test_new_states_share_nothing():
+    game = load(str(ROOT / "gerry.gdl"))
+    a, b = game.new_state(seed=1), game.new_state(seed=2)
+    assert a.key() == b.key() and (a.seed, b.seed) == (1, 2)
+    while not a.is_terminal() and len(a.history) < 5:
+        if a.is_chance():
+            a.apply_chance(a.sample_chance(random.Random(0)))
+        else:
+            a.apply(a.legal_moves()[0])
+    assert a.history and not b.history
+    assert game.new_state().key() == b.key()
+
+
+def test_coverage_counts_the_setup_of_every_game():
+    game = load(str(ROOT / "classics" / "kuhn_poker.gdl"), coverage=True)
+    game.new_state()
+    once = dict(game.coverage)
+    game.new_state()
+    twice = game.coverage
+    ran = [k for k, v in once.items() if v]
+    assert ran and all(twice[k] == 2 * once[k] for k in ran)

@@ -11,7 +11,9 @@ Rows, each timed for S seconds (default 2) with random.Random(0):
 * OpenSpiel: kuhn_poker/leduc_poker through pyspiel with the same random-playout loop
   (chance outcomes drawn with their probabilities), where pyspiel is importable;
 
-then Leduc enumeration: gdl's `enumerate_states` against OpenSpiel's `get_all_states`.
+then Kuhn against OpenSpiel's pure-Python `python_kuhn_poker` with the same loop, the peak
+memory (tracemalloc) of enumerating the largest small variants, and Leduc enumeration:
+gdl's `enumerate_states` against OpenSpiel's `get_all_states`.
 Ratios are gdl / other: below 1 means gdl is slower.
 """
 from __future__ import annotations
@@ -22,6 +24,7 @@ import os
 import random
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +37,23 @@ from interpreter.game import load  # noqa: E402
 REFERENCE = Path("/work/shared/bench-reference")
 SEED_GAMES = ["gerry", "double_dealing_shuffle", "double_down", "evil_deal", "pescetti"]
 CLASSICS = ["kuhn_poker", "leduc_poker"]
+
+
+#: options that make a gdl row do what the reference's playout does: the reference deals a
+#: random Pescetti board each time (with the default `mode=given` a playout is one fixed
+#: procedure, which `new_state` runs once per game and then clones)
+GDL_OPTIONS = {"pescetti": {"mode": "random"}}
+
+#: the largest small variants the tests enumerate exhaustively, for the memory table
+MEMORY_ROWS = [
+    ("leduc_poker", ROOT / "rulesets" / "classics" / "leduc_poker.gdl", {}),
+    ("double_dealing_shuffle deck_size=3 shuffles=1 max_rounds=2 win_size=2",
+     ROOT / "rulesets" / "double_dealing_shuffle.gdl",
+     {"deck_size": "3", "shuffles": "1", "max_rounds": "2", "win_size": "2"}),
+    ("double_down players=2 deck=1:2 2:2 hand_size=1 chips_each=1",
+     ROOT / "rulesets" / "double_down.gdl",
+     {"players": "2", "deck": "1:2 2:2", "hand_size": "1", "chips_each": "1"}),
+]
 
 
 def timed(step, seconds):
@@ -52,8 +72,8 @@ def timed(step, seconds):
     return games / elapsed, decisions / elapsed
 
 
-def gdl_rate(path, seconds):
-    game = load(path)
+def gdl_rate(path, seconds, options=None):
+    game = load(path, options or {})
     agents = [AGENTS["random"]] * game.num_players
     rng = random.Random(0)
     return timed(lambda: play_out(game.new_state(), agents, rng), seconds)
@@ -98,6 +118,25 @@ def spiel_rate(pyspiel, name, seconds):
     return timed(playout, seconds)
 
 
+def python_spiel_rate(pyspiel, name, seconds):
+    """OpenSpiel's pure-Python game `name` (registered by importing its module), or None."""
+    try:
+        importlib.import_module(f"open_spiel.python.games.{name.removeprefix('python_')}")
+        return spiel_rate(pyspiel, name, seconds)
+    except Exception:  # noqa: BLE001 - an older or partial OpenSpiel: leave the row out
+        return None
+
+
+def peak_memory(fn):
+    """Returns (fn(), peak bytes allocated while it ran), by tracemalloc."""
+    tracemalloc.start()
+    try:
+        result = fn()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def pin_to_one_core():
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -131,7 +170,7 @@ def main(argv=None):
     rows = [(g, ROOT / "rulesets" / f"{g}.gdl") for g in SEED_GAMES] + \
            [(g, ROOT / "rulesets" / "classics" / f"{g}.gdl") for g in CLASSICS]
     for name, path in rows:
-        ours, decisions = gdl_rate(path, args.seconds)
+        ours, decisions = gdl_rate(path, args.seconds, GDL_OPTIONS.get(name))
         ref = reference_rate(name, args.seconds) if name in SEED_GAMES else None
         spiel = spiel_rate(pyspiel, name, args.seconds) if pyspiel and name in CLASSICS \
             else None
@@ -140,6 +179,14 @@ def main(argv=None):
         print(f"| {name} | {ours:,.1f} | {decisions:,.0f} | {fmt(ref_p)} | "
               f"{ratio(ours, ref_p)} | {fmt(spiel_p)} | {ratio(ours, spiel_p)} |",
               flush=True)
+    if pyspiel:
+        python_kuhn = python_spiel_rate(pyspiel, "python_kuhn_poker", args.seconds)
+        if python_kuhn is not None:
+            ours, _ = gdl_rate(ROOT / "rulesets" / "classics" / "kuhn_poker.gdl", args.seconds)
+            print()
+            print(f"Kuhn, OpenSpiel's pure-Python python_kuhn_poker: {python_kuhn[0]:,.1f} "
+                  f"playouts/s; gdl kuhn_poker (again, same loop): {ours:,.1f}; "
+                  f"gdl/python_kuhn_poker {ours / python_kuhn[0]:.3f}")
     if args.no_enumerate:
         return 0
     print()
@@ -148,6 +195,12 @@ def main(argv=None):
     ours = report.states / report.seconds
     print(f"Leduc enumeration, gdl: {report.states} states in {report.seconds:.2f} s "
           f"({ours:,.0f} states/s)")
+    print()
+    print("| enumeration (exhaustive, with information sets) | states | peak memory (tracemalloc) |")
+    print("|---|---:|---:|")
+    for label, path, options in MEMORY_ROWS:
+        report, peak = peak_memory(lambda: enumerate_states(load(path, options)))
+        print(f"| {label} | {report.states:,} | {peak / 2**20:,.1f} MiB |", flush=True)
     if pyspiel:
         from open_spiel.python.algorithms.get_all_states import get_all_states
         start = time.perf_counter()

@@ -17,7 +17,7 @@ from gdl.errors import CheckError, GdlError, RuleError
 from ._exprs import ExprCompiler, _const, _folded
 from ._layout import LayoutBuilder, Program
 from ._scope import Local, Scope
-from .values import Card, Seat, ZoneRef
+from .values import Card, Move, Seat, ZoneRef
 
 PAUSE = -1
 DECIDE, SIMUL, CHANCE, END = 1, 2, 3, 4
@@ -40,6 +40,8 @@ class ActionInfo:
     scope: object = None
     staged: list = attrs.Factory(list)   # requires by the number of parameters they need
     enum_params: list = attrs.Factory(list)  # params with domains narrowed by their bounds
+    tests: list = attrs.Factory(list)    # per stage: its requires as one closure, or None
+    plain: object = None                 # the one Move of an action without parameters
 
 
 @attrs.define(eq=False)
@@ -250,6 +252,13 @@ class Compiler(ExprCompiler, LayoutBuilder):
     def _s_Assign(self, s, scope, code):
         write, value = self.writer(s.target, scope), self.expr(s.value, scope)
         nxt = len(code) + 1
+        slot = self.plain_var_slot(s.target, scope)
+        if slot is not None:
+            def assign_var(st):         # a plain variable: written inline
+                st.vars[slot] = value(st)
+                return nxt
+            code.append(assign_var)
+            return
 
         def assign(st):                 # one closure layer fewer than `effect`
             write(st, value(st))
@@ -260,7 +269,40 @@ class Compiler(ExprCompiler, LayoutBuilder):
         write, read = self.writer(s.target, scope), self.reader(s.target, scope)
         value = self.expr(s.value, scope)
         sign = 1 if s.op == "+" else -1
-        self.effect(code, lambda st: write(st, read(st) + sign * value(st)))
+        nxt = len(code) + 1
+        slot = self.plain_var_slot(s.target, scope)
+        if slot is not None:
+            def add_var(st):
+                st.vars[slot] += sign * value(st)
+                return nxt
+            code.append(add_var)
+            return
+        p = self.prog
+        if s.target.indices and s.target.name in p.var_index and \
+                s.target.name not in self.watched and scope.lookup(s.target.name) is None:
+            _, table = p.var_index[s.target.name]
+            find = self._lookup(table, [self.expr(i, scope) for i in s.target.indices],
+                                s.target, f"variable {s.target.name}")
+
+            def add_at(st):             # `v[k] += x`: the element found once
+                i = find(st)
+                st.vars[i] += sign * value(st)
+                return nxt
+            code.append(add_at)
+            return
+
+        def add(st):
+            write(st, read(st) + sign * value(st))
+            return nxt
+        code.append(add)
+
+    def plain_var_slot(self, target: A.Target, scope):
+        """The slot of a target that is an unindexed, unwatched game variable, or None."""
+        p = self.prog
+        if target.indices or scope.lookup(target.name) is not None or \
+                target.name in self.watched or target.name not in p.var_slots:
+            return None
+        return p.var_slots[target.name]
 
     def _s_Let(self, s, scope, code):
         value = self.expr(s.value, scope)
@@ -569,7 +611,10 @@ class Compiler(ExprCompiler, LayoutBuilder):
                     self.expr(sec.when, scope) if sec.when is not None else None)
                    for sec in decl.secrets]
         info = ActionInfo(name, decl, me.slot, params, requires, secrets, scope=scope,
-                          staged=staged, enum_params=enum_params)
+                          staged=staged, enum_params=enum_params,
+                          tests=[all_of(stage) for stage in staged])
+        if not params:
+            info.plain = Move(info, ())
         self.action_info[name] = info
         return info
 
@@ -675,6 +720,26 @@ class Compiler(ExprCompiler, LayoutBuilder):
             st.pc = here
             return PAUSE
         code.append(simultaneous)
+
+
+def all_of(tests):
+    """Returns one closure for a list of requires (the lone require itself, the common
+    case), or None for none: move enumeration then calls it once per candidate."""
+    if not tests:
+        return None
+    if len(tests) == 1:
+        return tests[0]
+    if len(tests) == 2:
+        a, b = tests
+        return lambda st: a(st) and b(st)
+    tests = tuple(tests)
+
+    def every(st):
+        for test in tests:
+            if not test(st):
+                return False
+        return True
+    return every
 
 
 #: comparison operators a bound can use, and each one with its sides swapped

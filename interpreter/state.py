@@ -225,7 +225,21 @@ class State:
         twins = self.prog.has_twins
         chunks = []
         total = 0
+        frame = self.frame
         for info, _ in node[1].actions:
+            plain = info.plain
+            if plain is not None:              # no parameters: one move, if its requires hold
+                test = info.tests[0]
+                if test is not None:
+                    frame[info.me_slot] = seat
+                    try:
+                        if not test(self):
+                            continue
+                    finally:
+                        frame[info.me_slot] = None
+                chunks.append((info, None, (plain,)))
+                total += 1
+                continue
             found = self._chunks_of(info, seat)
             if twins and found and _has_card(found):
                 moves = _without_twins(self._moves_of(info, seat))
@@ -622,74 +636,52 @@ class State:
 _BRACKET_SPACES = re.compile(r"\s*([,\[\]])\s*(?=[^\[]*\])")
 
 
-def _passes(st, requires):
-    for req in requires:
-        if not req(st):
-            return False
-    return True
-
-
 def _moves_0(st, info):
-    return [Move(info, ())] if _passes(st, info.staged[0]) else []
-
-
-def _test_of(requires):
-    """Returns one closure for a stage's requires (the lone require itself, the common
-    case), or None when the stage has none: the loops below then call it once per
-    candidate instead of looping over a list."""
-    if not requires:
-        return None
-    if len(requires) == 1:
-        return requires[0]
-    if len(requires) == 2:
-        a, b = requires
-        return lambda st: a(st) and b(st)
-    return lambda st: _passes(st, requires)
+    test = info.tests[0]
+    return [info.plain] if test is None or test(st) else []
 
 
 def _moves_1(st, info):
-    r0, r1 = info.staged
-    if r0 and not _passes(st, r0):
+    t0, t1 = info.tests
+    if t0 is not None and not t0(st):
         return []
     (_, s0, d0), = info.enum_params
     frame = st.frame
-    test = _test_of(r1)
     out = []
     for v0 in d0(st):
         frame[s0] = v0
-        if test is None or test(st):
+        if t1 is None or t1(st):
             out.append(Move(info, (v0,)))
     return out
 
 
 def _moves_2(st, info):
-    r0, r1, r2 = info.staged
-    if r0 and not _passes(st, r0):
+    t0, t1, t2 = info.tests
+    if t0 is not None and not t0(st):
         return []
     (_, s0, d0), (_, s1, d1) = info.enum_params
     frame = st.frame
-    test1, test2 = _test_of(r1), _test_of(r2)
     out = []
     for v0 in d0(st):
         frame[s0] = v0
-        if test1 is not None and not test1(st):
+        if t1 is not None and not t1(st):
             continue
         for v1 in d1(st):
             frame[s1] = v1
-            if test2 is None or test2(st):
+            if t2 is None or t2(st):
                 out.append(Move(info, (v0, v1)))
     return out
 
 
 def _moves_any(st, info):
-    params, staged = info.enum_params, info.staged
+    params, tests = info.enum_params, info.tests
     n = len(params)
     frame = st.frame
     out = []
     args = [None] * n
 
     def rec(i):
-        if staged[i] and not _passes(st, staged[i]):
+        if tests[i] is not None and not tests[i](st):
             return
         if i == n:
             out.append(Move(info, tuple(args)))
@@ -706,21 +698,18 @@ def _moves_any(st, info):
 _ENUMERATORS = {0: _moves_0, 1: _moves_1, 2: _moves_2}
 
 
-
 def _chunk_enumerators(st, info):
     """The chunks behind `random_move`: parameters but the last are enumerated as in
     `_moves_any`; the last one's domain is kept whole (a range is only measured) unless
     a require tests it."""
-    params, staged = info.enum_params, info.staged
+    params, tests = info.enum_params, info.tests
     n = len(params)
-    if staged[0] and not _passes(st, staged[0]):
+    if tests[0] is not None and not tests[0](st):
         return []
-    if n == 0:
-        return [(info, None, [Move(info, ())])]
     frame = st.frame
     out = []
     _, last_slot, last_domain = params[-1]
-    last_test = _test_of(staged[n])
+    last_test = tests[n]
     args = [None] * (n - 1)
 
     def last(prefix):
@@ -743,7 +732,7 @@ def _chunk_enumerators(st, info):
         for v in domain(st):
             frame[slot] = v
             args[i] = v
-            if staged[i + 1] and not _passes(st, staged[i + 1]):
+            if tests[i + 1] is not None and not tests[i + 1](st):
                 continue
             rec(i + 1)
     rec(0)
@@ -753,8 +742,8 @@ def _chunk_enumerators(st, info):
 def _fixed_moves(site):
     """Returns a site's moves when they never change (no action has parameters or
     requires, as in `choose p: pass, bet`), else False."""
-    if all(not info.params and not info.staged[0] for info, _ in site.actions):
-        return [Move(info, ()) for info, _ in site.actions]
+    if all(info.plain is not None and info.tests[0] is None for info, _ in site.actions):
+        return [info.plain for info, _ in site.actions]
     return False
 
 

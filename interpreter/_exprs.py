@@ -17,6 +17,29 @@ from .values import Card, Member, Seat, ZoneRef, text_of
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
+# The same operators written inline, one closure each instead of `fn(left(st), right(st))`
+# (a call fewer): `_INLINE[op](left, right)` for two closures, `_INLINE_CONST[op](left, c)`
+# for a constant right operand.
+_INLINE = {
+    "+": lambda a, b: lambda st: a(st) + b(st),
+    "-": lambda a, b: lambda st: a(st) - b(st),
+    "*": lambda a, b: lambda st: a(st) * b(st),
+    "<": lambda a, b: lambda st: a(st) < b(st),
+    "<=": lambda a, b: lambda st: a(st) <= b(st),
+    ">": lambda a, b: lambda st: a(st) > b(st),
+    ">=": lambda a, b: lambda st: a(st) >= b(st),
+}
+_INLINE_CONST = {
+    "+": lambda a, c: lambda st: a(st) + c,
+    "-": lambda a, c: lambda st: a(st) - c,
+    "*": lambda a, c: lambda st: a(st) * c,
+    "<": lambda a, c: lambda st: a(st) < c,
+    "<=": lambda a, c: lambda st: a(st) <= c,
+    ">": lambda a, c: lambda st: a(st) > c,
+    ">=": lambda a, c: lambda st: a(st) >= c,
+    "/": lambda a, c: lambda st: a(st) // c,
+    "%": lambda a, c: lambda st: a(st) % c,
+}
 
 
 def _const(value):
@@ -101,7 +124,9 @@ class ExprCompiler:
             return _const(p.options[name])
         if name in p.var_slots:
             slot = p.var_slots[name]
-            return lambda st: st.vars[slot]
+            fn = lambda st: st.vars[slot]  # noqa: E731
+            fn.var_slot = slot  # read inline by attributes and comparisons
+            return fn
         if name in p.zone_plain:
             return _const(p.zone_plain[name])
         if name in p.families:
@@ -151,7 +176,17 @@ class ExprCompiler:
                     raise self.runtime_error(f"no card to take .{field} of (the value is "
                                              f"none)", node, st)
                 return value.attrs[field]
+            scratch_attr.loop_attr = (slot, field)   # read inline by comparisons
             return scratch_attr
+        slot = getattr(obj, "var_slot", None)
+        if slot is not None:
+            def var_attr(st):   # `led.suit` over a global variable: read it inline
+                value = st.vars[slot]
+                if value is None:
+                    raise self.runtime_error(f"no card to take .{field} of (the value is "
+                                             f"none)", node, st)
+                return value.attrs[field]
+            return var_attr
 
         def attr(st):
             value = obj(st)
@@ -179,12 +214,26 @@ class ExprCompiler:
         p = self.prog
         if name in p.families:
             table = p.families[name]
-            return self._lookup(table, keys, node, f"zone {name}")
+            find = self._lookup(table, keys, node, f"zone {name}")
+            if _folded(find) is None:
+                find.zone_valued = True  # always a ZoneRef: consumers skip the type test
+                if len(keys) == 1:
+                    # `deck[me]`: the key's slot (frame or scratch) and each key's zone
+                    # slot, for `count` to read inline
+                    for where in ("frame_slot", "scratch_slot"):
+                        key_slot = getattr(keys[0], where, None)
+                        if key_slot is not None:
+                            find.zone_key = (where, key_slot,
+                                             {k[0]: ref.slot for k, ref in table.items()})
+            return find
         if name in p.var_index:
             base, table = p.var_index[name]
             find = self._lookup(table, keys, node, f"variable {name}")
-            if len(keys) == 1 and _folded(*keys) is None:
-                return self._var_at(table, keys[0], find)
+            if _folded(*keys) is None:
+                if len(keys) == 1:
+                    return self._var_at(table, keys[0], find)
+                if len(keys) == 2:
+                    return self._var_at2(table, keys, find)
             return lambda st: st.vars[find(st)]
         raise self.error(f"{name!r} cannot be indexed", node)
 
@@ -204,6 +253,17 @@ class ExprCompiler:
             i = by_value.get(key(st))
             return st.vars[find(st) if i is None else i]
         return var_at
+
+    @staticmethod
+    def _var_at2(table, keys, find):
+        """`v[a, b]` with run-time keys (e.g. `marked[r, k]`): one closure instead of two; a
+        missing key falls back to `find`, which reports it."""
+        k0, k1 = keys
+
+        def var_at2(st):
+            i = table.get((k0(st), k1(st)))
+            return st.vars[find(st) if i is None else i]
+        return var_at2
 
     def list_position(self, node, scope):
         """`xs[i]`: the item at position i of a list, counting from 1."""
@@ -232,6 +292,24 @@ class ExprCompiler:
         if len(keys) == 1:
             (k0,) = keys
             by_value = {k[0]: v for k, v in table.items()}
+            slot = getattr(k0, "frame_slot", None)
+            if slot is not None:
+                def find1_local(st):   # `hand[me]`: the key read inline
+                    found = by_value.get(st.frame[slot])
+                    if found is None:
+                        key_error(st, (st.frame[slot],))
+                    return found
+                return find1_local
+            slot = getattr(k0, "scratch_slot", None)
+            if slot is not None:
+                scratch = self.scratch
+
+                def find1_scratch(st):   # `hand[p]` in a comprehension over p
+                    found = by_value.get(scratch[slot])
+                    if found is None:
+                        key_error(st, (scratch[slot],))
+                    return found
+                return find1_scratch
 
             def find1(st):
                 found = by_value.get(k0(st))
@@ -265,14 +343,26 @@ class ExprCompiler:
             both = _folded(left, right)
             if both is not None:
                 return _const(fn(*both))
-            return lambda st: fn(left(st), right(st))
+            if _folded(right) is not None:
+                return _INLINE_CONST[node.op](left, _folded(right)[0])
+            return _INLINE[node.op](left, right)
+        c = _folded(right)
+        if c is not None and c[0] != 0:   # `t % 11`: no zero test needed
+            return _INLINE_CONST[node.op](left, c[0])
+        if node.op == "/":
+            def divide(st):
+                a, b = left(st), right(st)
+                if b == 0:
+                    raise self.runtime_error("division by zero", node, st)
+                return a // b
+            return divide
 
-        def divide(st):
+        def modulo(st):
             a, b = left(st), right(st)
             if b == 0:
                 raise self.runtime_error("division by zero", node, st)
-            return a // b if node.op == "/" else a % b
-        return divide
+            return a % b
+        return modulo
 
     def _e_Neg(self, node, scope):
         inner = self.expr(node.operand, scope)
@@ -287,6 +377,9 @@ class ExprCompiler:
         if _folded(right) is not None:
             return self._compare_const(node.op, fn, left, _folded(right)[0])
         slot = getattr(left, "frame_slot", None)
+        loop_attr = getattr(left, "loop_attr", None)
+        if loop_attr is not None and node.op in ("==", "!="):
+            return self._compare_loop_attr(node.op == "==", left, loop_attr, right)
         if node.op == "==":
             if slot is not None:
                 return lambda st: st.frame[slot] == right(st)
@@ -295,27 +388,79 @@ class ExprCompiler:
             if slot is not None:
                 return lambda st: st.frame[slot] != right(st)
             return lambda st: left(st) != right(st)
-        return lambda st: fn(left(st), right(st))
+        return _INLINE[node.op](left, right)
 
-    @staticmethod
-    def _compare_const(op, fn, left, c):
+    def _compare_loop_attr(self, equal, left, loop_attr, right, const=()):
+        """`x.suit == y` / `!=` over a comprehension's x, the commonest test in
+        comprehensions: the field is read inline (a none x goes through `left`, which
+        reports it).  The right side is the closure `right`, or the constant in the 1-tuple
+        `const` (which may be none)."""
+        slot, field = loop_attr
+        scratch = self.scratch
+        if const:
+            (c,) = const
+            if equal:
+                def loop_attr_eq_const(st):
+                    v = scratch[slot]
+                    return (left(st) if v is None else v.attrs[field]) == c
+                return loop_attr_eq_const
+
+            def loop_attr_ne_const(st):
+                v = scratch[slot]
+                return (left(st) if v is None else v.attrs[field]) != c
+            return loop_attr_ne_const
+        if equal:
+            def loop_attr_eq(st):
+                v = scratch[slot]
+                return (left(st) if v is None else v.attrs[field]) == right(st)
+            return loop_attr_eq
+
+        def loop_attr_ne(st):
+            v = scratch[slot]
+            return (left(st) if v is None else v.attrs[field]) != right(st)
+        return loop_attr_ne
+
+    def _compare_const(self, op, fn, left, c):
         """`x OP constant`, the commonest test in requires: equality is written inline and
-        a frame local is read inline, sparing two calls per test."""
+        a frame local, a global variable or a comprehension variable is read inline, sparing
+        two calls per test."""
         slot = getattr(left, "frame_slot", None)
+        var = getattr(left, "var_slot", None)
+        loop = getattr(left, "scratch_slot", None)
+        scratch = self.scratch
+        loop_attr = getattr(left, "loop_attr", None)
+        if loop_attr is not None and op in ("==", "!="):
+            return self._compare_loop_attr(op == "==", left, loop_attr, None, (c,))
         if op == "==":
             if slot is not None:
                 return lambda st: st.frame[slot] == c
+            if var is not None:
+                return lambda st: st.vars[var] == c
+            if loop is not None:
+                return lambda st: scratch[loop] == c
             return lambda st: left(st) == c
         if op == "!=":
             if slot is not None:
                 return lambda st: st.frame[slot] != c
+            if var is not None:
+                return lambda st: st.vars[var] != c
+            if loop is not None:
+                return lambda st: scratch[loop] != c
             return lambda st: left(st) != c
         if slot is not None:
             return lambda st: fn(st.frame[slot], c)
-        return lambda st: fn(left(st), c)
+        if var is not None:
+            return lambda st: fn(st.vars[var], c)
+        return _INLINE_CONST[op](left, c)
 
     def _e_Member(self, node, scope):
-        item, coll = self.expr(node.item, scope), self.collection(node.coll, scope)
+        item, coll = self.expr(node.item, scope), self.container(node.coll, scope)
+        c = _folded(coll)
+        if c is not None:   # `c.suit in {hearts, diamonds}`: the constant tuple inline
+            values = c[0]
+            if node.negated:
+                return lambda st: item(st) not in values
+            return lambda st: item(st) in values
         if node.negated:
             return lambda st: item(st) not in coll(st)
         return lambda st: item(st) in coll(st)
@@ -330,7 +475,16 @@ class ExprCompiler:
         if len(parts) == 2:
             a, b = parts
             return lambda st: a(st) and b(st)
-        return lambda st: all(p(st) for p in parts)
+        if len(parts) == 3:   # as `all(...)` (a bool), without a generator
+            a, b, c = parts
+            return lambda st: True if a(st) and b(st) and c(st) else False
+
+        def and_all(st):
+            for p in parts:
+                if not p(st):
+                    return False
+            return True
+        return and_all
 
     def _e_Or(self, node, scope):
         parts = [self.expr(i, scope) for i in node.items]
@@ -342,7 +496,16 @@ class ExprCompiler:
         if len(parts) == 2:
             a, b = parts
             return lambda st: a(st) or b(st)
-        return lambda st: any(p(st) for p in parts)
+        if len(parts) == 3:   # as `any(...)` (a bool), without a generator
+            a, b, c = parts
+            return lambda st: True if a(st) or b(st) or c(st) else False
+
+        def or_any(st):
+            for p in parts:
+                if p(st):
+                    return True
+            return False
+        return or_any
 
     def _e_Not(self, node, scope):
         inner = self.expr(node.operand, scope)
@@ -400,16 +563,71 @@ class ExprCompiler:
                 return lambda st: range(lo(st), hi(st) + 1)
         return self.collection(node, scope)
 
-    def comprehension(self, fors, cond, scope, item_node):
-        """Returns (generator factory, inner scope) for `for x in xs ... if c`."""
+    def iterable(self, node, scope):
+        """Like `collection` but for one pass (comprehension loops): a zone gives its live
+        card list, or a reversed iterator over it for a stack (same order as `collection`),
+        instead of a copy; expressions never change zones while they iterate.  A constant
+        zone's slot is resolved now; other constants are returned as they are."""
+        inner = self.expr(node, scope)
+        is_set = self.prog.is_set
+        c = _folded(inner)
+        if c is not None:
+            if not isinstance(c[0], ZoneRef):
+                return inner
+            slot = c[0].slot
+            if is_set[slot]:
+                return lambda st: st.zones[slot]
+            return lambda st: reversed(st.zones[slot])
+        if getattr(inner, "zone_valued", False):
+            def zone_cards(st):   # `hand[me]`: always a zone
+                slot = inner(st).slot
+                return st.zones[slot] if is_set[slot] else reversed(st.zones[slot])
+            return zone_cards
+
+        def iterate(st):
+            value = inner(st)
+            if isinstance(value, ZoneRef):
+                z = st.zones[value.slot]
+                return z if is_set[value.slot] else reversed(z)
+            return value
+        return iterate
+
+    def container(self, node, scope):
+        """Like `collection` but only for `in`, where order does not matter: a zone gives its
+        live card list, uncopied and unreversed."""
+        inner = self.expr(node, scope)
+        c = _folded(inner)
+        if c is not None:
+            if not isinstance(c[0], ZoneRef):
+                return inner
+            slot = c[0].slot
+            return lambda st: st.zones[slot]
+        if getattr(inner, "zone_valued", False):
+            return lambda st: st.zones[inner(st).slot]
+
+        def contain(st):
+            value = inner(st)
+            return st.zones[value.slot] if isinstance(value, ZoneRef) else value
+        return contain
+
+    def comprehension_parts(self, fors, cond, scope, item_node):
+        """Compiles `item for x in xs ... if cond`: ([(scratch slot, iterable)] per loop,
+        test or None, item)."""
         inner = scope.child()
         loops = []
         for f in fors:
-            it = self.collection(f.iter, inner)
+            it = self.iterable(f.iter, inner)
             local = inner.bind(f.var, Local("scratch", self.new_scratch()))
             loops.append((local.slot, it))
         test = self.expr(cond, inner) if cond is not None else None
         item = self.expr(item_node, inner)
+        return loops, test, item
+
+    def comprehension(self, fors, cond, scope, item_node):
+        """Returns a generator factory for `item for x in xs ... if c`."""
+        return self._generator(*self.comprehension_parts(fors, cond, scope, item_node))
+
+    def _generator(self, loops, test, item):
         scratch = self.scratch
 
         def generate(st):
@@ -440,12 +658,42 @@ class ExprCompiler:
         return generate
 
     def _e_ListComp(self, node, scope):
-        gen = self.comprehension(node.fors, node.cond, scope, node.item)
-        return lambda st: tuple(gen(st))
+        loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item)
+        if len(loops) != 1:
+            gen = self._generator(loops, test, item)
+            return lambda st: tuple(gen(st))
+        (slot, it), = loops
+        scratch = self.scratch
+        if getattr(item, "scratch_slot", None) == slot:   # `[x for x in xs if ...]`
+            if test is None:
+                return lambda st: tuple(it(st))
+
+            def select(st):
+                out = []
+                for v in it(st):
+                    scratch[slot] = v
+                    if test(st):
+                        out.append(v)
+                return tuple(out)
+            return select
+
+        def list_of(st):   # one plain loop: no generator
+            out = []
+            for v in it(st):
+                scratch[slot] = v
+                if test is None or test(st):
+                    out.append(item(st))
+            return tuple(out)
+        return list_of
 
     def _e_Aggregate(self, node, scope):
-        gen = self.comprehension(node.fors, node.cond, scope, node.item)
         f = node.func
+        loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item)
+        if f not in ("sum", "count", "any", "all", "first", "min", "max"):
+            raise self.error(f"unknown aggregate {f!r}", node)
+        if len(loops) == 1:
+            return self._aggregate1(f, node, loops[0], test, item)
+        gen = self._generator(loops, test, item)
         if f == "sum":
             return lambda st: sum(gen(st))
         if f == "count":
@@ -456,16 +704,84 @@ class ExprCompiler:
             return lambda st: all(gen(st))
         if f == "first":
             return lambda st: next(gen(st), None)
-        if f in ("min", "max"):
-            pick = min if f == "min" else max
+        pick = min if f == "min" else max
 
-            def extreme(st):
-                values = tuple(gen(st))
-                if not values:
-                    raise self.runtime_error(f"{f} of no items", node, st)
-                return pick(values)
-            return extreme
-        raise self.error(f"unknown aggregate {f!r}", node)
+        def extreme(st):
+            values = tuple(gen(st))
+            if not values:
+                raise self.runtime_error(f"{f} of no items", node, st)
+            return pick(values)
+        return extreme
+
+    def _aggregate1(self, f, node, loop, test, item):
+        """An aggregate over one loop as one plain function with a for loop: no generator
+        and no second generator for `count`.  Same results as the generic path: `count`
+        counts the items that are not False, `first` gives the first item or none."""
+        slot, it = loop
+        scratch = self.scratch
+        if f == "sum":
+            def sum1(st):
+                total = 0
+                for v in it(st):
+                    scratch[slot] = v
+                    if test is None or test(st):
+                        total = total + item(st)   # as sum(): 0 + x + ...
+                return total
+            return sum1
+        if f == "count":
+            def count1(st):
+                n = 0
+                for v in it(st):
+                    scratch[slot] = v
+                    if (test is None or test(st)) and item(st) is not False:
+                        n += 1
+                return n
+            return count1
+        if f == "any":
+            def any1(st):
+                for v in it(st):
+                    scratch[slot] = v
+                    if (test is None or test(st)) and item(st):
+                        return True
+                return False
+            return any1
+        if f == "all":
+            def all1(st):
+                for v in it(st):
+                    scratch[slot] = v
+                    if (test is None or test(st)) and not item(st):
+                        return False
+                return True
+            return all1
+        if f == "first":
+            if getattr(item, "scratch_slot", None) == slot:   # `first(p for p in ... if ...)`
+                def first_var(st):
+                    for v in it(st):
+                        scratch[slot] = v
+                        if test is None or test(st):
+                            return v
+                    return None
+                return first_var
+
+            def first1(st):
+                for v in it(st):
+                    scratch[slot] = v
+                    if test is None or test(st):
+                        return item(st)
+                return None
+            return first1
+        pick = min if f == "min" else max
+
+        def extreme1(st):
+            values = []
+            for v in it(st):
+                scratch[slot] = v
+                if test is None or test(st):
+                    values.append(item(st))
+            if not values:
+                raise self.runtime_error(f"{f} of no items", node, st)
+            return pick(values)
+        return extreme1
 
     # ------------------------------------------------------------------ calls
     def _e_Call(self, node, scope):
@@ -486,6 +802,12 @@ class ExprCompiler:
         return [self.expr(a, scope) for a in node.args]
 
     def zone_arg(self, fn, node):
+        if getattr(fn, "zone_valued", False):
+            return fn   # a zone family's element: always a zone
+        c = _folded(fn)
+        if c is not None and isinstance(c[0], ZoneRef):
+            return fn
+
         def zone(st):
             z = fn(st)
             if not isinstance(z, ZoneRef):
@@ -494,7 +816,36 @@ class ExprCompiler:
         return zone
 
     def _b_count(self, node, scope):
+        """`count(xs)`: a zone's number of cards, or a list's length.  A constant zone, a
+        zone family's element (`count(deck[me])`) and a frame local are read without the
+        extra layers."""
         (coll,) = self.args(node, scope, 1)
+        c = _folded(coll)
+        if c is not None and isinstance(c[0], ZoneRef):
+            slot = c[0].slot
+            return lambda st: len(st.zones[slot])
+        zone_key = getattr(coll, "zone_key", None)
+        if zone_key is not None:   # `count(deck[me])`: key and zone slot read inline;
+            where, key, slot_of = zone_key   # a missing key goes through `coll` (its error)
+            if where == "frame_slot":
+                def count_zone_local(st):
+                    slot = slot_of.get(st.frame[key])
+                    return len(st.zones[coll(st).slot if slot is None else slot])
+                return count_zone_local
+            scratch = self.scratch
+
+            def count_zone_scratch(st):
+                slot = slot_of.get(scratch[key])
+                return len(st.zones[coll(st).slot if slot is None else slot])
+            return count_zone_scratch
+        if getattr(coll, "zone_valued", False):
+            return lambda st: len(st.zones[coll(st).slot])
+        local = getattr(coll, "frame_slot", None)
+        if local is not None:
+            def count_local(st):
+                v = st.frame[local]
+                return len(st.zones[v.slot]) if isinstance(v, ZoneRef) else len(v)
+            return count_local
 
         def count(st):
             v = coll(st)
@@ -589,10 +940,21 @@ class ExprCompiler:
                 raise self.runtime_error(f"opponent() needs exactly two active players, "
                                          f"there are {len(others) + 1}", node, st)
             return others[0]
+        slot = getattr(p, "frame_slot", None)
+        if other is not None and slot is not None:
+            def opponent_local(st):   # `opponent(me)` with two seats in: one dict lookup
+                if not st.out:
+                    return other[st.frame[slot]]
+                return opponent(st)
+            return opponent_local
         return opponent
 
     def _b_active(self, node, scope):
         (p,) = self.args(node, scope, 1)
+        slot = getattr(p, "scratch_slot", None)
+        if slot is not None:   # `active(p)` in a comprehension over p: read it inline
+            scratch = self.scratch
+            return lambda st: not st.out >> scratch[slot].index & 1
         return lambda st: not st.out >> p(st).index & 1
 
     def _b_seat(self, node, scope):
@@ -708,34 +1070,41 @@ class ExprCompiler:
 
     # ------------------------------------------------------------------ defs and tables
     def call_def(self, name, node, scope):
+        """A call of a def: the arguments are all evaluated, then written to the def's
+        scratch slots, then the body runs.  The slots need no saving and restoring: defs
+        cannot call themselves, even indirectly (`def_body` rejects it), so no other
+        activation of the same def is under way, and every slot is written before it is
+        read."""
         decl = self.prog.defs[name]
         if len(node.args) != len(decl.params):
             raise self.error(f"{name} takes {len(decl.params)} arguments", node)
         args = [self.expr(a, scope) for a in node.args]
         body, slots = self.def_body(decl)
         scratch = self.scratch
+        if not slots:
+            return body
         if len(slots) == 1:
             (s0,), (a0,) = slots, args
 
             def call1(st):
-                saved = scratch[s0]
                 scratch[s0] = a0(st)
-                try:
-                    return body(st)
-                finally:
-                    scratch[s0] = saved
+                return body(st)
             return call1
+        if len(slots) == 2:
+            (s0, s1), (a0, a1) = slots, args
+
+            def call2(st):
+                v0 = a0(st)
+                scratch[s1] = a1(st)
+                scratch[s0] = v0
+                return body(st)
+            return call2
 
         def call(st):
             values = [a(st) for a in args]
-            saved = [scratch[s] for s in slots]
             for s, v in zip(slots, values):
                 scratch[s] = v
-            try:
-                return body(st)
-            finally:
-                for s, v in zip(slots, saved):
-                    scratch[s] = v
+            return body(st)
         return call
 
     def def_body(self, decl):

@@ -7,12 +7,13 @@ in full, others' with secret parameters and unseen cards as `?`) and its view af
 """
 from __future__ import annotations
 
+import weakref
 from typing import List, Optional
 
 from gdl.ast import Seen
 
 from ._compiler import CHANCE, DECIDE, END
-from .values import Card, Seat, text_of
+from .values import Card, Member, Seat, text_of
 
 HIDDEN = "?"
 
@@ -31,51 +32,214 @@ def card_text(state, seat: Optional[Seat], card: Card, symbols: bool = False) ->
     return f"({text})" if symbols else text.lower()
 
 
+class _Plan:
+    """What a view shows of a program, worked out once: the label of every zone and
+    variable line, which seats a zone shows its face-down cards to, which seats may not see
+    a private variable, and each card's texts.  Views are taken after every step of every
+    game an enumerator or solver walks, and successive states differ in a few places, so
+    `view` also remembers each zone's line and the variable lines by exactly what decides
+    them (`zone_memo`, `var_memo`, emptied past MEMO_LIMIT entries)."""
+
+    def __init__(self, prog):
+        seats = prog.seats
+        # per card id: its text face up (or shown), and face down but known (lower case)
+        self.face = ([c.text for c in prog.cards], [c.symbol for c in prog.cards])
+        self.known = ([c.text.lower() for c in prog.cards],
+                      [f"({c.symbol})" for c in prog.cards])
+        self.is_set = list(prog.is_set)
+        self.shows = [tuple(_zone_shows(info, seat) for seat in seats)
+                      for info in prog.zone_info]
+        # (label, slots, grid): a zone's `name (` or a grid row's `family[i,*]: `
+        self.zones = []
+        done = set()
+        for ref in prog.zones:
+            if ref.slot in done:
+                continue
+            family = prog.families.get(ref.family)
+            if family is not None and len(ref.indices) == 2:
+                rows = {}
+                for key, z in family.items():
+                    rows.setdefault(key[0], []).append(z.slot)
+                    done.add(z.slot)
+                for first, slots in rows.items():
+                    self.zones.append((f"{ref.family}[{text_of(first)},*]: ", slots, True))
+                continue
+            self.zones.append((f"{ref.text} (", [ref.slot], False))
+        hidden = [tuple(_var_hidden(private, seat) for seat in seats)
+                  for private in prog.var_private]
+        self.scalars = [(f"{name} = ", slot, hidden[slot])
+                        for name, slot in prog.var_slots.items()]
+        self.indexed = [(f"{name} = {{", [(f"{','.join(text_of(k) for k in key)}: ", slot,
+                                            hidden[slot]) for key, slot in table.items()])
+                        for name, (_, table) in prog.var_index.items()]
+        self.has_vars = bool(self.scalars or self.indexed)
+        self.zone_memo: dict = {}   # (seat, symbols, faces, known) -> {(slot, cards): text}
+        self.var_memo: dict = {}    # (seat, values, their types) -> the variable lines
+        self.plain: dict = {}       # types of the values -> may the lines be remembered?
+        self.stored = 0
+
+    def cards(self, state, seat, slot, symbols) -> str:
+        """Returns a zone's cards as `seat` sees them, as `card_text` and `zone_cards` do."""
+        cards = state.zones[slot]
+        if not cards:
+            return ""
+        k = 1 if symbols else 0
+        up, face, known = state.up, self.face[k], self.known[k]
+        if seat is None:
+            shown = [face[i] if up[i] else known[i] for i in [c.id for c in cards]]
+        else:
+            mine = state.known[seat.index]
+            if self.shows[slot][seat.index]:
+                shown = [face[i] if up[i] or not mine >> i & 1 else known[i]
+                         for i in [c.id for c in cards]]
+            else:
+                shown = [face[i] if up[i] else known[i] if mine >> i & 1 else HIDDEN
+                         for i in [c.id for c in cards]]
+        if self.is_set[slot]:
+            return " ".join(sorted(s for s in shown if s != HIDDEN)
+                            + [s for s in shown if s == HIDDEN])
+        shown.reverse()
+        return " ".join(shown)
+
+    def zone_lines(self, state, seat, symbols) -> List[str]:
+        lines = []
+        zones = state.zones
+        for label, slots, grid in self.zones:
+            if grid:
+                lines.append(label + " | ".join(self.cards(state, seat, z, symbols) or "-"
+                                                for z in slots))
+            else:
+                lines.append(self.zone_line(state, seat, label, slots[0], symbols))
+        return lines
+
+    def zone_line(self, state, seat, label, slot, symbols) -> str:
+        return f"{label}{len(state.zones[slot])}): " \
+               f"{self.cards(state, seat, slot, symbols)}".rstrip()
+
+    def remembered_zone_lines(self, state, seat, symbols) -> List[str]:
+        """`zone_lines`, each zone's text remembered by its cards, given the seat, the
+        symbols flag, every card's facing and the cards the seat knows (all a zone's text
+        depends on besides its cards)."""
+        if self.stored >= MEMO_LIMIT:
+            self.forget()
+        who = None if seat is None else seat.index
+        context = (who, symbols, tuple(state.up), 0 if seat is None else state.known[who])
+        memo = self.zone_memo.get(context)
+        if memo is None:
+            memo = self.zone_memo[context] = {}
+        zones = state.zones
+        lines = []
+        for label, slots, grid in self.zones:
+            if grid:
+                cells = []
+                for z in slots:
+                    key = (z, tuple(zones[z]))
+                    text = memo.get(key)
+                    if text is None:
+                        text = memo[key] = self.cards(state, seat, z, symbols) or "-"
+                        self.stored += 1
+                    cells.append(text)
+                lines.append(label + " | ".join(cells))
+                continue
+            slot = slots[0]
+            key = (slot, tuple(zones[slot]))
+            line = memo.get(key)
+            if line is None:
+                line = memo[key] = self.zone_line(state, seat, label, slot, symbols)
+                self.stored += 1
+            lines.append(line)
+        return lines
+
+    def remembered_var_lines(self, state, seat) -> str:
+        """The variable lines joined, remembered by the values where each is a number,
+        text, seat, member or none (a card's text depends on who sees it; the types are
+        in the key, since True == 1)."""
+        values = tuple(state.vars)
+        types = tuple(map(type, values))
+        plain = self.plain.get(types)
+        if plain is None:
+            plain = self.plain[types] = all(t in _PLAIN_TYPES for t in types)
+        if not plain:
+            return "\n".join(self.var_lines(state, seat))
+        key = (None if seat is None else seat.index, values, types)
+        text = self.var_memo.get(key)
+        if text is None:
+            if self.stored >= MEMO_LIMIT:
+                self.forget()
+            text = self.var_memo[key] = "\n".join(self.var_lines(state, seat))
+            self.stored += 1
+        return text
+
+    def forget(self):
+        self.zone_memo.clear()
+        self.var_memo.clear()
+        self.stored = 0
+
+    def var_lines(self, state, seat) -> List[str]:
+        values = state.vars
+        who = None if seat is None else seat.index
+        lines = [label + (HIDDEN if who is not None and hidden[who] else
+                          _value_text(state, seat, values[slot]))
+                 for label, slot, hidden in self.scalars]
+        for label, items in self.indexed:
+            lines.append(label + ", ".join(
+                key + (HIDDEN if who is not None and hidden[who] else
+                       _value_text(state, seat, values[slot]))
+                for key, slot, hidden in items) + "}")
+        return lines
+
+
+def _zone_shows(info, seat) -> bool:
+    """Returns whether a zone shows its face-down cards to `seat` (as `State.sees`)."""
+    seen = info.seen
+    if seen is Seen.NOBODY:
+        return False
+    if seen is Seen.ALL:
+        return True
+    if seen is Seen.OWNER:
+        return info.ref.owner is seat
+    return info.ref.owner is not seat
+
+
+def _var_hidden(private, seat) -> bool:
+    """Returns whether a variable element shows as `?` to `seat` (as `var_text`)."""
+    if private is None:
+        return False
+    seen, owner = private
+    return not ((seen is Seen.OWNER and owner is seat) or
+                (seen is Seen.OTHERS and owner is not seat))
+
+
+#: The most zone and variable texts a program's views remember (then they start again).
+MEMO_LIMIT = 50_000
+_PLAIN_TYPES = frozenset({int, str, bool, type(None), Seat, Member})
+_PLANS: dict = {}
+
+
+def _plan(prog) -> _Plan:
+    """Returns the program's view plan, made on first use and dropped with the program."""
+    entry = _PLANS.get(id(prog))
+    if entry is None or entry[0]() is not prog:
+        key = id(prog)
+        ref = weakref.ref(prog, lambda _, key=key: _PLANS.pop(key, None))
+        entry = _PLANS[key] = (ref, _Plan(prog))
+    return entry[1]
+
+
 def zone_cards(state, seat, slot, symbols=False) -> str:
     """Returns a zone's cards as `seat` sees them: top first (a set zone in card order)."""
-    cards = state.zones[slot]
-    is_set = state.prog.is_set[slot]
-    shown = [card_text(state, seat, c, symbols) for c in (cards if is_set else reversed(cards))]
-    if is_set:
-        shown = sorted(s for s in shown if s != HIDDEN) + [s for s in shown if s == HIDDEN]
-    return " ".join(shown)
+    return _plan(state.prog).cards(state, seat, slot, symbols)
 
 
 def zone_lines(state, seat: Optional[Seat], symbols: bool = False) -> List[str]:
     """Returns one line per zone, `name (n): cards top first`; a family with two indices
     (a grid) gets one line per row, its cells separated by `|`."""
-    prog = state.prog
-    lines = []
-    done = set()
-    for ref in prog.zones:
-        if ref.slot in done:
-            continue
-        family = prog.families.get(ref.family)
-        if family is not None and len(ref.indices) == 2:
-            rows = {}
-            for key, z in family.items():
-                rows.setdefault(key[0], []).append(z)
-                done.add(z.slot)
-            for first, zones in rows.items():
-                cells = " | ".join(zone_cards(state, seat, z.slot, symbols) or "-" for z in zones)
-                lines.append(f"{ref.family}[{text_of(first)},*]: {cells}")
-            continue
-        n = len(state.zones[ref.slot])
-        lines.append(f"{ref.text} ({n}): {zone_cards(state, seat, ref.slot, symbols)}".rstrip())
-    return lines
+    return _plan(state.prog).zone_lines(state, seat, symbols)
 
 
 def var_lines(state, seat) -> List[str]:
     """Returns one line per variable; an indexed one lists its elements on that line."""
-    prog = state.prog
-    lines = []
-    for name, slot in prog.var_slots.items():
-        lines.append(f"{name} = {var_text(state, seat, slot)}")
-    for name, (_, table) in prog.var_index.items():
-        items = [f"{','.join(text_of(k) for k in key)}: {var_text(state, seat, slot)}"
-                 for key, slot in table.items()]
-        lines.append(f"{name} = {{{', '.join(items)}}}")
-    return lines
+    return _plan(state.prog).var_lines(state, seat)
 
 
 def status_line(state) -> str:
@@ -96,25 +260,50 @@ def status_line(state) -> str:
 def view(state, player=None, symbols: bool = False) -> str:
     """Returns the table as `player` sees it (None: everything, face-down cards in lower case)."""
     seat = None if player is None else state.game.seat(player)
-    prog = state.prog
-    lines = [status_line(state)]
-    if state.out:
-        lines.append("out: " + ", ".join(s.name for s in prog.seats if state.out >> s.index & 1))
-    lines.extend(zone_lines(state, seat, symbols))
-    lines.extend(var_lines(state, seat))
+    return _view(state, _plan(state.prog), _head(state), seat, symbols)
+
+
+def views(state) -> List[str]:
+    """Returns every seat's view, `view(state, seat)` in seat order (a perfect-recall log
+    or an enumerator takes them all after each step)."""
+    plan, head = _plan(state.prog), _head(state)
+    return [_view(state, plan, head, seat, False) for seat in state.prog.seats]
+
+
+def _head(state) -> str:
+    """Returns the first line(s) of every view: the status, and who is out."""
+    if not state.out:
+        return status_line(state)
+    return status_line(state) + "\nout: " + ", ".join(
+        s.name for s in state.prog.seats if state.out >> s.index & 1)
+
+
+def _view(state, plan, head, seat, symbols) -> str:
+    lines = [head]
+    lines += plan.remembered_zone_lines(state, seat, symbols)
+    if plan.has_vars:
+        lines.append(plan.remembered_var_lines(state, seat))
     return "\n".join(lines)
 
 
 def var_text(state, seat, slot) -> str:
     """Returns a variable's value as `seat` may see it (`?` for another seat's private)."""
-    private = state.prog.var_private[slot]
-    if private is not None and seat is not None:
-        seen, owner = private
-        allowed = (seen is Seen.OWNER and owner is seat) or (
-            seen is Seen.OTHERS and owner is not seat)
-        if not allowed:
-            return HIDDEN
+    if seat is not None and _var_hidden(state.prog.var_private[slot], seat):
+        return HIDDEN
     return visible_value(state, seat, state.vars[slot])
+
+
+def _value_text(state, seat, value) -> str:
+    """`visible_value`, with the common values (numbers, texts, seats, members) first."""
+    kind = type(value)
+    if kind is int or kind is str:
+        return str(value)
+    if kind in _NAMED:
+        return value.text
+    return visible_value(state, seat, value)
+
+
+_NAMED = (Seat, Member)
 
 
 def visible_value(state, seat, value) -> str:
@@ -136,6 +325,12 @@ def finish_redaction(state, words, observer: Seat) -> str:
     `state` (so a card played face up from a hidden hand is named once it lies face up)."""
     return " ".join(w if isinstance(w, str) else (w.text if state.sees(observer, w) else HIDDEN)
                     for w in words)
+
+
+def seen_in_full(move) -> bool:
+    """Returns whether every seat sees `move` as its own text in any state (`redaction`
+    hides nothing): it has no secret parameters and no cards, whose faces may be unseen."""
+    return not move.action.secrets and not any(isinstance(v, Card) for v in move.args)
 
 
 def redaction(state, seat_index: int, move, observer: Seat) -> list:

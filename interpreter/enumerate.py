@@ -27,7 +27,7 @@ import attrs
 
 from gdl.errors import GdlError
 
-from .observe import redact, seen_in_full, views
+from .observe import finish_redaction, redaction, seen_in_full, views
 from .state import CHANCE_LIST_LIMIT
 from .values import text_of
 
@@ -217,7 +217,7 @@ class _Walk:
         if parent is None:
             keys = [(s,) for s in seen]
         else:
-            keys = zip(self.chain[parent], self.observed(step), seen)
+            keys = zip(self.chain[parent], self.observed(step, state), seen)
         out = []
         for link in keys:
             n = links.get(link)
@@ -226,17 +226,20 @@ class _Walk:
             out.append(n)
         return tuple(out)
 
-    def observed(self, step) -> list:
+    def observed(self, step, after) -> list:
         """Returns, per seat, the id of what it saw of a step: a chance outcome's public
-        text, or each move made (its own in full, others' redacted)."""
+        text, or each move made (its own in full, others' redacted as `State.apply` does:
+        secrets judged before the move, cards by what the seat sees `after` it)."""
         before, made = step
         if not isinstance(made, tuple):
             return [self.intern(made.public)] * len(self.seats)
         if all(seen_in_full(move) for _, move in made):
             return [self.intern("\n".join(f"{mover.name}: {move.text}"
                                           for mover, move in made))] * len(self.seats)
-        return [self.intern("\n".join(f"{mover.name}: {redact(before, mover.index, move, seat)}"
-                                       for mover, move in made))
+        return [self.intern("\n".join(
+                    f"{mover.name}: "
+                    f"{finish_redaction(after, redaction(before, mover.index, move, seat), seat)}"
+                    for mover, move in made))
                 for seat in self.seats]
 
 

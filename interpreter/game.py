@@ -97,8 +97,8 @@ class Game:
             s = start.clone()
         s.seed = seed
         if observe:
-            from .observe import view
-            s.obs = tuple((None, ((), view(s, q))) for q in self.prog.seats)
+            from .observe import views
+            s.obs = tuple((None, ((), v)) for v in views(s))
         return s
 
     def _setup(self) -> State:

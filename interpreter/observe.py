@@ -314,12 +314,6 @@ def visible_value(state, seat, value) -> str:
     return text_of(value)
 
 
-def redact(state, seat_index: int, move, observer: Seat) -> str:
-    """Returns the text `observer` sees of a move made by seat `seat_index` in `state`
-    (the state before the move), judging cards by what the observer sees now."""
-    return finish_redaction(state, redaction(state, seat_index, move, observer), observer)
-
-
 def finish_redaction(state, words, observer: Seat) -> str:
     """Joins the words of a redaction; a card still pending shows if `observer` sees it in
     `state` (so a card played face up from a hidden hand is named once it lies face up)."""

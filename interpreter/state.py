@@ -18,6 +18,9 @@ from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from .values import Card, Move, Seat, canon, text_of
 
+#: values that `canon` returns as they are (checked inline in `key`, a call fewer each)
+_PLAIN = frozenset({int, str, bool, type(None)})
+
 #: A shuffle with at most this many distinct orders lists them; larger ones only sample.
 CHANCE_LIST_LIMIT = 5040
 
@@ -394,13 +397,12 @@ class State:
 
     def _observe(self, seen):
         """Appends each seat's observation and its view now to its perfect-recall log."""
-        from .observe import finish_redaction, view
+        from .observe import finish_redaction, views
         seats = self.prog.seats
         lines = [l if isinstance(l, tuple) else
                  tuple(f"{s.name}: {finish_redaction(self, words, q)}" for s, words in l)
                  for l, q in zip(seen, seats)]
-        self.obs = tuple((log, (ls, view(self, q)))
-                         for log, ls, q in zip(self.obs, lines, seats))
+        self.obs = tuple((log, (ls, v)) for log, ls, v in zip(self.obs, lines, views(self)))
 
     def _resolve_simultaneous(self, node):
         site, pending = node[1], node[3]
@@ -620,8 +622,10 @@ class State:
             if is_set:
                 items.sort()
             zones.append(tuple(items))
-        return (self.pc, nk, self.out, tuple(map(canon, self.vars)),
-                tuple(map(canon, self.frame)), tuple(zones))
+        return (self.pc, nk, self.out,
+                tuple([v if type(v) in _PLAIN else canon(v) for v in self.vars]),
+                tuple([v if type(v) in _PLAIN else canon(v) for v in self.frame]),
+                tuple(zones))
 
     def __eq__(self, other):
         return isinstance(other, State) and self.key() == other.key()

@@ -224,7 +224,11 @@ def test_max_depth_does_not_expand_deeper_states():
 def test_information_sets_agree_with_the_engine_infoset_keys():
     """The walk counts information sets from its own interned chains of observations;
     they must tell states apart exactly as `State.infoset_key` does."""
-    for path, options in [(DDS, SMALL_DDS), (RULESETS / "classics" / "kuhn_poker.gdl", {})]:
+    # Double Down plays cards face up from hidden hands: a seat sees the card once it lies
+    # face up, in the walk as in `infoset_key`.
+    for path, options in [(DDS, SMALL_DDS), (RULESETS / "classics" / "kuhn_poker.gdl", {}),
+                          (DOUBLE_DOWN, dict(players=2, deck="1:2 2:2", hand_size=1,
+                                             chips_each=1))]:
         game = load_game(path, **options)
         keys = {s.name: set() for s in game.seats}
         for state in reachable_states(game):

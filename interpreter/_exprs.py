@@ -642,6 +642,16 @@ class ExprCompiler:
                     yield from rec(i + 1)
             return rec(0)
 
+        if len(loops) == 2:
+            (s0, it0), (s1, it1) = loops
+
+            def generate(st):  # noqa: F811 - two loops, flat: no recursive `yield from`
+                for a in it0(st):
+                    scratch[s0] = a
+                    for b in it1(st):
+                        scratch[s1] = b
+                        if test is None or test(st):
+                            yield item(st)
         if len(loops) == 1:
             (slot, it), = loops
             if test is None:
@@ -659,6 +669,20 @@ class ExprCompiler:
 
     def _e_ListComp(self, node, scope):
         loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item)
+        scratch = self.scratch
+        if len(loops) == 2:
+            (s0, it0), (s1, it1) = loops
+
+            def list_of2(st):   # `[d for d in 1..4 for i in 1..left[d]]`: two plain loops
+                out = []
+                for a in it0(st):
+                    scratch[s0] = a
+                    for b in it1(st):
+                        scratch[s1] = b
+                        if test is None or test(st):
+                            out.append(item(st))
+                return tuple(out)
+            return list_of2
         if len(loops) != 1:
             gen = self._generator(loops, test, item)
             return lambda st: tuple(gen(st))

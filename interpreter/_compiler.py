@@ -42,6 +42,8 @@ class ActionInfo:
     enum_params: list = attrs.Factory(list)  # params with domains narrowed by their bounds
     tests: list = attrs.Factory(list)    # per stage: its requires as one closure, or None
     plain: object = None                 # the one Move of an action without parameters
+    never: bool = False                  # a require is false whatever the state (options)
+    card_args: Optional[bool] = None     # do its moves name cards? (known after the first)
 
 
 @attrs.define(eq=False)
@@ -615,6 +617,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
                           tests=[all_of(stage) for stage in staged])
         if not params:
             info.plain = Move(info, ())
+        info.never = any(_folded(r) == [False] for r, _, _ in requires)
         self.action_info[name] = info
         return info
 

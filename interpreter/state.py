@@ -230,6 +230,8 @@ class State:
         total = 0
         frame = self.frame
         for info, _ in node[1].actions:
+            if info.never:
+                continue
             plain = info.plain
             if plain is not None:              # no parameters: one move, if its requires hold
                 test = info.tests[0]
@@ -244,9 +246,12 @@ class State:
                 total += 1
                 continue
             found = self._chunks_of(info, seat)
-            if twins and found and _has_card(found):
-                moves = _without_twins(self._moves_of(info, seat))
-                found = [(info, None, moves)] if moves else []
+            if twins and found:
+                if info.card_args is None:         # a parameter's type never changes
+                    info.card_args = _has_card(found)
+                if info.card_args:
+                    moves = _without_twins(self._moves_of(info, seat))
+                    found = [(info, None, moves)] if moves else []
             chunks.extend(found)
             for chunk in found:
                 total += len(chunk[2])
@@ -277,6 +282,8 @@ class State:
     def _moves_of(self, info, seat):
         """Enumerates the action's parameter domains depth-first, checking each require as
         soon as the parameters it mentions are bound."""
+        if info.never:
+            return []
         frame = self.frame
         frame[info.me_slot] = seat
         try:

@@ -43,6 +43,7 @@ class ActionInfo:
     tests: list = attrs.Factory(list)    # per stage: its requires as one closure, or None
     plain: object = None                 # the one Move of an action without parameters
     never: bool = False                  # a require is false whatever the state (options)
+    hoisted: bool = False                # has requires with memoised parts (Compiler.hoisted)
     card_args: Optional[bool] = None     # do its moves name cards? (known after the first)
 
 
@@ -598,6 +599,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
         names = [prm.name for prm in decl.params]
         staged = [[] for _ in range(len(names) + 1)]
         bounds = [[] for _ in names]
+        hoisted = False
         for r, compiled in zip(decl.requires, requires):
             bound = self.param_bound(r.cond, names, scope)
             if bound is not None and isinstance(decl.params[bound[0]].domain, A.Range):
@@ -605,7 +607,9 @@ class Compiler(ExprCompiler, LayoutBuilder):
                 continue
             used = _names_in(r.cond)
             level = max((i + 1 for i, n in enumerate(names) if n in used), default=0)
-            staged[level].append(compiled[0])
+            test = self.hoisted(r.cond, names[level - 1], scope) if level else None
+            hoisted = hoisted or test is not None
+            staged[level].append(test or compiled[0])
         enum_params = [(name, slot, self.narrowed(prm.domain, scope, b) if b else domain)
                        for (name, slot, domain), prm, b in zip(params, decl.params, bounds)]
         positions = {prm.name: i for i, prm in enumerate(decl.params)}
@@ -618,6 +622,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
         if not params:
             info.plain = Move(info, ())
         info.never = any(_folded(r) == [False] for r, _, _ in requires)
+        info.hoisted = hoisted
         self.action_info[name] = info
         return info
 
@@ -643,6 +648,47 @@ class Compiler(ExprCompiler, LayoutBuilder):
         if value is None or type(value[0]) is not int:
             return None
         return names.index(left.id), op, value[0]
+
+    def hoisted(self, cond, param, scope):
+        """For `require c.suit == led.suit or all(x.suit != led.suit for x in hand[me])`:
+        the parts of a top-level `or`/`and` that do not mention the parameter last bound
+        (`param`) have the same value for all its candidates, so each is computed once per
+        loop over them (memoised until `prog.epoch` moves on) instead of once per
+        candidate.  The parts still run in their order and only when reached, so the value
+        and any error are those of the plain require.  None when nothing can be hoisted."""
+        if not isinstance(cond, (A.Or, A.And)):
+            return None
+        parts, hoist = [], False
+        for item in cond.items:
+            fn = self.expr(item, scope)
+            if _folded(fn) is None and param not in _names_in(item):
+                fn, hoist = self.memoised(fn), True
+            parts.append(fn)
+        if not hoist:
+            return None
+        is_or = isinstance(cond, A.Or)
+        if any(_folded(p) == [is_or] for p in parts):
+            return _const(is_or)
+        parts = [p for p in parts if _folded(p) != [not is_or]] or [_const(not is_or)]
+        if len(parts) == 1:
+            return parts[0]
+        if len(parts) == 2:
+            a, b = parts
+            return (lambda st: a(st) or b(st)) if is_or else (lambda st: a(st) and b(st))
+        if is_or:
+            return lambda st: True if any(p(st) for p in parts) else False
+        return lambda st: True if all(p(st) for p in parts) else False
+
+    def memoised(self, fn):
+        epoch = self.prog.epoch
+        memo = [None, None]                 # [epoch it was computed in, value]
+
+        def once_per_loop(st):
+            if memo[0] != epoch[0]:
+                memo[1] = fn(st)
+                memo[0] = epoch[0]
+            return memo[1]
+        return once_per_loop
 
     def narrowed(self, node, scope, bounds):
         """A range domain cut to the bounds of its parameter's requires: the same values

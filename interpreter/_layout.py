@@ -61,6 +61,9 @@ class Program:
     compiler: object = None                              # kept to compile REPL expressions
     has_twins: bool = False                              # are some cards identical?
     scratch: list = attrs.Factory(list)
+    #: bumped before each loop over a parameter's candidates: memoised parts of requires
+    #: (see Compiler.hoisted) are good for one loop only
+    epoch: list = attrs.Factory(lambda: [0])
 
 
 def _field_text(field, value) -> str:

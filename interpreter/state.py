@@ -659,6 +659,8 @@ def _moves_1(st, info):
     (_, s0, d0), = info.enum_params
     frame = st.frame
     out = []
+    if info.hoisted:
+        st.prog.epoch[0] += 1                  # a new loop: memoised require parts expire
     for v0 in d0(st):
         frame[s0] = v0
         if t1 is None or t1(st):
@@ -673,10 +675,15 @@ def _moves_2(st, info):
     (_, s0, d0), (_, s1, d1) = info.enum_params
     frame = st.frame
     out = []
+    epoch = st.prog.epoch if info.hoisted else None
+    if epoch is not None:
+        epoch[0] += 1
     for v0 in d0(st):
         frame[s0] = v0
         if t1 is not None and not t1(st):
             continue
+        if epoch is not None:
+            epoch[0] += 1
         for v1 in d1(st):
             frame[s1] = v1
             if t2 is None or t2(st):
@@ -690,6 +697,7 @@ def _moves_any(st, info):
     frame = st.frame
     out = []
     args = [None] * n
+    epoch = st.prog.epoch if info.hoisted else None
 
     def rec(i):
         if tests[i] is not None and not tests[i](st):
@@ -698,6 +706,8 @@ def _moves_any(st, info):
             out.append(Move(info, tuple(args)))
             return
         _, slot, domain = params[i]
+        if epoch is not None:
+            epoch[0] += 1
         for v in domain(st):
             frame[slot] = v
             args[i] = v
@@ -722,10 +732,13 @@ def _chunk_enumerators(st, info):
     _, last_slot, last_domain = params[-1]
     last_test = tests[n]
     args = [None] * (n - 1)
+    epoch = st.prog.epoch if info.hoisted else None
 
     def last(prefix):
         values = last_domain(st)
         if last_test is not None:
+            if epoch is not None:
+                epoch[0] += 1
             kept = []
             for v in values:
                 frame[last_slot] = v
@@ -740,6 +753,8 @@ def _chunk_enumerators(st, info):
             last(tuple(args))
             return
         _, slot, domain = params[i]
+        if epoch is not None:
+            epoch[0] += 1
         for v in domain(st):
             frame[slot] = v
             args[i] = v

@@ -85,6 +85,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
         self.rule_stack: List[str] = []
         self.sites: List[Site] = []
         self.in_trigger = False
+        self.memo_ids = None          # sub-expressions to memoise while compiling a require
         self.rule_spans = [(d.span.line, d.span.end_line, getattr(d, "name", "flow"))
                            for d in ruleset.decls
                            if isinstance(d, (A.RuleDecl, A.ActionDecl, A.TriggerDecl,
@@ -650,34 +651,23 @@ class Compiler(ExprCompiler, LayoutBuilder):
         return names.index(left.id), op, value[0]
 
     def hoisted(self, cond, param, scope):
-        """For `require c.suit == led.suit or all(x.suit != led.suit for x in hand[me])`:
-        the parts of a top-level `or`/`and` that do not mention the parameter last bound
-        (`param`) have the same value for all its candidates, so each is computed once per
-        loop over them (memoised until `prog.epoch` moves on) instead of once per
-        candidate.  The parts still run in their order and only when reached, so the value
-        and any error are those of the plain require.  None when nothing can be hoisted."""
-        if not isinstance(cond, (A.Or, A.And)):
+        """For `require c != selected[opponent(me)]` or `require c.suit == led.suit or
+        all(x.suit != led.suit for x in hand[me])`: a sub-expression that mentions neither
+        the parameter last bound (`param`) nor a comprehension variable around it has the
+        same value for all that parameter's candidates, so it is computed once per loop
+        over them (memoised until `prog.epoch` moves on) instead of once per candidate.
+        Everything still runs in its order and only when reached, so the value and any
+        error are those of the plain require.  None when nothing can be hoisted."""
+        varying = {param} | _comprehension_vars(cond)
+        marked: list = []
+        _invariant_parts(cond, varying, marked)
+        if not marked:
             return None
-        parts, hoist = [], False
-        for item in cond.items:
-            fn = self.expr(item, scope)
-            if _folded(fn) is None and param not in _names_in(item):
-                fn, hoist = self.memoised(fn), True
-            parts.append(fn)
-        if not hoist:
-            return None
-        is_or = isinstance(cond, A.Or)
-        if any(_folded(p) == [is_or] for p in parts):
-            return _const(is_or)
-        parts = [p for p in parts if _folded(p) != [not is_or]] or [_const(not is_or)]
-        if len(parts) == 1:
-            return parts[0]
-        if len(parts) == 2:
-            a, b = parts
-            return (lambda st: a(st) or b(st)) if is_or else (lambda st: a(st) and b(st))
-        if is_or:
-            return lambda st: True if any(p(st) for p in parts) else False
-        return lambda st: True if all(p(st) for p in parts) else False
+        self.memo_ids = {id(n) for n in marked}
+        try:
+            return self.expr(cond, scope)
+        finally:
+            self.memo_ids = None
 
     def memoised(self, fn):
         epoch = self.prog.epoch
@@ -789,6 +779,61 @@ def all_of(tests):
                 return False
         return True
     return every
+
+
+#: expressions worth computing once per loop when they do not depend on the loop (a name
+#: or a literal is as cheap to read as a memo)
+_HOISTABLE = (A.Call, A.Index, A.Aggregate, A.ListComp, A.BinOp, A.Compare, A.Member,
+              A.And, A.Or, A.Not, A.Cond, A.Range, A.Neg)
+
+
+def _children(node):
+    for f in node.__attrs_attrs__:
+        value = getattr(node, f.name)
+        if isinstance(value, tuple):
+            yield from (v for v in value if hasattr(v, "__attrs_attrs__"))
+        elif hasattr(value, "__attrs_attrs__"):
+            yield value
+
+
+def _free_names(node) -> set:
+    """Returns the names an expression reads from outside it (a comprehension's own
+    variables are not free in it, but are in an iterable before they are bound)."""
+    if isinstance(node, A.Name):
+        return {node.id}
+    if isinstance(node, (A.ListComp, A.Aggregate)):
+        free, bound = set(), set()
+        for f in node.fors:
+            free |= _free_names(f.iter) - bound
+            bound.add(f.var)
+        inner = _free_names(node.item)
+        if node.cond is not None:
+            inner |= _free_names(node.cond)
+        return free | (inner - bound)
+    out = set()
+    for child in _children(node):
+        out |= _free_names(child)
+    return out
+
+
+def _comprehension_vars(node) -> set:
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (A.ListComp, A.Aggregate)):
+            out.update(f.var for f in n.fors)
+        stack.extend(_children(n))
+    return out
+
+
+def _invariant_parts(node, varying: set, out: list):
+    """Collects the largest sub-expressions that read none of the `varying` names."""
+    if isinstance(node, _HOISTABLE) and not (_free_names(node) & varying):
+        out.append(node)
+        return
+    for child in _children(node):
+        _invariant_parts(child, varying, out)
 
 
 #: comparison operators a bound can use, and each one with its sides swapped

@@ -66,7 +66,10 @@ class ExprCompiler:
         handler = getattr(self, "_e_" + type(node).__name__, None)
         if handler is None:
             raise self.error(f"{type(node).__name__} cannot be used as a value here", node)
-        return handler(node, scope)
+        fn = handler(node, scope)
+        if self.memo_ids and id(node) in self.memo_ids and _folded(fn) is None:
+            return self.memoised(fn)        # loop-invariant inside a require (hoisted)
+        return fn
 
     def const(self, node, scope: Scope = None):
         """Evaluates an expression that depends only on options and declarations."""

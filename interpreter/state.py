@@ -16,10 +16,8 @@ from gdl.ast import PlaceKind, Seen
 from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
-from .values import Card, Move, Seat, canon, text_of
-
-#: values that `canon` returns as they are (checked inline in `key`, a call fewer each)
-_PLAIN = frozenset({int, str, bool, type(None)})
+from ._keys import state_key
+from .values import Card, Move, Seat, text_of
 
 #: A shuffle with at most this many distinct orders lists them; larger ones only sample.
 CHANCE_LIST_LIMIT = 5040
@@ -602,37 +600,7 @@ class State:
     # ------------------------------------------------------------------ identity
     def key(self):
         """Returns the canonical, hashable form of this state."""
-        node = self.node
-        kind = node[0] if node is not None else 0
-        if kind in (DECIDE, SIMUL):
-            nk = (kind, node[1].id, tuple(p.index for p in node[2]))
-            if kind == SIMUL:
-                nk += (tuple(sorted((p.index, m.text) for p, m in node[3].items())),)
-        elif kind == CHANCE:
-            nk = (kind,) + tuple(canon(x) for x in node[1:])
-        else:
-            nk = (kind, self.result)
-        up, known = self.up, self.known
-        # who knows each card, transposed once for all cards (one tuple per card id)
-        # rather than built by a generator per card in each zone
-        bits = list(zip(*[[k >> i & 1 for i in range(len(up))] for k in known])) \
-            if any(known) else None
-        zones = []
-        for z, is_set in zip(self.zones, self.prog.is_set):
-            if not z:
-                zones.append(())
-                continue
-            if bits is not None:
-                items = [(c.kind, up[c.id], bits[c.id]) for c in z]
-            else:
-                items = [(c.kind, up[c.id]) for c in z]
-            if is_set:
-                items.sort()
-            zones.append(tuple(items))
-        return (self.pc, nk, self.out,
-                tuple([v if type(v) in _PLAIN else canon(v) for v in self.vars]),
-                tuple([v if type(v) in _PLAIN else canon(v) for v in self.frame]),
-                tuple(zones))
+        return state_key(self)
 
     def __eq__(self, other):
         return isinstance(other, State) and self.key() == other.key()

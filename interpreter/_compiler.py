@@ -354,12 +354,15 @@ class Compiler(ExprCompiler, LayoutBuilder):
         facing = None if s.facing is None else s.facing is A.Facing.UP
         info = self.prog.zone_info
 
-        def move(st):
+        nxt = len(code) + 1
+
+        def move(st):                   # returns the next pc itself: no `effect` layer
             z = dest(st)
             up = info[z.slot].facing_up if facing is None else facing
             d = depth(st) if depth is not None else None
             st.move_cards(cards(st), z.slot, kind, d, up, s)
-        self.effect(code, move)
+            return nxt
+        code.append(move)
 
     def _s_Deal(self, s, scope, code):
         count, source = self.expr(s.count, scope), self.zone_of_expr(s.source, scope)
@@ -433,7 +436,15 @@ class Compiler(ExprCompiler, LayoutBuilder):
         inner = Scope(me=scope.me)
         for prm, slot in zip(decl.params, slots):
             inner.bind(prm.name, Local("frame", slot))
-        if args:
+        if len(args) == 1:
+            (a0,), (s0,) = args, slots
+            nxt = len(code) + 1
+
+            def bind1(st):
+                st.frame[s0] = a0(st)
+                return nxt
+            code.append(bind1)
+        elif args:
             def bind(st):
                 values = [a(st) for a in args]
                 for slot, v in zip(slots, values):
@@ -443,7 +454,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
         self.stmts(decl.body, inner, code)
         self.rule_stack.pop()
         if slots:
-            self.effect(code, lambda st: [st.frame.__setitem__(k, None) for k in slots])
+            code.append(_clearing(slots, len(code) + 1))
 
     # ------------------------------------------------------------------ control flow
     def _s_If(self, s, scope, code):
@@ -461,7 +472,12 @@ class Compiler(ExprCompiler, LayoutBuilder):
     def _s_Repeat(self, s, scope, code):
         count = self.expr(s.count, scope)
         slot = self.new_frame()
-        self.effect(code, lambda st: st.frame.__setitem__(slot, count(st)))
+        nxt = len(code) + 1
+
+        def start(st):
+            st.frame[slot] = count(st)
+            return nxt
+        code.append(start)
         head, end = len(code), [None]
 
         def test(st):
@@ -474,7 +490,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
         self.stmts(s.body, scope, code)
         code.append(self.jump_op([head], back=True, node=s))
         end[0] = len(code)
-        self.effect(code, lambda st: st.frame.__setitem__(slot, None))
+        code.append(_clearing([slot], len(code) + 1))
 
     def _s_While(self, s, scope, code):
         cond = self.expr(s.cond, scope)
@@ -490,10 +506,13 @@ class Compiler(ExprCompiler, LayoutBuilder):
         inner = scope.child()
         var_slot = inner.bind(s.var, Local("frame", self.new_frame())).slot
 
+        nxt = len(code) + 1
+
         def start(st):
             st.frame[it_slot] = tuple(items(st))
             st.frame[i_slot] = 0
-        self.effect(code, start)
+            return nxt
+        code.append(start)
         head, end = len(code), [None]
 
         def test(st):
@@ -508,10 +527,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
         self.stmts(s.body, inner, code)
         code.append(self.jump_op([head], back=True, node=s))
         end[0] = len(code)
-
-        def clear(st):
-            st.frame[it_slot] = st.frame[i_slot] = st.frame[var_slot] = None
-        self.effect(code, clear)
+        code.append(_clearing([it_slot, i_slot, var_slot], len(code) + 1))
 
     # ------------------------------------------------------------------ ends
     def finish_op(self, who, how, node=None):
@@ -710,11 +726,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
         self.stmts(info.decl.body, info.scope, code)
         self.rule_stack.pop()
         slots = [info.me_slot] + [slot for _, slot, _ in info.params]
-
-        def clear(st):
-            for k in slots:
-                st.frame[k] = None
-        self.effect(code, clear)
+        code.append(_clearing(slots, len(code) + 1))
 
     def _s_Choose(self, s, scope, code):
         player = self.expr(s.player, scope)
@@ -759,6 +771,33 @@ class Compiler(ExprCompiler, LayoutBuilder):
             st.pc = here
             return PAUSE
         code.append(simultaneous)
+
+
+def _clearing(slots, nxt):
+    """An instruction that empties frame slots (a block's locals going out of use)."""
+    if len(slots) == 1:
+        (a,) = slots
+
+        def clear1(st):
+            st.frame[a] = None
+            return nxt
+        return clear1
+    if len(slots) == 2:
+        a, b = slots
+
+        def clear2(st):
+            frame = st.frame
+            frame[a] = frame[b] = None
+            return nxt
+        return clear2
+    slots = tuple(slots)
+
+    def clear(st):
+        frame = st.frame
+        for k in slots:
+            frame[k] = None
+        return nxt
+    return clear
 
 
 def all_of(tests):

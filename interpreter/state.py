@@ -248,8 +248,11 @@ class State:
                 if info.card_args is None:         # a parameter's type never changes
                     info.card_args = _has_card(found)
                 if info.card_args:
-                    moves = _without_twins(self._moves_of(info, seat))
-                    found = [(info, None, moves)] if moves else []
+                    if len(info.params) == 1:      # one card parameter: one per kind
+                        found = [(info, (), _one_per_kind(found[0][2]))]
+                    else:
+                        moves = _without_twins(self._moves_of(info, seat))
+                        found = [(info, None, moves)] if moves else []
             chunks.extend(found)
             for chunk in found:
                 total += len(chunk[2])
@@ -746,6 +749,19 @@ def _has_card(chunks):
     if prefix is None:
         return any(isinstance(a, Card) for a in values[0].args)
     return any(isinstance(a, Card) for a in prefix) or isinstance(values[0], Card)
+
+
+def _one_per_kind(values):
+    """The first of each group of identical cards, in order (`_without_twins` for the
+    values of a lone parameter)."""
+    seen = set()
+    out = []
+    for v in values:
+        k = v.kind if isinstance(v, Card) else v
+        if k not in seen:
+            seen.add(k)
+            out.append(v)
+    return out
 
 
 def _without_twins(moves):

@@ -85,7 +85,8 @@ class Compiler(ExprCompiler, LayoutBuilder):
         self.rule_stack: List[str] = []
         self.sites: List[Site] = []
         self.in_trigger = False
-        self.memo_ids = None          # sub-expressions to memoise while compiling a require
+        self.memo_ids = None          # sub-expressions to memoise (Compiler.hoisted)
+        self.memo_level = 0
         self.rule_spans = [(d.span.line, d.span.end_line, getattr(d, "name", "flow"))
                            for d in ruleset.decls
                            if isinstance(d, (A.RuleDecl, A.ActionDecl, A.TriggerDecl,
@@ -607,11 +608,15 @@ class Compiler(ExprCompiler, LayoutBuilder):
             raise self.error(f"unknown action {name!r}", node)
         me = Local("frame", self.new_frame())
         scope = Scope(me=me)
-        params = []
+        params, before = [], []         # before[i]: the scope param i's domain sees
         for prm in decl.params:
             domain = self.domain(prm.domain, scope)
+            before.append(scope)
+            scope = scope.child()
             local = scope.bind(prm.name, Local("frame", self.new_frame()))
             params.append((prm.name, local.slot, domain))
+        while len(self.prog.epoch) < len(params):
+            self.prog.epoch.append(0)
         requires = [(self.expr(r.cond, scope), r.reason, r.span) for r in decl.requires]
         names = [prm.name for prm in decl.params]
         staged = [[] for _ in range(len(names) + 1)]
@@ -624,11 +629,19 @@ class Compiler(ExprCompiler, LayoutBuilder):
                 continue
             used = _names_in(r.cond)
             level = max((i + 1 for i, n in enumerate(names) if n in used), default=0)
-            test = self.hoisted(r.cond, names[level - 1], scope) if level else None
+            test = self.hoisted(r.cond, names[level - 1], level - 1, scope) \
+                if level else None
             hoisted = hoisted or test is not None
             staged[level].append(test or compiled[0])
-        enum_params = [(name, slot, self.narrowed(prm.domain, scope, b) if b else domain)
-                       for (name, slot, domain), prm, b in zip(params, decl.params, bounds)]
+        enum_params = []
+        for i, ((pname, slot, domain), prm, b) in enumerate(zip(params, decl.params, bounds)):
+            compile_domain = (lambda n, sc, b=b: self.narrowed(n, sc, b)) if b else self.domain
+            fast = self.hoisted(prm.domain, names[i - 1], i - 1, before[i],
+                                compile_domain) if i else None
+            hoisted = hoisted or fast is not None
+            if fast is None:
+                fast = self.narrowed(prm.domain, before[i], b) if b else domain
+            enum_params.append((pname, slot, fast))
         positions = {prm.name: i for i, prm in enumerate(decl.params)}
         secrets = [(frozenset(positions[n] for n in sec.names if n in positions),
                     self.expr(sec.when, scope) if sec.when is not None else None)
@@ -666,33 +679,34 @@ class Compiler(ExprCompiler, LayoutBuilder):
             return None
         return names.index(left.id), op, value[0]
 
-    def hoisted(self, cond, param, scope):
-        """For `require c != selected[opponent(me)]` or `require c.suit == led.suit or
-        all(x.suit != led.suit for x in hand[me])`: a sub-expression that mentions neither
-        the parameter last bound (`param`) nor a comprehension variable around it has the
-        same value for all that parameter's candidates, so it is computed once per loop
-        over them (memoised until `prog.epoch` moves on) instead of once per candidate.
-        Everything still runs in its order and only when reached, so the value and any
-        error are those of the plain require.  None when nothing can be hoisted."""
-        varying = {param} | _comprehension_vars(cond)
+    def hoisted(self, node, param, level, scope, compile=None):
+        """For `require c != selected[opponent(me)]`, `require c.suit == led.suit or
+        all(x.suit != led.suit for x in hand[me])` or a domain `d: 0..count(deck[me]) - k`:
+        a sub-expression that mentions neither the parameter whose candidates are being
+        looped over (`param`, position `level`) nor a comprehension variable around it has
+        the same value for all of them, so it is computed once per loop (memoised until
+        `prog.epoch[level]` moves on) instead of once per candidate.  Everything still runs
+        in its order and only when reached, so the value and any error are those of the
+        plain expression.  Returns the compiled expression, or None if nothing hoists."""
+        varying = {param} | _comprehension_vars(node)
         marked: list = []
-        _invariant_parts(cond, varying, marked)
+        _invariant_parts(node, varying, marked)
         if not marked:
             return None
-        self.memo_ids = {id(n) for n in marked}
+        self.memo_ids, self.memo_level = {id(n) for n in marked}, level
         try:
-            return self.expr(cond, scope)
+            return (compile or self.expr)(node, scope)
         finally:
             self.memo_ids = None
 
     def memoised(self, fn):
-        epoch = self.prog.epoch
+        epochs, level = self.prog.epoch, self.memo_level
         memo = [None, None]                 # [epoch it was computed in, value]
 
         def once_per_loop(st):
-            if memo[0] != epoch[0]:
+            if memo[0] != epochs[level]:
                 memo[1] = fn(st)
-                memo[0] = epoch[0]
+                memo[0] = epochs[level]
             return memo[1]
         return once_per_loop
 

@@ -61,8 +61,8 @@ class Program:
     compiler: object = None                              # kept to compile REPL expressions
     has_twins: bool = False                              # are some cards identical?
     scratch: list = attrs.Factory(list)
-    #: bumped before each loop over a parameter's candidates: memoised parts of requires
-    #: (see Compiler.hoisted) are good for one loop only
+    #: per parameter position, bumped before each loop over that parameter's candidates:
+    #: memoised parts of requires and domains (Compiler.hoisted) are good for one loop
     epoch: list = attrs.Factory(lambda: [0])
 
 

@@ -631,7 +631,7 @@ def _moves_1(st, info):
     frame = st.frame
     out = []
     if info.hoisted:
-        st.prog.epoch[0] += 1                  # a new loop: memoised require parts expire
+        st.prog.epoch[0] += 1       # a new loop over parameter 0: its memos expire
     for v0 in d0(st):
         frame[s0] = v0
         if t1 is None or t1(st):
@@ -646,15 +646,15 @@ def _moves_2(st, info):
     (_, s0, d0), (_, s1, d1) = info.enum_params
     frame = st.frame
     out = []
-    epoch = st.prog.epoch if info.hoisted else None
-    if epoch is not None:
-        epoch[0] += 1
+    epochs = st.prog.epoch if info.hoisted else None
+    if epochs is not None:
+        epochs[0] += 1
     for v0 in d0(st):
         frame[s0] = v0
         if t1 is not None and not t1(st):
             continue
-        if epoch is not None:
-            epoch[0] += 1
+        if epochs is not None:
+            epochs[1] += 1
         for v1 in d1(st):
             frame[s1] = v1
             if t2 is None or t2(st):
@@ -668,7 +668,7 @@ def _moves_any(st, info):
     frame = st.frame
     out = []
     args = [None] * n
-    epoch = st.prog.epoch if info.hoisted else None
+    epochs = st.prog.epoch if info.hoisted else None
 
     def rec(i):
         if tests[i] is not None and not tests[i](st):
@@ -677,8 +677,8 @@ def _moves_any(st, info):
             out.append(Move(info, tuple(args)))
             return
         _, slot, domain = params[i]
-        if epoch is not None:
-            epoch[0] += 1
+        if epochs is not None:
+            epochs[i] += 1
         for v in domain(st):
             frame[slot] = v
             args[i] = v
@@ -703,13 +703,13 @@ def _chunk_enumerators(st, info):
     _, last_slot, last_domain = params[-1]
     last_test = tests[n]
     args = [None] * (n - 1)
-    epoch = st.prog.epoch if info.hoisted else None
+    epochs = st.prog.epoch if info.hoisted else None
 
     def last(prefix):
         values = last_domain(st)
         if last_test is not None:
-            if epoch is not None:
-                epoch[0] += 1
+            if epochs is not None:
+                epochs[n - 1] += 1
             kept = []
             for v in values:
                 frame[last_slot] = v
@@ -724,8 +724,8 @@ def _chunk_enumerators(st, info):
             last(tuple(args))
             return
         _, slot, domain = params[i]
-        if epoch is not None:
-            epoch[0] += 1
+        if epochs is not None:
+            epochs[i] += 1
         for v in domain(st):
             frame[slot] = v
             args[i] = v

@@ -57,6 +57,7 @@ class Site:
     actions: list         # (ActionInfo, entry pc or None)
     next_pc: int = 0
     fixed: object = None  # the legal moves when no action has parameters or requires
+    entries: Optional[dict] = None   # ActionInfo -> entry pc, for entering a move
 
 
 class _ConstState:

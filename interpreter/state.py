@@ -221,6 +221,8 @@ class State:
         fixed = node[1].fixed
         if fixed is None:
             fixed = node[1].fixed = _fixed_moves(node[1])
+        if fixed is _NO_PARAMETERS:
+            return self._random_plain(node[1], seat, rng)
         if fixed:
             return fixed[rng.randrange(len(fixed))]
         twins = self.prog.has_twins
@@ -267,6 +269,26 @@ class State:
                 return Move(info, prefix + (values[i],))
             i -= n
         raise AssertionError("random_move: index past the last chunk")
+
+    def _random_plain(self, site, seat, rng):
+        """`random_move` where no action has parameters (`fold`, `call`, `raise`): the
+        ones whose requires hold, then one of them."""
+        frame = self.frame
+        moves = []
+        try:
+            for info, _ in site.actions:
+                test = info.tests[0]
+                if test is not None:
+                    frame[info.me_slot] = seat
+                    if not test(self):
+                        continue
+                moves.append(info.plain)
+        finally:
+            for info, _ in site.actions:
+                frame[info.me_slot] = None
+        if not moves:
+            return self.legal_moves(seat)[0]      # raises the deadlock error
+        return moves[rng.randrange(len(moves))]
 
     def _chunks_of(self, info, seat):
         """Returns the action's legal moves as (info, leading arguments, values of the
@@ -390,10 +412,10 @@ class State:
         self.frame[info.me_slot] = seat
         for (_, slot, _), v in zip(info.params, move.args):
             self.frame[slot] = v
-        for a, entry in site.actions:
-            if a is info:
-                self.pc = entry
-                break
+        entries = site.entries
+        if entries is None:
+            entries = site.entries = {a: entry for a, entry in site.actions}
+        self.pc = entries[info]
         self.node = None
 
     def _redacted(self, moves):
@@ -736,11 +758,18 @@ def _chunk_enumerators(st, info):
     return out
 
 
+#: `Site.fixed` for a site whose actions have no parameters but some have requires
+_NO_PARAMETERS = object()
+
+
 def _fixed_moves(site):
     """Returns a site's moves when they never change (no action has parameters or
-    requires, as in `choose p: pass, bet`), else False."""
-    if all(info.plain is not None and info.tests[0] is None for info, _ in site.actions):
-        return [info.plain for info, _ in site.actions]
+    requires, as in `choose p: pass, bet`); `_NO_PARAMETERS` when no action has
+    parameters but some have requires; else False."""
+    if all(info.plain is not None for info, _ in site.actions):
+        if all(info.tests[0] is None for info, _ in site.actions):
+            return [info.plain for info, _ in site.actions]
+        return _NO_PARAMETERS
     return False
 
 

@@ -685,28 +685,9 @@ def _moves_2(st, info):
 
 
 def _moves_any(st, info):
-    params, tests = info.enum_params, info.tests
-    n = len(params)
-    frame = st.frame
-    out = []
-    args = [None] * n
-    epochs = st.prog.epoch if info.hoisted else None
-
-    def rec(i):
-        if tests[i] is not None and not tests[i](st):
-            return
-        if i == n:
-            out.append(Move(info, tuple(args)))
-            return
-        _, slot, domain = params[i]
-        if epochs is not None:
-            epochs[i] += 1
-        for v in domain(st):
-            frame[slot] = v
-            args[i] = v
-            rec(i + 1)
-    rec(0)
-    return out
+    """Three or more parameters: the chunks of `random_move`, spelt out."""
+    return [Move(info, prefix + (v,))
+            for _, prefix, values in _chunk_enumerators(st, info) for v in values]
 
 
 _ENUMERATORS = {0: _moves_0, 1: _moves_1, 2: _moves_2}

@@ -219,3 +219,17 @@ def test_hoisted_require_parts_give_the_same_moves_in_every_state():
                 assert [(m.action.name, tuple(m.args)) for m in s.legal_moves()] == want
                 checked += 1
     assert checked >= 3
+
+
+@pytest.mark.parametrize("options", [{"shuffle_kind": "block"},
+                                     {"shuffle_kind": "block", "allow_identity_shuffle": "true"}])
+def test_three_parameter_moves_are_the_declared_domains_filtered_by_the_requires(options):
+    game = load(str(ROOT / "double_dealing_shuffle.gdl"), options)
+    seen = 0
+    for state, seat in _decisions(game, 5, limit=200):
+        got = [(m.action.name, tuple(m.args)) for m in state.legal_moves(seat)]
+        assert got == _plain_moves(state, seat)
+        want = state.legal_moves(seat)[random.Random(seen).randrange(len(got))]
+        assert state.random_move(random.Random(seen), seat).text == want.text
+        seen += 1
+    assert seen > 20

@@ -1,33 +1,134 @@
 """The canonical key of a state: equal keys mean the same position, whichever of several
-identical cards is where (enumeration merges states by it; `State.__hash__` uses it)."""
+identical cards is where (enumeration merges states by it; `State.__hash__` uses it).
+
+Only equality of keys matters, not their form.  An enumerator makes one key per edge of
+the state graph, so the common parts are built with few Python-level steps: a game whose
+cards all differ is keyed by each card's zone, the order of the ordered zones and the
+facings as they are, and the variables are canonicalised once per distinct tuple of them.
+"""
 from __future__ import annotations
+
+import weakref
+from itertools import chain
+from operator import attrgetter, itemgetter
 
 from ._compiler import CHANCE, DECIDE, SIMUL
 from .values import canon
 
-#: values that `canon` returns as they are (checked inline, a call fewer each)
-_PLAIN = frozenset({int, str, bool, type(None)})
+#: The most values (and tuples of them) a program's `_Canon` remembers, then it starts again.
+CANON_LIMIT = 50_000
+
+_ID = attrgetter("id")
+_chain = chain.from_iterable
+
+
+class _Canon(dict):
+    """Value -> `canon(value)`, filled on first use.  Equal values have equal canonical
+    forms (seats, members, cards and zones are compared by identity), so a lookup by
+    equality is exact; a tuple whose canonical form equals it is kept as it is, so keys
+    share it."""
+
+    __slots__ = ()
+
+    def __missing__(self, value):
+        form = canon(value)
+        if form == value:
+            form = value
+        if len(self) >= CANON_LIMIT:
+            self.clear()
+        self[value] = form
+        return form
+
+
+def _no_zones(zones):
+    return ()
+
+
+class _Layout:
+    """What keying a program's states needs, worked out once: whether it has identical
+    cards, which zones are sets, a getter of its ordered zones, and its values'
+    canonical forms as found."""
+
+    __slots__ = ("twins", "is_set", "stacks", "canonical")
+
+    def __init__(self, prog):
+        self.canonical = _Canon().__getitem__
+        self.twins = prog.has_twins
+        self.is_set = list(prog.is_set)
+        stacks = [slot for slot, is_set in enumerate(prog.is_set) if not is_set]
+        if not stacks:
+            self.stacks = _no_zones
+        elif len(stacks) == 1:
+            self.stacks = lambda zones, slot=stacks[0]: (zones[slot],)
+        else:
+            self.stacks = itemgetter(*stacks)
+
+
+_LAYOUTS: dict = {}
+
+
+def _layout(prog) -> _Layout:
+    """Returns the program's layout, made on first use and dropped with the program
+    (programs are not hashable: they are looked up by id)."""
+    entry = _LAYOUTS.get(id(prog))
+    if entry is None or entry[0]() is not prog:
+        key = id(prog)
+        ref = weakref.ref(prog, lambda _, key=key: _LAYOUTS.pop(key, None))
+        entry = _LAYOUTS[key] = (ref, _Layout(prog))
+    return entry[1]
 
 
 def state_key(st):
     """Returns the canonical, hashable form of a state."""
+    layout = _layout(st.prog)
+    canonical = layout.canonical
     node = st.node
     kind = node[0] if node is not None else 0
-    if kind in (DECIDE, SIMUL):
-        nk = (kind, node[1].id, tuple(p.index for p in node[2]))
-        if kind == SIMUL:
-            nk += (tuple(sorted((p.index, m.text) for p, m in node[3].items())),)
+    if kind == DECIDE:
+        nk = (kind, node[1].id, canonical(tuple(node[2])))
+    elif kind == SIMUL:
+        nk = (kind, node[1].id, canonical(tuple(node[2])),
+              tuple(sorted((p.index, m.text) for p, m in node[3].items())))
     elif kind == CHANCE:
         nk = (kind,) + tuple(canon(x) for x in node[1:])
     else:
         nk = (kind, st.result)
+    if layout.twins:
+        zones = _twin_zones(st, layout.is_set)
+    else:
+        # every card differs from every other: where each card is (a set zone is no
+        # more), the order of the ordered zones, and what each card shows and to whom
+        zones = (tuple(st.loc), tuple(map(_ID, _chain(layout.stacks(st.zones)))),
+                 tuple(st.up), tuple(st.known))
+    try:
+        return (st.pc, nk, st.out, canonical(tuple(st.vars)), canonical(tuple(st.frame)),
+                zones)
+    except TypeError:                   # an unhashable value: canonicalised one by one
+        return (st.pc, nk, st.out, tuple(map(canon, st.vars)), tuple(map(canon, st.frame)),
+                zones)
+
+
+def _twin_zones(st, is_set) -> tuple:
+    """Returns each zone as the kinds and facings of its cards (and who knows each, if
+    anyone knows a face-down card), in order, or sorted in a set zone."""
     up, known = st.up, st.known
-    # who knows each card, transposed once for all cards (one tuple per card id)
-    # rather than built by a generator per card in each zone
-    bits = list(zip(*[[k >> i & 1 for i in range(len(up))] for k in known])) \
-        if any(known) else None
+    if any(known):
+        # who knows each card, one tuple per card id: worked out only for the cards
+        # somebody knows, the others sharing one tuple of zeros
+        bits = [(0,) * len(known)] * len(up)
+        seen = 0
+        for k in known:
+            seen |= k
+        seen &= (1 << len(up)) - 1
+        while seen:
+            low = seen & -seen
+            i = low.bit_length() - 1
+            bits[i] = tuple([k >> i & 1 for k in known])
+            seen ^= low
+    else:
+        bits = None
     zones = []
-    for z, is_set in zip(st.zones, st.prog.is_set):
+    for z, unordered in zip(st.zones, is_set):
         if not z:
             zones.append(())
             continue
@@ -35,10 +136,7 @@ def state_key(st):
             items = [(c.kind, up[c.id], bits[c.id]) for c in z]
         else:
             items = [(c.kind, up[c.id]) for c in z]
-        if is_set:
+        if unordered:
             items.sort()
         zones.append(tuple(items))
-    return (st.pc, nk, st.out,
-            tuple([v if type(v) in _PLAIN else canon(v) for v in st.vars]),
-            tuple([v if type(v) in _PLAIN else canon(v) for v in st.frame]),
-            tuple(zones))
+    return tuple(zones)

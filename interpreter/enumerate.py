@@ -6,7 +6,8 @@ how many states of each kind, each player's information sets, the longest line o
 whether the graph has cycles (a game that can go on for ever), and the exact probability
 of each outcome when every decision is uniformly random.
 
-Only the public game API is used.  A simultaneous decision is one node whose children are
+Only the public game API is used, besides `State.key()`'s body and the views, called
+directly (once per edge or state).  A simultaneous decision is one node whose children are
 the joint moves (each deciding seat uniform and independent); a chance node's children are
 its listed outcomes.  A state reached by several lines of play is expanded once, and its
 information-set keys are those of the first line that reached it (breadth first).
@@ -20,13 +21,14 @@ import time
 from collections import deque
 from contextlib import contextmanager
 from fractions import Fraction
-from math import factorial
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from math import factorial, gcd
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import attrs
 
 from gdl.errors import GdlError
 
+from ._keys import state_key
 from .observe import finish_redaction, redaction, seen_in_full, views
 from .state import CHANCE_LIST_LIMIT
 from .values import text_of
@@ -115,19 +117,25 @@ class _Walk:
         self.infoset_moves: Dict[tuple, tuple] = {}
         self.mixed: List[str] = []
         self.stopped: Optional[str] = None
+        # has an edge led to a state found no later than its source?  If none has, the
+        # ids are a topological order: the graph has no cycle, and `_order` is trivial
+        self.backward = False
 
     def run(self):
         root = self.game.new_state()
-        self.add(root, root.key(), 0, None, None)
+        self.add(root, state_key(root), 0, None, None)
         queue = deque([(0, root)])
         max_depth, progress = self.max_depth, self.progress
+        kinds, depths = self.kind, self.depth
         done = 0
         while queue:
             sid, state = queue[0]
-            kind = self.kind[sid]
-            if kind is not TERMINAL and max_depth is not None and self.depth[sid] >= max_depth:
+            kind = kinds[sid]
+            if kind is TERMINAL:            # only the root: terminal children are not queued
+                pass
+            elif max_depth is not None and depths[sid] >= max_depth:
                 self.stopped = self.stopped or f"--max-depth {max_depth}"
-            elif kind is not TERMINAL:
+            else:
                 fresh = self.expand(sid, state, kind)
                 if fresh is None:
                     self.stopped = f"--max-states {self.max_states}"
@@ -135,42 +143,49 @@ class _Walk:
                 queue.extend(fresh)
                 done += 1
                 if progress is not None and not done & 255:
-                    progress(len(self.kind), len(queue))
+                    progress(len(kinds), len(queue))
             queue.popleft()
 
     def expand(self, sid, state, kind) -> Optional[list]:
-        """Records the edges out of a state; returns its newly found children, or None
-        (and records nothing) if they would take the walk past max_states."""
-        steps, options = _steps(state, kind)
-        ids, depth = self.ids, self.depth[sid] + 1
+        """Records the edges out of a state; returns its newly found children that are not
+        terminal (nothing is left to do at those), or None (and records nothing) if they
+        would take the walk past max_states."""
+        steps, seats, options = _steps(state, kind)
+        ids, kinds, depth = self.ids, self.kind, self.depth[sid] + 1
+        limit = self.max_states
+        first = len(kinds)
         edges, fresh = [], []
         for child, p, made in steps:
-            key = child.key()
+            key = state_key(child)
             cid = ids.get(key)
             if cid is None:
-                if self.max_states is not None and len(self.kind) >= self.max_states:
-                    for c, _ in reversed(fresh):
-                        self.forget(c)
+                if limit is not None and len(kinds) >= limit:
+                    while len(kinds) > first:
+                        self.forget(len(kinds) - 1)
                     return None
                 cid = self.add(child, key, depth, sid, (state, made))
-                fresh.append((cid, child))
+                if kinds[cid] is not TERMINAL:
+                    fresh.append((cid, child))
+            elif cid <= sid:
+                self.backward = True
             edges.append((cid, p))
         self.edges[sid] = edges
         if kind is CHANCE:
             self.outcomes += len(steps)
         else:
             self.joint += len(steps)
-            self.moves += sum(len(moves) for moves in options)
+            self.moves += sum(map(len, options))
             if self.count_infosets:
-                self.same_moves(sid, state, options)
+                self.same_moves(sid, seats, options)
         return fresh
 
-    def same_moves(self, sid, state, options):
+    def same_moves(self, sid, seats, options):
         """Records where one information set offers different moves in different states
         (the moves would then tell the seat something it cannot see)."""
-        for seat, moves in zip(state.to_move(), options):
-            texts = tuple(m.text for m in moves)
-            first = self.infoset_moves.setdefault((seat.index, self.chain[sid][seat.index]),
+        chain = self.chain[sid]
+        for seat, moves in zip(seats, options):
+            texts = tuple([m.text for m in moves])
+            first = self.infoset_moves.setdefault((seat.index, chain[seat.index]),
                                                   (texts, sid))
             if first[0] != texts and len(self.mixed) < 5:
                 self.mixed.append(
@@ -180,15 +195,17 @@ class _Walk:
     def add(self, state, key, depth, parent, step) -> int:
         sid = len(self.kind)
         self.ids[key] = sid
-        kind = _kind_of(state)
-        self.kind.append(kind)
-        self.depth.append(depth)
-        self.edges.append(None)
-        if kind is TERMINAL:
+        if state.is_terminal():
+            kind = TERMINAL
             self.returns[sid] = tuple(state.returns())
             self.movers.append(())
         else:
-            self.movers.append(tuple(seat.index for seat in state.to_move()))
+            kind = CHANCE if state.is_chance() else \
+                SIMULTANEOUS if state.is_simultaneous() else DECISION
+            self.movers.append(tuple([seat.index for seat in state.to_move()]))
+        self.kind.append(kind)
+        self.depth.append(depth)
+        self.edges.append(None)
         if self.count_infosets:
             # nobody decides at or after a terminal state: its chains would never be used
             self.chain.append(None if kind is TERMINAL else self.chains(state, parent, step))
@@ -204,27 +221,19 @@ class _Walk:
             self.chain.pop()
 
     def intern(self, text: str) -> int:
-        n = self.texts.get(text)
-        if n is None:
-            n = self.texts[text] = len(self.texts)
-        return n
+        texts = self.texts
+        return texts.setdefault(text, len(texts))
 
     def chains(self, state, parent, step) -> tuple:
         """Returns each seat's chain id: the parent's chain, what the seat observed of the
         step and its view after it, as `State.infoset_key` records them."""
-        intern, links = self.intern, self.links
-        seen = [intern(text) for text in views(state)]
+        texts, links = self.texts, self.links
+        seen = [texts.setdefault(text, len(texts)) for text in views(state)]
         if parent is None:
             keys = [(s,) for s in seen]
         else:
             keys = zip(self.chain[parent], self.observed(step, state), seen)
-        out = []
-        for link in keys:
-            n = links.get(link)
-            if n is None:
-                n = links[link] = len(links)
-            out.append(n)
-        return tuple(out)
+        return tuple([links.setdefault(link, len(links)) for link in keys])
 
     def observed(self, step, after) -> list:
         """Returns, per seat, the id of what it saw of a step: a chance outcome's public
@@ -233,7 +242,11 @@ class _Walk:
         before, made = step
         if not isinstance(made, tuple):
             return [self.intern(made.public)] * len(self.seats)
-        if all(seen_in_full(move) for _, move in made):
+        if len(made) == 1:
+            mover, move = made[0]
+            if seen_in_full(move):
+                return [self.intern(f"{mover.name}: {move.text}")] * len(self.seats)
+        elif all(seen_in_full(move) for _, move in made):
             return [self.intern("\n".join(f"{mover.name}: {move.text}"
                                           for mover, move in made))] * len(self.seats)
         return [self.intern("\n".join(
@@ -251,10 +264,10 @@ def _kind_of(state) -> str:
     return SIMULTANEOUS if state.is_simultaneous() else DECISION
 
 
-def _steps(state, kind) -> Tuple[list, list]:
+def _steps(state, kind) -> Tuple[list, list, list]:
     """Returns (child, probability, what was done) for every way on from a state (each
-    chance outcome, each move, or each joint move at a simultaneous decision), and each
-    deciding seat's legal moves."""
+    chance outcome, each move, or each joint move at a simultaneous decision), the
+    deciding seats and each one's legal moves."""
     out = []
     if kind is CHANCE:
         outcomes = state.chance_outcomes()
@@ -264,26 +277,28 @@ def _steps(state, kind) -> Tuple[list, list]:
             child = state.clone()
             child.apply_chance(outcome)
             out.append((child, p, outcome))
-        return out, []
+        return out, [], []
     seats = state.to_move()
     options = [state.legal_moves(seat) for seat in seats]
+    if kind is DECISION:
+        seat, = seats
+        moves, = options
+        p = _uniform(len(moves))
+        for move in moves:
+            child = state.clone()
+            child.apply(move)
+            out.append((child, p, ((seat, move),)))
+        return out, seats, options
     n = 1
     for moves in options:
         n *= len(moves)
     p = _uniform(n)
-    if kind is DECISION:
-        seat = seats[0]
-        for move in options[0]:
-            child = state.clone()
-            child.apply(move)
-            out.append((child, p, ((seat, move),)))
-        return out, options
     for joint in itertools.product(*options):
         child = state.clone()
         for seat, move in zip(seats, joint):
             child.apply(move, seat)
         out.append((child, p, tuple(sorted(zip(seats, joint), key=_seat_index))))
-    return out, options
+    return out, seats, options
 
 
 _UNIFORM: Dict[int, Fraction] = {}
@@ -320,9 +335,11 @@ def _too_big(state) -> EnumerationError:
 
 
 # ---------------------------------------------------------------------------- after the walk
-def _order(walk) -> Optional[List[int]]:
+def _order(walk) -> Optional[Sequence[int]]:
     """Returns the expanded graph's states in topological order, or None if it has a cycle."""
     n = len(walk.kind)
+    if not walk.backward:
+        return range(n)
     indeg = [0] * n
     for edges in walk.edges:
         for c, _ in edges or ():
@@ -341,50 +358,77 @@ def _order(walk) -> Optional[List[int]]:
 
 def _longest(walk, order) -> int:
     longest = [0] * len(walk.kind)
+    edges = walk.edges
     for u in order:
-        d = longest[u] + 1
-        for c, _ in walk.edges[u] or ():
-            if longest[c] < d:
-                longest[c] = d
+        out = edges[u]
+        if out:
+            d = longest[u] + 1
+            for c, _ in out:
+                if longest[c] < d:
+                    longest[c] = d
     return max(longest)
 
 
 def _absorb(walk, reach, report):
-    """Adds the mass that ended in each terminal or unexpanded state to the report.  The
-    masses of an outcome are summed per denominator as integers first: adding Fractions
-    one by one would reduce thousands of sums."""
+    """Adds the mass that ended in each terminal or unexpanded state to the report (each
+    mass a (numerator, denominator) pair in lowest terms, or None).  The masses of an
+    outcome are summed per denominator as integers first: adding Fractions one by one
+    would reduce thousands of sums."""
     sums: Dict[tuple, Dict[int, int]] = {}     # returns -> denominator -> numerators
     kinds, returns, edges = walk.kind, walk.returns, walk.edges
     for sid, mass in enumerate(reach):
-        if not mass:
+        if mass is None or not mass[0]:
             continue
         if kinds[sid] == TERMINAL:
             parts = sums.setdefault(returns[sid], {})
-            d = mass.denominator
-            parts[d] = parts.get(d, 0) + mass.numerator
+            n, d = mass
+            parts[d] = parts.get(d, 0) + n
         elif edges[sid] is None:
-            report.unexplored += mass
+            report.unexplored += Fraction(*mass)
     report.outcomes = {r: sum(Fraction(n, d) for d, n in parts.items())
                        for r, parts in sums.items()}
 
 
 def _propagate_acyclic(walk, order) -> list:
-    """Returns the probability of reaching each state (0 where none).  A state's share is
-    worked out once per distinct edge probability, and a child reached once (most are)
-    takes it without an addition."""
-    reach: list = [0] * len(walk.kind)
-    reach[0] = Fraction(1)
+    """Returns the probability of reaching each state as a (numerator, denominator) pair
+    in lowest terms (None where none).  The pairs are multiplied and added as `Fraction`
+    does, without making a Fraction each time (most of the time that takes).  A state's
+    share is worked out once per distinct edge probability, and a child reached once
+    (most are) takes it without an addition."""
+    reach: list = [None] * len(walk.kind)
+    reach[0] = (1, 1)
     edges = walk.edges
     for u in order:
-        m = reach[u]
-        if m and edges[u]:
-            last = share = None
-            for c, p in edges[u]:
-                if p is not last:
-                    last, share = p, m * p
-                r = reach[c]
-                reach[c] = r + share if r else share
+        m, out = reach[u], edges[u]
+        if m is None or not out or not m[0]:
+            continue
+        a, b = m
+        last = share = None
+        for c, p in out:
+            if p is not last:
+                last = p
+                pn, pd = p.numerator, p.denominator
+                g1, g2 = gcd(a, pd), gcd(pn, b)
+                share = (a // g1) * (pn // g2), (b // g2) * (pd // g1)
+            r = reach[c]
+            reach[c] = share if r is None else _add(r, share)
     return reach
+
+
+def _add(x, y) -> tuple:
+    """Returns the sum of two (numerator, denominator) pairs in lowest terms, in lowest
+    terms (`Fraction.__add__`'s steps)."""
+    a, b = x
+    c, d = y
+    g = gcd(b, d)
+    if g == 1:
+        return a * d + b * c, b * d
+    s = b // g
+    t = a * (d // g) + c * s
+    g2 = gcd(t, g)
+    if g2 == 1:
+        return t, s * d
+    return t // g2, s * (d // g2)
 
 
 def _propagate_cyclic(walk, report) -> Optional[List[Fraction]]:
@@ -498,7 +542,7 @@ def reachable_states(game, max_states: Optional[int] = None,
     first, in the order `enumerate_states` finds them), at most `max_states` of them and
     none deeper than `max_depth` steps."""
     root = game.new_state()
-    seen = {root.key()}
+    seen = {state_key(root)}
     queue = deque([(root, 0)])
     yielded = 0
     while queue:
@@ -511,7 +555,7 @@ def reachable_states(game, max_states: Optional[int] = None,
         if kind is TERMINAL or (max_depth is not None and depth >= max_depth):
             continue
         for child, _, _ in _steps(state, kind)[0]:
-            key = child.key()
+            key = state_key(child)
             if key not in seen:
                 seen.add(key)
                 queue.append((child, depth + 1))
@@ -562,6 +606,8 @@ def _enumerate(game, start, max_states, max_depth, infosets, progress) -> Report
         reach = _propagate_acyclic(walk, order)
     else:
         reach = _propagate_cyclic(walk, report)
+        if reach is not None:
+            reach = [(x.numerator, x.denominator) if x else None for x in reach]
     if reach is not None:
         _absorb(walk, reach, report)
     if stopped is not None and not report.cycles:
@@ -571,17 +617,14 @@ def _enumerate(game, start, max_states, max_depth, infosets, progress) -> Report
 
 
 def _count(walk, report):
-    report.states = len(walk.kind)
-    for sid, kind in enumerate(walk.kind):
-        if kind == TERMINAL:
-            report.terminal += 1
-        elif kind == CHANCE:
-            report.chance += 1
-        else:
-            report.decision += 1
-            report.simultaneous += kind == SIMULTANEOUS
-        if kind != TERMINAL and walk.edges[sid] is None:
-            report.unexpanded += 1
+    kinds = walk.kind
+    report.states = len(kinds)
+    report.terminal = kinds.count(TERMINAL)
+    report.chance = kinds.count(CHANCE)
+    report.simultaneous = kinds.count(SIMULTANEOUS)
+    report.decision = kinds.count(DECISION) + report.simultaneous
+    # states never expanded: the terminal ones, and those the walk stopped at
+    report.unexpanded = walk.edges.count(None) - report.terminal
     report.bfs_depth = max(walk.depth)
     report.mixed_infosets = list(walk.mixed)
     report.legal_moves = walk.moves

@@ -73,9 +73,12 @@ class _Plan:
                                             hidden[slot]) for key, slot in table.items()])
                         for name, (_, table) in prog.var_index.items()]
         self.has_vars = bool(self.scalars or self.indexed)
+        self.seats = list(seats)
         self.zone_memo: dict = {}   # (seat, symbols, faces, known) -> {(slot, cards): text}
         self.var_memo: dict = {}    # (seat, values, their types) -> the variable lines
         self.plain: dict = {}       # types of the values -> may the lines be remembered?
+        self.table_memo: dict = {}  # (head, cards of every zone, faces, known) -> seat -> text
+        self.vars_memo: dict = {}   # (values, their types) -> seat -> the variable lines
         self.stored = 0
 
     def cards(self, state, seat, slot, symbols) -> str:
@@ -170,9 +173,44 @@ class _Plan:
             self.stored += 1
         return text
 
+    def views(self, state, head) -> List[str]:
+        """Every seat's view, as `_view` makes them.  Successive states of a walk mostly
+        share their table and variables, so all seats' first lines and zone lines are
+        remembered at once by the first lines, every zone's cards, the facings and what
+        each seat knows, and all seats' variable lines by the values: two look-ups a
+        state, rather than one per zone and seat."""
+        if self.stored >= MEMO_LIMIT:
+            self.forget()
+        key = (head, tuple(map(tuple, state.zones)), tuple(state.up), tuple(state.known))
+        tables = self.table_memo.get(key)
+        if tables is None:
+            tables = self.table_memo[key] = [
+                "\n".join([head] + self.remembered_zone_lines(state, seat, False))
+                for seat in self.seats]
+            self.stored += 1
+        if not self.has_vars:
+            return tables
+        values = tuple(state.vars)
+        types = tuple(map(type, values))
+        plain = self.plain.get(types)
+        if plain is None:
+            plain = self.plain[types] = all(t in _PLAIN_TYPES for t in types)
+        if not plain:
+            return [table + "\n" + "\n".join(self.var_lines(state, seat))
+                    for table, seat in zip(tables, self.seats)]
+        key = (values, types)
+        lines = self.vars_memo.get(key)
+        if lines is None:
+            lines = self.vars_memo[key] = [self.remembered_var_lines(state, seat)
+                                           for seat in self.seats]
+            self.stored += 1
+        return [table + "\n" + text for table, text in zip(tables, lines)]
+
     def forget(self):
         self.zone_memo.clear()
         self.var_memo.clear()
+        self.table_memo.clear()
+        self.vars_memo.clear()
         self.stored = 0
 
     def var_lines(self, state, seat) -> List[str]:
@@ -266,8 +304,7 @@ def view(state, player=None, symbols: bool = False) -> str:
 def views(state) -> List[str]:
     """Returns every seat's view, `view(state, seat)` in seat order (a perfect-recall log
     or an enumerator takes them all after each step)."""
-    plan, head = _plan(state.prog), _head(state)
-    return [_view(state, plan, head, seat, False) for seat in state.prog.seats]
+    return _plan(state.prog).views(state, _head(state))
 
 
 def _head(state) -> str:

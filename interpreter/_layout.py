@@ -23,6 +23,17 @@ class ZoneInfo:
     seen: A.Seen
     facing_up: bool
 
+    def shows(self, seat) -> bool:
+        """Returns whether the zone shows its face-down cards to `seat`."""
+        seen = self.seen
+        if seen is A.Seen.NOBODY:
+            return False
+        if seen is A.Seen.ALL:
+            return True
+        if seen is A.Seen.OWNER:
+            return self.ref.owner is seat
+        return self.ref.owner is not seat
+
 
 @attrs.define
 class Program:

@@ -47,7 +47,7 @@ class _Plan:
         self.known = ([c.text.lower() for c in prog.cards],
                       [f"({c.symbol})" for c in prog.cards])
         self.is_set = list(prog.is_set)
-        self.shows = [tuple(_zone_shows(info, seat) for seat in seats)
+        self.shows = [tuple(info.shows(seat) for seat in seats)
                       for info in prog.zone_info]
         # (label, slots, grid): a zone's `name (` or a grid row's `family[i,*]: `
         self.zones = []
@@ -225,18 +225,6 @@ class _Plan:
                        _value_text(state, seat, values[slot]))
                 for key, slot, hidden in items) + "}")
         return lines
-
-
-def _zone_shows(info, seat) -> bool:
-    """Returns whether a zone shows its face-down cards to `seat` (as `State.sees`)."""
-    seen = info.seen
-    if seen is Seen.NOBODY:
-        return False
-    if seen is Seen.ALL:
-        return True
-    if seen is Seen.OWNER:
-        return info.ref.owner is seat
-    return info.ref.owner is not seat
 
 
 def _var_hidden(private, seat) -> bool:

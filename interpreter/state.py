@@ -12,7 +12,7 @@ from fractions import Fraction
 from math import factorial
 from typing import List, Optional
 
-from gdl.ast import PlaceKind, Seen
+from gdl.ast import PlaceKind
 from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
@@ -544,15 +544,7 @@ class State:
         """Returns whether `seat` (None: an all-seeing observer) sees a card's face now."""
         if seat is None or self.up[card.id] or self.known[seat.index] >> card.id & 1:
             return True
-        info = self.prog.zone_info[self.loc[card.id]]
-        seen = info.seen
-        if seen is Seen.NOBODY:
-            return False
-        if seen is Seen.ALL:
-            return True
-        if seen is Seen.OWNER:
-            return info.ref.owner is seat
-        return info.ref.owner is not seat
+        return self.prog.zone_info[self.loc[card.id]].shows(seat)
 
     def trace_texts(self) -> List[str]:
         seats = self.prog.seats

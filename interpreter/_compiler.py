@@ -709,6 +709,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
                 memo[1] = fn(st)
                 memo[0] = epochs[level]
             return memo[1]
+        once_per_loop.memo = (memo, epochs, level, fn)   # read inline by `_equality_memo`
         return once_per_loop
 
     def narrowed(self, node, scope, bounds):

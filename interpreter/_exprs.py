@@ -12,7 +12,7 @@ from gdl import ast as A
 from gdl.errors import RuleError
 
 from ._scope import Local, Scope
-from .values import Card, Member, Seat, ZoneRef, text_of
+from .values import HAS_TEXT, Card, Member, Seat, ZoneRef, text_of
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -41,11 +41,38 @@ _INLINE_CONST = {
     "%": lambda a, c: lambda st: a(st) % c,
 }
 
+# `v + c` / `v - c` of a global variable, read inline: `_INLINE_VAR_CONST[op](slot, c)`.
+_INLINE_VAR_CONST = {
+    "+": lambda slot, c: lambda st: st.vars[slot] + c,
+    "-": lambda slot, c: lambda st: st.vars[slot] - c,
+}
+
+# `a + x` / `a - x` of a frame local x, read inline: `_INLINE_FRAME[op](a, slot)`.
+_INLINE_FRAME = {
+    "+": lambda a, slot: lambda st: a(st) + st.frame[slot],
+    "-": lambda a, slot: lambda st: a(st) - st.frame[slot],
+}
+
 
 def _const(value):
     fn = lambda st: value  # noqa: E731
     fn.constant = (value,)
     return fn
+
+
+def _tuples(fn):
+    """Tags a closure that always gives a tuple (never a zone): `collection` then uses it
+    as it is, without a wrapper testing for zones."""
+    fn.tuple_valued = True
+    return fn
+
+
+def _tuple_valued(fn):
+    """Whether a closure always gives a tuple: tagged so, or a constant tuple."""
+    if getattr(fn, "tuple_valued", False):
+        return True
+    c = getattr(fn, "constant", None)
+    return c is not None and isinstance(c[0], tuple)
 
 
 def _folded(*parts):
@@ -68,8 +95,17 @@ class ExprCompiler:
             raise self.error(f"{type(node).__name__} cannot be used as a value here", node)
         fn = handler(node, scope)
         if self.memo_ids and id(node) in self.memo_ids and _folded(fn) is None:
-            return self.memoised(fn)        # loop-invariant inside a require (hoisted)
+            memo = self.memoised(fn)        # loop-invariant inside a require (hoisted)
+            for tag in ("zone_valued", "tuple_valued"):   # what it gives, not how it reads
+                if getattr(fn, tag, False):
+                    setattr(memo, tag, True)
+            return memo
         return fn
+
+    def memo_wanted(self, node):
+        """Whether `expr` would memoise this node (handlers that compile a node's parts
+        themselves, bypassing `expr`, keep the node whole then)."""
+        return bool(self.memo_ids) and id(node) in self.memo_ids
 
     def const(self, node, scope: Scope = None):
         """Evaluates an expression that depends only on options and declarations."""
@@ -121,8 +157,7 @@ class ExprCompiler:
     def global_name(self, name, node):
         p = self.prog
         if name == "players":
-            seats = p.seats
-            return lambda st: tuple(s for s in seats if not st.out >> s.index & 1)
+            return self.active_players()
         if name in p.options:
             return _const(p.options[name])
         if name in p.var_slots:
@@ -140,9 +175,6 @@ class ExprCompiler:
             return _const(tuple(p.enums[name]))
         if name in p.var_index:
             raise self.error(f"{name} is indexed: write {name}[...]", node)
-        if name == "players":
-            seats = p.seats
-            return lambda st: tuple(s for s in seats if not st.out >> s.index & 1)
         if name in ("all_players", "player"):
             return _const(tuple(p.seats))
         if name == "num_players":
@@ -152,6 +184,18 @@ class ExprCompiler:
         if name == "card":
             return _const(tuple(p.cards))
         raise self.error(f"unknown name {name!r}", node)
+
+    def active_players(self):
+        """`players`: the seats still in, in seat order; the same tuple of all seats while
+        nobody is out (the common case: no filtering)."""
+        seats = tuple(self.prog.seats)
+
+        def players(st):
+            out = st.out
+            if not out:
+                return seats
+            return tuple([s for s in seats if not out >> s.index & 1])
+        return _tuples(players)
 
     def _e_Attr(self, node, scope):
         if isinstance(node.obj, A.Name) and scope.lookup(node.obj.id) is None:
@@ -237,6 +281,12 @@ class ExprCompiler:
                     return self._var_at(table, keys[0], find)
                 if len(keys) == 2:
                     return self._var_at2(table, keys, find)
+            c = _folded(find)
+            if c is not None:   # `put[p1]`: a plain variable's slot, read inline by consumers
+                (slot,) = c
+                fn = lambda st: st.vars[slot]  # noqa: E731
+                fn.var_slot = slot
+                return fn
             return lambda st: st.vars[find(st)]
         raise self.error(f"{name!r} cannot be indexed", node)
 
@@ -251,6 +301,12 @@ class ExprCompiler:
                 i = by_value.get(st.frame[slot])
                 return st.vars[find(st) if i is None else i]
             return var_at_local
+        slot = getattr(key, "var_slot", None)
+        if slot is not None:
+            def var_at_var(st):   # `betting[round]`: the key variable read inline
+                i = by_value.get(st.vars[slot])
+                return st.vars[find(st) if i is None else i]
+            return var_at_var
 
         def var_at(st):
             i = by_value.get(key(st))
@@ -313,6 +369,14 @@ class ExprCompiler:
                         key_error(st, (scratch[slot],))
                     return found
                 return find1_scratch
+            slot = getattr(k0, "var_slot", None)
+            if slot is not None:
+                def find1_var(st):   # `hand[to_act]`: the key variable read inline
+                    found = by_value.get(st.vars[slot])
+                    if found is None:
+                        key_error(st, (st.vars[slot],))
+                    return found
+                return find1_var
 
             def find1(st):
                 found = by_value.get(k0(st))
@@ -346,8 +410,15 @@ class ExprCompiler:
             both = _folded(left, right)
             if both is not None:
                 return _const(fn(*both))
-            if _folded(right) is not None:
-                return _INLINE_CONST[node.op](left, _folded(right)[0])
+            c = _folded(right)
+            if c is not None:
+                slot = getattr(left, "var_slot", None)
+                if slot is not None and node.op in _INLINE_VAR_CONST:   # `history + "p"`
+                    return _INLINE_VAR_CONST[node.op](slot, c[0])
+                return _INLINE_CONST[node.op](left, c[0])
+            slot = getattr(right, "frame_slot", None)
+            if slot is not None and node.op in _INLINE_FRAME:   # `count(deck[me]) - k`
+                return _INLINE_FRAME[node.op](left, slot)
             return _INLINE[node.op](left, right)
         c = _folded(right)
         if c is not None and c[0] != 0:   # `t % 11`: no zero test needed
@@ -379,19 +450,91 @@ class ExprCompiler:
             return _const(fn(*both))
         if _folded(right) is not None:
             return self._compare_const(node.op, fn, left, _folded(right)[0])
-        slot = getattr(left, "frame_slot", None)
         loop_attr = getattr(left, "loop_attr", None)
         if loop_attr is not None and node.op in ("==", "!="):
             return self._compare_loop_attr(node.op == "==", left, loop_attr, right)
-        if node.op == "==":
-            if slot is not None:
-                return lambda st: st.frame[slot] == right(st)
-            return lambda st: left(st) == right(st)
-        if node.op == "!=":
-            if slot is not None:
-                return lambda st: st.frame[slot] != right(st)
-            return lambda st: left(st) != right(st)
+        if node.op in ("==", "!="):
+            return self._equality(node.op == "==", left, right)
         return _INLINE[node.op](left, right)
+
+    def _equality(self, equal, left, right):
+        """`a == b` / `!=` of two run-time values: a frame local, comprehension variable or
+        global variable on either side (`p == winner`, `colour_of(c) == x`) is read inline,
+        the left side first, as the generic form evaluates it."""
+        scratch = self.scratch
+        memo = getattr(right, "memo", None)
+        if memo is not None:
+            return self._equality_memo(equal, left, memo)
+        slot = getattr(left, "frame_slot", None)
+        if slot is not None:
+            if equal:
+                return lambda st: st.frame[slot] == right(st)
+            return lambda st: st.frame[slot] != right(st)
+        slot = getattr(left, "scratch_slot", None)
+        if slot is not None:
+            if equal:
+                return lambda st: scratch[slot] == right(st)
+            return lambda st: scratch[slot] != right(st)
+        slot = getattr(left, "var_slot", None)
+        if slot is not None:
+            if equal:
+                return lambda st: st.vars[slot] == right(st)
+            return lambda st: st.vars[slot] != right(st)
+        slot = getattr(right, "frame_slot", None)
+        if slot is not None:
+            if equal:
+                return lambda st: left(st) == st.frame[slot]
+            return lambda st: left(st) != st.frame[slot]
+        slot = getattr(right, "scratch_slot", None)
+        if slot is not None:
+            if equal:
+                return lambda st: left(st) == scratch[slot]
+            return lambda st: left(st) != scratch[slot]
+        slot = getattr(right, "var_slot", None)
+        if slot is not None:
+            if equal:
+                return lambda st: left(st) == st.vars[slot]
+            return lambda st: left(st) != st.vars[slot]
+        if equal:
+            return lambda st: left(st) == right(st)
+        return lambda st: left(st) != right(st)
+
+    @staticmethod
+    def _equality_memo(equal, left, memo):
+        """`c != selected[opponent(me)]`, `c.suit == led.suit`: a value against a hoisted
+        part, the commonest require; the memo (`memoised` tags its closure with `.memo =
+        (memo, epochs, level, fn)`) is read inline, one call fewer per candidate, after the
+        left side as in the generic form."""
+        cell, epochs, level, fn = memo
+        slot = getattr(left, "frame_slot", None)
+        if slot is not None:
+            def frame_eq_memo(st):
+                if cell[0] != epochs[level]:
+                    cell[1] = fn(st)
+                    cell[0] = epochs[level]
+                return st.frame[slot] == cell[1]
+
+            def frame_ne_memo(st):
+                if cell[0] != epochs[level]:
+                    cell[1] = fn(st)
+                    cell[0] = epochs[level]
+                return st.frame[slot] != cell[1]
+            return frame_eq_memo if equal else frame_ne_memo
+
+        def eq_memo(st):
+            v = left(st)
+            if cell[0] != epochs[level]:
+                cell[1] = fn(st)
+                cell[0] = epochs[level]
+            return v == cell[1]
+
+        def ne_memo(st):
+            v = left(st)
+            if cell[0] != epochs[level]:
+                cell[1] = fn(st)
+                cell[0] = epochs[level]
+            return v != cell[1]
+        return eq_memo if equal else ne_memo
 
     def _compare_loop_attr(self, equal, left, loop_attr, right, const=()):
         """`x.suit == y` / `!=` over a comprehension's x, the commonest test in
@@ -461,6 +604,15 @@ class ExprCompiler:
         c = _folded(coll)
         if c is not None:   # `c.suit in {hearts, diamonds}`: the constant tuple inline
             values = c[0]
+            loop_attr = getattr(item, "loop_attr", None)
+            if loop_attr is not None and not node.negated:
+                slot, field = loop_attr    # over a comprehension's c: the field read inline
+                scratch = self.scratch
+
+                def loop_attr_in(st):
+                    v = scratch[slot]
+                    return (item(st) if v is None else v.attrs[field]) in values
+                return loop_attr_in
             if node.negated:
                 return lambda st: item(st) not in values
             return lambda st: item(st) in values
@@ -481,6 +633,12 @@ class ExprCompiler:
         if len(parts) == 3:   # as `all(...)` (a bool), without a generator
             a, b, c = parts
             return lambda st: True if a(st) and b(st) and c(st) else False
+        if len(parts) == 4:
+            a, b, c, d = parts
+            return lambda st: True if a(st) and b(st) and c(st) and d(st) else False
+        if len(parts) == 5:
+            a, b, c, d, e = parts
+            return lambda st: True if a(st) and b(st) and c(st) and d(st) and e(st) else False
 
         def and_all(st):
             for p in parts:
@@ -502,6 +660,9 @@ class ExprCompiler:
         if len(parts) == 3:   # as `any(...)` (a bool), without a generator
             a, b, c = parts
             return lambda st: True if a(st) or b(st) or c(st) else False
+        if len(parts) == 4:
+            a, b, c, d = parts
+            return lambda st: True if a(st) or b(st) or c(st) or d(st) else False
 
         def or_any(st):
             for p in parts:
@@ -514,20 +675,40 @@ class ExprCompiler:
         inner = self.expr(node.operand, scope)
         if _folded(inner) is not None:
             return _const(not _folded(inner)[0])
+        slot = getattr(inner, "var_slot", None)
+        if slot is not None:   # `not round_over`: the variable read inline
+            return lambda st: not st.vars[slot]
+        slot = getattr(inner, "frame_slot", None)
+        if slot is not None:
+            return lambda st: not st.frame[slot]
         return lambda st: not inner(st)
 
     def _e_Cond(self, node, scope):
         test, a, b = (self.expr(x, scope) for x in (node.test, node.then, node.else_))
         if _folded(test) is not None:
             return a if _folded(test)[0] else b
-        return lambda st: a(st) if test(st) else b(st)
+        ca, cb = _folded(a), _folded(b)
+        if ca is not None and cb is not None:   # `if .. then red else black`: no calls
+            va, vb = ca[0], cb[0]
+            fn = lambda st: va if test(st) else vb  # noqa: E731
+        elif ca is not None:
+            va = ca[0]
+            fn = lambda st: va if test(st) else b(st)  # noqa: E731
+        elif cb is not None:
+            vb = cb[0]
+            fn = lambda st: a(st) if test(st) else vb  # noqa: E731
+        else:
+            fn = lambda st: a(st) if test(st) else b(st)  # noqa: E731
+        if _tuple_valued(a) and _tuple_valued(b):
+            _tuples(fn)
+        return fn
 
     def _e_Range(self, node, scope):
         lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
         both = _folded(lo, hi)
         if both is not None:
             return _const(tuple(range(both[0], both[1] + 1)))
-        return lambda st: tuple(range(lo(st), hi(st) + 1))
+        return _tuples(lambda st: tuple(range(lo(st), hi(st) + 1)))
 
     def _e_SetLit(self, node, scope):
         return self._e_ListLit(node, scope)
@@ -540,14 +721,29 @@ class ExprCompiler:
                 return _const(values)
             except Exception:  # noqa: BLE001 - not constant: evaluate at run time
                 pass
-        return lambda st: tuple(f(st) for f in items)
+        return _tuples(lambda st: tuple([f(st) for f in items]))
 
     # ------------------------------------------------------------------ collections
     def collection(self, node, scope):
         """A closure giving a tuple: zones stand for their cards (top first; a set zone's
-        cards in card order)."""
+        cards in card order).  A closure known to give a tuple is returned as it is, and a
+        constant or family zone's cards are copied without testing the type."""
         inner = self.expr(node, scope)
         is_set = self.prog.is_set
+        c = _folded(inner)
+        if _tuple_valued(inner) or c is not None and not isinstance(c[0], ZoneRef):
+            return inner   # as_tuple would give its value unchanged
+        if c is not None:
+            slot = c[0].slot
+            if is_set[slot]:
+                return _tuples(lambda st: tuple(st.zones[slot]))
+            return _tuples(lambda st: tuple(reversed(st.zones[slot])))
+        if getattr(inner, "zone_valued", False):
+            def zone_tuple(st):   # `hand[me]`: always a zone
+                slot = inner(st).slot
+                z = st.zones[slot]
+                return tuple(z) if is_set[slot] else tuple(reversed(z))
+            return _tuples(zone_tuple)
 
         def as_tuple(st):
             value = inner(st)
@@ -570,7 +766,18 @@ class ExprCompiler:
         """Like `collection` but for one pass (comprehension loops): a zone gives its live
         card list, or a reversed iterator over it for a stack (same order as `collection`),
         instead of a copy; expressions never change zones while they iterate.  A constant
-        zone's slot is resolved now; other constants are returned as they are."""
+        zone's slot is resolved now; other constants are returned as they are.  A run-time
+        range gives a `range` (tagged `sized`: its length is known without iterating)."""
+        if isinstance(node, A.Range) and not self.memo_wanted(node):
+            lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
+            both = _folded(lo, hi)
+            if both is not None:
+                return _const(tuple(range(both[0], both[1] + 1)))
+
+            def range_of(st):   # `1..left[d]`: the same values, no tuple built
+                return range(lo(st), hi(st) + 1)
+            range_of.sized = True
+            return range_of
         inner = self.expr(node, scope)
         is_set = self.prog.is_set
         c = _folded(inner)
@@ -587,6 +794,18 @@ class ExprCompiler:
                 return st.zones[slot] if is_set[slot] else reversed(st.zones[slot])
             return zone_cards
 
+        slot = getattr(inner, "scratch_slot", None)
+        if slot is not None:
+            scratch = self.scratch
+
+            def iterate_loop_var(st):   # `for c in z` over a def's parameter z
+                value = scratch[slot]
+                if isinstance(value, ZoneRef):
+                    z = st.zones[value.slot]
+                    return z if is_set[value.slot] else reversed(z)
+                return value
+            return iterate_loop_var
+
         def iterate(st):
             value = inner(st)
             if isinstance(value, ZoneRef):
@@ -597,9 +816,18 @@ class ExprCompiler:
 
     def container(self, node, scope):
         """Like `collection` but only for `in`, where order does not matter: a zone gives its
-        live card list, uncopied and unreversed."""
+        live card list, uncopied and unreversed.  A run-time range is a `range` (the same
+        answer as its tuple: `in` compares with == either way), a tuple is used as it is."""
+        if isinstance(node, A.Range) and not self.memo_wanted(node):
+            lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
+            both = _folded(lo, hi)
+            if both is not None:
+                return _const(tuple(range(both[0], both[1] + 1)))
+            return lambda st: range(lo(st), hi(st) + 1)
         inner = self.expr(node, scope)
         c = _folded(inner)
+        if _tuple_valued(inner):
+            return inner
         if c is not None:
             if not isinstance(c[0], ZoneRef):
                 return inner
@@ -671,10 +899,23 @@ class ExprCompiler:
         return generate
 
     def _e_ListComp(self, node, scope):
+        return _tuples(self.list_comprehension(node, scope))
+
+    def list_comprehension(self, node, scope):
         loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item)
         scratch = self.scratch
         if len(loops) == 2:
             (s0, it0), (s1, it1) = loops
+            c1 = _folded(it1)
+            if test is None and getattr(item, "scratch_slot", None) == s0 and (
+                    getattr(it1, "sized", False) or c1 is not None and isinstance(c1[0], tuple)):
+                def repeated(st):   # `[d for d in 1..4 for i in 1..left[d]]`: d, n times
+                    out = []
+                    for a in it0(st):
+                        scratch[s0] = a
+                        out += [a] * len(it1(st))
+                    return tuple(out)
+                return repeated
 
             def list_of2(st):   # `[d for d in 1..4 for i in 1..left[d]]`: two plain loops
                 out = []
@@ -867,6 +1108,8 @@ class ExprCompiler:
             return count_zone_scratch
         if getattr(coll, "zone_valued", False):
             return lambda st: len(st.zones[coll(st).slot])
+        if _tuple_valued(coll):   # `count(alive())`, `count(chars(t))`
+            return lambda st: len(coll(st))
         local = getattr(coll, "frame_slot", None)
         if local is not None:
             def count_local(st):
@@ -887,11 +1130,21 @@ class ExprCompiler:
             ref = z(st)
             zone = st.zones[ref.slot]
             return tuple(zone) if is_set[ref.slot] else tuple(reversed(zone))
-        return cards
+        return _tuples(cards)
 
     def _b_top(self, node, scope, bottom=False):
         args = self.args(node, scope, 1, 2)
         z = self.zone_arg(args[0], node)
+        c = _folded(z)
+        if len(args) == 1 and c is not None:
+            slot = c[0].slot
+
+            def one_const(st):   # `top(stock)`: the zone's slot known now
+                cards = st.zones[slot]
+                if not cards:
+                    raise self.runtime_error(f"{node.func}() of an empty zone", node, st)
+                return cards[0] if bottom else cards[-1]
+            return one_const
         if len(args) == 1:
             def one(st):
                 cards = st.zones[z(st).slot]
@@ -909,7 +1162,7 @@ class ExprCompiler:
             if bottom:
                 return tuple(reversed(cards[:k]))
             return tuple(reversed(cards[len(cards) - k:]))
-        return several
+        return _tuples(several)
 
     def _b_bottom(self, node, scope):
         return self._b_top(node, scope, bottom=True)
@@ -1013,6 +1266,15 @@ class ExprCompiler:
 
     def _b_ord(self, node, scope):
         (m,) = self.args(node, scope, 1)
+        loop_attr = getattr(m, "loop_attr", None)
+        if loop_attr is not None:   # `ord(c.rank)` over a comprehension's c: read inline
+            slot, field = loop_attr
+            scratch = self.scratch
+
+            def ord_loop_attr(st):
+                v = scratch[slot]
+                return (m(st) if v is None else v.attrs[field]).index
+            return ord_loop_attr
         return lambda st: m(st).index
 
     def _b_abs(self, node, scope):
@@ -1021,6 +1283,18 @@ class ExprCompiler:
 
     def _b_min(self, node, scope, pick=min):
         xs = self.args(node, scope, 2, 16)
+        if len(xs) == 2:   # as min()/max() of two: the first unless the second is beyond it
+            a, b = xs
+            if pick is min:
+                def min2(st):
+                    x, y = a(st), b(st)
+                    return y if y < x else x
+                return min2
+
+            def max2(st):
+                x, y = a(st), b(st)
+                return y if y > x else x
+            return max2
         return lambda st: pick(x(st) for x in xs)
 
     def _b_max(self, node, scope):
@@ -1036,15 +1310,35 @@ class ExprCompiler:
                 raise self.runtime_error(f"sublist(.., {i}, {k}) of a list of {len(items)} "
                                          f"items", node, st)
             return tuple(items[i:i + k])
-        return sublist
+        return _tuples(sublist)
 
     def _b_text(self, node, scope):
+        """`text(x)`: a card, member, seat or zone gives its own text inline (as `text_of`
+        does first), and `text(c.suit)` over a comprehension's c reads the field inline."""
         (x,) = self.args(node, scope, 1)
-        return lambda st: text_of(x(st))
+        loop_attr = getattr(x, "loop_attr", None)
+        if loop_attr is not None:
+            slot, field = loop_attr
+            scratch = self.scratch
+
+            def text_loop_attr(st):
+                v = scratch[slot]
+                v = x(st) if v is None else v.attrs[field]   # none: `x` reports it
+                return v.text if type(v) in HAS_TEXT else text_of(v)
+            return text_loop_attr
+
+        def text(st):
+            v = x(st)
+            return v.text if type(v) in HAS_TEXT else text_of(v)
+        return text
 
     def _b_join(self, node, scope):
         xs, sep = self.collection(node.args[0], scope), self.expr(node.args[1], scope)
-        return lambda st: sep(st).join(text_of(v) for v in xs(st))
+        c = _folded(sep)
+        if c is not None and type(c[0]) is str:
+            separator = c[0]
+            return lambda st: separator.join([text_of(v) for v in xs(st)])
+        return lambda st: sep(st).join([text_of(v) for v in xs(st)])
 
     def _b_split(self, node, scope):
         s, sep = self.args(node, scope, 2)
@@ -1054,11 +1348,11 @@ class ExprCompiler:
             if not separator:
                 return tuple(text.split())
             return tuple(text.split(separator))
-        return split
+        return _tuples(split)
 
     def _b_chars(self, node, scope):
         (s,) = self.args(node, scope, 1)
-        return lambda st: tuple(s(st))
+        return _tuples(lambda st: tuple(s(st)))
 
     def _b_number(self, node, scope):
         (s,) = self.args(node, scope, 1)
@@ -1107,11 +1401,38 @@ class ExprCompiler:
             raise self.error(f"{name} takes {len(decl.params)} arguments", node)
         args = [self.expr(a, scope) for a in node.args]
         body, slots = self.def_body(decl)
-        scratch = self.scratch
         if not slots:
             return body
+        fn = self.call_with(body, slots, args)
+        return _tuples(fn) if _tuple_valued(body) else fn
+
+    def call_with(self, body, slots, args):
+        """The closure behind `call_def`.  With one argument, a constant, a frame local or a
+        comprehension variable is copied inline (`value(c)`); with two, a constant second
+        argument is (`colour_sum(z, black)`)."""
+        scratch = self.scratch
         if len(slots) == 1:
             (s0,), (a0,) = slots, args
+            c = _folded(a0)
+            if c is not None:
+                (v,) = c
+
+                def call1_const(st):
+                    scratch[s0] = v
+                    return body(st)
+                return call1_const
+            slot = getattr(a0, "frame_slot", None)
+            if slot is not None:
+                def call1_local(st):
+                    scratch[s0] = st.frame[slot]
+                    return body(st)
+                return call1_local
+            slot = getattr(a0, "scratch_slot", None)
+            if slot is not None:
+                def call1_loop(st):
+                    scratch[s0] = scratch[slot]
+                    return body(st)
+                return call1_loop
 
             def call1(st):
                 scratch[s0] = a0(st)
@@ -1119,6 +1440,15 @@ class ExprCompiler:
             return call1
         if len(slots) == 2:
             (s0, s1), (a0, a1) = slots, args
+            c = _folded(a1)
+            if c is not None:
+                (v,) = c
+
+                def call2_const(st):
+                    scratch[s0] = a0(st)
+                    scratch[s1] = v
+                    return body(st)
+                return call2_const
 
             def call2(st):
                 v0 = a0(st)

@@ -88,7 +88,16 @@ class ZoneRef:
 
 
 def text_of(value) -> str:
-    """Returns the canonical text of any run-time value."""
+    """Returns the canonical text of any run-time value.  The commonest exact types are
+    tested first (a card, member, seat or zone; a text; an int): it runs for every `text()`
+    and move text."""
+    t = type(value)
+    if t in HAS_TEXT:
+        return value.text
+    if t is str:
+        return value
+    if t is int:
+        return str(value)
     if value is None:
         return "none"
     if value is True:
@@ -98,9 +107,11 @@ def text_of(value) -> str:
     if isinstance(value, (int, str)):
         return str(value)
     if isinstance(value, tuple):
-        return "[" + ",".join(text_of(v) for v in value) + "]"
+        return "[" + ",".join([text_of(v) for v in value]) + "]"
     return value.text
 
+
+HAS_TEXT = frozenset((Seat, Member, Card, ZoneRef))
 
 _PLAIN = (int, str, type(None))
 
@@ -134,7 +145,7 @@ class Move:
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = self.action.name + "".join(" " + text_of(v) for v in self.args)
+            self._text = " ".join([self.action.name] + [text_of(v) for v in self.args])
         return self._text
 
     def __repr__(self):

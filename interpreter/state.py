@@ -209,7 +209,7 @@ class State:
         kind = node[0]
         if kind == DECIDE:
             seat = node[2][0]
-            if player is not None and self._seat(player) is not seat:
+            if player is not None and player is not seat and self._seat(player) is not seat:
                 raise MoveError(f"it is {seat.name}'s turn, not {self._seat(player).name}'s")
         elif kind == SIMUL:
             seat = self._seat(player)
@@ -380,7 +380,7 @@ class State:
             raise MoveError("the game is over")
         if kind == DECIDE:
             seat = node[2][0]
-            if player is not None:
+            if player is not None and player is not seat:
                 asked = self._seat(player)
                 if asked is not seat:
                     raise MoveError(f"it is {seat.name}'s turn, not {asked.name}'s")

@@ -45,6 +45,7 @@ class ActionInfo:
     never: bool = False                  # a require is false whatever the state (options)
     hoisted: bool = False                # has requires with memoised parts (Compiler.hoisted)
     card_args: Optional[bool] = None     # do its moves name cards? (known after the first)
+    exclude: object = None               # `require last != x` first: x, dropped from the domain
 
 
 @attrs.define(eq=False)
@@ -622,7 +623,7 @@ class Compiler(ExprCompiler, LayoutBuilder):
         names = [prm.name for prm in decl.params]
         staged = [[] for _ in range(len(names) + 1)]
         bounds = [[] for _ in names]
-        hoisted = False
+        hoisted, exclude = False, None
         for r, compiled in zip(decl.requires, requires):
             bound = self.param_bound(r.cond, names, scope)
             if bound is not None and isinstance(decl.params[bound[0]].domain, A.Range):
@@ -630,6 +631,10 @@ class Compiler(ExprCompiler, LayoutBuilder):
                 continue
             used = _names_in(r.cond)
             level = max((i + 1 for i, n in enumerate(names) if n in used), default=0)
+            if names and level == len(names) and not staged[level] and exclude is None:
+                exclude = self.excluded_value(r.cond, names[-1], scope)
+                if exclude is not None:
+                    continue
             test = self.hoisted(r.cond, names[level - 1], level - 1, scope) \
                 if level else None
             hoisted = hoisted or test is not None
@@ -654,8 +659,23 @@ class Compiler(ExprCompiler, LayoutBuilder):
             info.plain = Move(info, ())
         info.never = any(_folded(r) == [False] for r, _, _ in requires)
         info.hoisted = hoisted
+        info.exclude = exclude
         self.action_info[name] = info
         return info
+
+    def excluded_value(self, cond, param, scope):
+        """For the first require on the last parameter, `require dest != selected[me]`:
+        the value to leave out of its domain (computed once per loop, only when the domain
+        has candidates, as the plain require would first be), or None."""
+        if not isinstance(cond, A.Compare) or cond.op != "!=":
+            return None
+        left, right = cond.left, cond.right
+        if not (isinstance(left, A.Name) and left.id == param):
+            left, right = right, left
+        if not (isinstance(left, A.Name) and left.id == param) or \
+                scope.lookup(param) is None or param in _free_names(right):
+            return None
+        return self.expr(right, scope)
 
     def param_bound(self, cond, names, scope):
         """Returns (parameter position, op, constant) when a require only bounds one

@@ -646,7 +646,8 @@ def _moves_1(st, info):
     out = []
     if info.hoisted:
         st.prog.epoch[0] += 1       # a new loop over parameter 0: its memos expire
-    for v0 in d0(st):
+    values = d0(st) if info.exclude is None else _excluding(d0(st), info.exclude, st)
+    for v0 in values:
         frame[s0] = v0
         if t1 is None or t1(st):
             out.append(Move(info, (v0,)))
@@ -669,7 +670,7 @@ def _moves_2(st, info):
             continue
         if epochs is not None:
             epochs[1] += 1
-        for v1 in d1(st):
+        for v1 in (d1(st) if info.exclude is None else _excluding(d1(st), info.exclude, st)):
             frame[s1] = v1
             if t2 is None or t2(st):
                 out.append(Move(info, (v0, v1)))
@@ -700,8 +701,12 @@ def _chunk_enumerators(st, info):
     args = [None] * (n - 1)
     epochs = st.prog.epoch if info.hoisted else None
 
+    exclude = info.exclude
+
     def last(prefix):
         values = last_domain(st)
+        if exclude is not None:
+            values = _excluding(values, exclude, st)
         if last_test is not None:
             if epochs is not None:
                 epochs[n - 1] += 1
@@ -751,6 +756,16 @@ def _has_card(chunks):
     if prefix is None:
         return any(isinstance(a, Card) for a in values[0].args)
     return any(isinstance(a, Card) for a in prefix) or isinstance(values[0], Card)
+
+
+def _excluding(values, exclude, st):
+    """A last parameter's candidates without the value its first require rules out
+    (`dest != selected[me]`), that value computed only if there are candidates."""
+    values = list(values)
+    if values:
+        x = exclude(st)
+        values = [v for v in values if v != x]
+    return values
 
 
 def _one_per_kind(values):

@@ -233,3 +233,40 @@ def test_three_parameter_moves_are_the_declared_domains_filtered_by_the_requires
         assert state.random_move(random.Random(seen), seat).text == want.text
         seen += 1
     assert seen > 20
+
+
+EXCLUDED = '''game "exclude"
+players 2
+card n: 1..3
+cards into stock: card(n: k) for k in 1..3
+zone stock: stack
+zone hand[player]: stack, face up
+zone pile: stack, face up
+action pick(c: hand[me]):
+    require c != top(pile) "not the top of the pile"
+    move c to pile
+action wait():
+    pass
+flow:
+    choose p1: pick, wait
+    deal 1 from stock to hand[p] for p in players
+    move top(stock) to pile
+    choose p2: pick, wait
+    win p1
+'''
+
+
+def test_an_excluded_value_is_only_computed_when_there_are_candidates():
+    game = load_text(EXCLUDED)
+    assert game.prog.compiler.action_info["pick"].exclude is not None
+    state = game.new_state()
+    # p1 holds nothing: `top(pile)` of the empty pile is never computed
+    assert [m.text for m in state.legal_moves()] == ["wait"]
+    assert state.random_move(random.Random(0)).text == "wait"
+    state.apply("wait")
+    # p1 got 3, p2 got 2 and 1 went onto the pile: p2 may pick its 2
+    assert [m.text for m in state.legal_moves()] == ["pick 2", "wait"]
+    state.place(["3"], "pile")          # now p2's card is not the pile's top either
+    assert [m.text for m in state.legal_moves()] == ["pick 2", "wait"]
+    state.place(["2"], "pile")          # p2's only card went onto the pile: nothing to pick
+    assert [m.text for m in state.legal_moves()] == ["wait"]

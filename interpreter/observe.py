@@ -106,7 +106,6 @@ class _Plan:
 
     def zone_lines(self, state, seat, symbols) -> List[str]:
         lines = []
-        zones = state.zones
         for label, slots, grid in self.zones:
             if grid:
                 lines.append(label + " | ".join(self.cards(state, seat, z, symbols) or "-"

@@ -1,0 +1,481 @@
+"""Calls compiled into closures: the builtin functions, `def`s (their parameters in
+scratch slots) and tables."""
+from __future__ import annotations
+
+from gdl import ast as A
+
+from ._closures import _const, _folded, _tuple_valued, _tuples
+from ._scope import Local, Scope
+from .values import HAS_TEXT, ZoneRef, text_of
+
+
+class CallMixin:
+    """Part of ExprCompiler: builtins, defs and tables."""
+
+    # ------------------------------------------------------------------ calls
+    def _e_Call(self, node, scope):
+        name = node.func
+        if name in self.prog.defs:
+            return self.call_def(name, node, scope)
+        if name in self.prog.tables:
+            return self.call_table(name, node, scope)
+        handler = getattr(self, "_b_" + name, None)
+        if handler is None:
+            raise self.error(f"unknown function {name!r}", node)
+        return handler(node, scope)
+
+    def args(self, node, scope, n_min, n_max=None):
+        n_max = n_min if n_max is None else n_max
+        if not n_min <= len(node.args) <= n_max:
+            raise self.error(f"{node.func} takes {n_min}..{n_max} arguments", node)
+        return [self.expr(a, scope) for a in node.args]
+
+    def zone_arg(self, fn, node):
+        if getattr(fn, "zone_valued", False):
+            return fn   # a zone family's element: always a zone
+        c = _folded(fn)
+        if c is not None and isinstance(c[0], ZoneRef):
+            return fn
+
+        def zone(st):
+            z = fn(st)
+            if not isinstance(z, ZoneRef):
+                raise self.runtime_error(f"{node.func} needs a zone", node, st)
+            return z
+        return zone
+
+    def _b_count(self, node, scope):
+        """`count(xs)`: a zone's number of cards, or a list's length.  A constant zone, a
+        zone family's element (`count(deck[me])`) and a frame local are read without the
+        extra layers."""
+        (coll,) = self.args(node, scope, 1)
+        c = _folded(coll)
+        if c is not None and isinstance(c[0], ZoneRef):
+            slot = c[0].slot
+            return lambda st: len(st.zones[slot])
+        zone_key = getattr(coll, "zone_key", None)
+        if zone_key is not None:   # `count(deck[me])`: key and zone slot read inline;
+            where, key, slot_of = zone_key   # a missing key goes through `coll` (its error)
+            if where == "frame_slot":
+                def count_zone_local(st):
+                    slot = slot_of.get(st.frame[key])
+                    return len(st.zones[coll(st).slot if slot is None else slot])
+                return count_zone_local
+            scratch = self.scratch
+
+            def count_zone_scratch(st):
+                slot = slot_of.get(scratch[key])
+                return len(st.zones[coll(st).slot if slot is None else slot])
+            return count_zone_scratch
+        if getattr(coll, "zone_valued", False):
+            return lambda st: len(st.zones[coll(st).slot])
+        if _tuple_valued(coll):   # `count(alive())`, `count(chars(t))`
+            return lambda st: len(coll(st))
+        local = getattr(coll, "frame_slot", None)
+        if local is not None:
+            def count_local(st):
+                v = st.frame[local]
+                return len(st.zones[v.slot]) if isinstance(v, ZoneRef) else len(v)
+            return count_local
+
+        def count(st):
+            v = coll(st)
+            return len(st.zones[v.slot]) if isinstance(v, ZoneRef) else len(v)
+        return count
+
+    def _b_cards(self, node, scope):
+        (z,) = self.args(node, scope, 1)
+        is_set = self.prog.is_set
+
+        def cards(st):
+            ref = z(st)
+            zone = st.zones[ref.slot]
+            return tuple(zone) if is_set[ref.slot] else tuple(reversed(zone))
+        return _tuples(cards)
+
+    def _b_top(self, node, scope, bottom=False):
+        args = self.args(node, scope, 1, 2)
+        z = self.zone_arg(args[0], node)
+        c = _folded(z)
+        if len(args) == 1 and c is not None:
+            slot = c[0].slot
+
+            def one_const(st):   # `top(stock)`: the zone's slot known now
+                cards = st.zones[slot]
+                if not cards:
+                    raise self.runtime_error(f"{node.func}() of an empty zone", node, st)
+                return cards[0] if bottom else cards[-1]
+            return one_const
+        if len(args) == 1:
+            def one(st):
+                cards = st.zones[z(st).slot]
+                if not cards:
+                    raise self.runtime_error(f"{node.func}() of an empty zone", node, st)
+                return cards[0] if bottom else cards[-1]
+            return one
+        n = args[1]
+
+        def several(st):
+            cards, k = st.zones[z(st).slot], n(st)
+            if k > len(cards) or k < 0:
+                raise self.runtime_error(f"{node.func}(zone, {k}) but the zone has "
+                                         f"{len(cards)} cards", node, st)
+            if bottom:
+                return tuple(reversed(cards[:k]))
+            return tuple(reversed(cards[len(cards) - k:]))
+        return _tuples(several)
+
+    def _b_bottom(self, node, scope):
+        return self._b_top(node, scope, bottom=True)
+
+    def _b_faceup(self, node, scope):
+        (c,) = self.args(node, scope, 1)
+        return lambda st: st.up[c(st).id]
+
+    def _b_facedown(self, node, scope):
+        (c,) = self.args(node, scope, 1)
+        return lambda st: not st.up[c(st).id]
+
+    def _b_zone_of(self, node, scope):
+        (c,) = self.args(node, scope, 1)
+        zones = self.prog.zones
+        return lambda st: zones[st.loc[c(st).id]]
+
+    def _b_owner(self, node, scope):
+        (z,) = self.args(node, scope, 1)
+        return lambda st: z(st).owner
+
+    def _b_knows(self, node, scope):
+        p, c = self.args(node, scope, 2)
+        return lambda st: bool(st.known[p(st).index] >> c(st).id & 1) or st.up[c(st).id]
+
+    def _b_next(self, node, scope, step=1):
+        (p,) = self.args(node, scope, 1)
+        seats = self.prog.seats
+        n = len(seats)
+
+        def nxt(st):
+            i = p(st).index
+            for _ in range(n):
+                i = (i + step) % n
+                if not st.out >> i & 1:
+                    return seats[i]
+            raise self.runtime_error("no active player left", node, st)
+        return nxt
+
+    def _b_prev(self, node, scope):
+        return self._b_next(node, scope, step=-1)
+
+    def _b_opponent(self, node, scope):
+        (p,) = self.args(node, scope, 1)
+        seats = self.prog.seats
+
+        other = {seats[0]: seats[1], seats[1]: seats[0]} if len(seats) == 2 else None
+
+        def opponent(st):
+            me = p(st)
+            if other is not None and not st.out:
+                return other[me]
+            others = [s for s in seats if s is not me and not st.out >> s.index & 1]
+            if len(others) != 1:
+                raise self.runtime_error(f"opponent() needs exactly two active players, "
+                                         f"there are {len(others) + 1}", node, st)
+            return others[0]
+        slot = getattr(p, "frame_slot", None)
+        if other is not None and slot is not None:
+            def opponent_local(st):   # `opponent(me)` with two seats in: one dict lookup
+                if not st.out:
+                    return other[st.frame[slot]]
+                return opponent(st)
+            return opponent_local
+        return opponent
+
+    def _b_active(self, node, scope):
+        (p,) = self.args(node, scope, 1)
+        slot = getattr(p, "scratch_slot", None)
+        if slot is not None:   # `active(p)` in a comprehension over p: read it inline
+            scratch = self.scratch
+            return lambda st: not st.out >> scratch[slot].index & 1
+        return lambda st: not st.out >> p(st).index & 1
+
+    def _b_seat(self, node, scope):
+        (p,) = self.args(node, scope, 1)
+        return lambda st: p(st).index + 1
+
+    def _b_adjacent(self, node, scope):
+        a, b = self.args(node, scope, 2)
+
+        def adjacent(st):
+            x, y = a(st), b(st)
+            if x.family != y.family or not all(
+                    type(i) is int for i in x.indices + y.indices):
+                return False
+            diffs = [abs(i - j) for i, j in zip(x.indices, y.indices)]
+            return sorted(diffs)[-1:] == [1] and sum(diffs) == 1
+        return adjacent
+
+    def _b_index(self, node, scope):
+        z, i = self.args(node, scope, 2)
+
+        def index(st):
+            ref, k = z(st), i(st)
+            if not 1 <= k <= len(ref.indices):
+                raise self.runtime_error(f"{ref.text} has {len(ref.indices)} indices, not an "
+                                         f"index {k}", node, st)
+            return ref.indices[k - 1]
+        return index
+
+    def _b_ord(self, node, scope):
+        (m,) = self.args(node, scope, 1)
+        loop_attr = getattr(m, "loop_attr", None)
+        if loop_attr is not None:   # `ord(c.rank)` over a comprehension's c: read inline
+            slot, field = loop_attr
+            scratch = self.scratch
+
+            def ord_loop_attr(st):
+                v = scratch[slot]
+                return (m(st) if v is None else v.attrs[field]).index
+            return ord_loop_attr
+        return lambda st: m(st).index
+
+    def _b_abs(self, node, scope):
+        (x,) = self.args(node, scope, 1)
+        return lambda st: abs(x(st))
+
+    def _b_min(self, node, scope, pick=min):
+        xs = self.args(node, scope, 2, 16)
+        if len(xs) == 2:   # as min()/max() of two: the first unless the second is beyond it
+            a, b = xs
+            if pick is min:
+                def min2(st):
+                    x, y = a(st), b(st)
+                    return y if y < x else x
+                return min2
+
+            def max2(st):
+                x, y = a(st), b(st)
+                return y if y > x else x
+            return max2
+        return lambda st: pick(x(st) for x in xs)
+
+    def _b_max(self, node, scope):
+        return self._b_min(node, scope, pick=max)
+
+    def _b_sublist(self, node, scope):
+        xs, start, n = self.args(node, scope, 3)
+        coll = self.collection(node.args[0], scope)
+
+        def sublist(st):
+            items, i, k = coll(st), start(st), n(st)
+            if i < 0 or k < 0 or i + k > len(items):
+                raise self.runtime_error(f"sublist(.., {i}, {k}) of a list of {len(items)} "
+                                         f"items", node, st)
+            return tuple(items[i:i + k])
+        return _tuples(sublist)
+
+    def _b_text(self, node, scope):
+        """`text(x)`: a card, member, seat or zone gives its own text inline (as `text_of`
+        does first), and `text(c.suit)` over a comprehension's c reads the field inline."""
+        (x,) = self.args(node, scope, 1)
+        loop_attr = getattr(x, "loop_attr", None)
+        if loop_attr is not None:
+            slot, field = loop_attr
+            scratch = self.scratch
+
+            def text_loop_attr(st):
+                v = scratch[slot]
+                v = x(st) if v is None else v.attrs[field]   # none: `x` reports it
+                return v.text if type(v) in HAS_TEXT else text_of(v)
+            return text_loop_attr
+
+        def text(st):
+            v = x(st)
+            return v.text if type(v) in HAS_TEXT else text_of(v)
+        return text
+
+    def _b_join(self, node, scope):
+        xs, sep = self.collection(node.args[0], scope), self.expr(node.args[1], scope)
+        c = _folded(sep)
+        if c is not None and type(c[0]) is str:
+            separator = c[0]
+            return lambda st: separator.join([text_of(v) for v in xs(st)])
+        return lambda st: sep(st).join([text_of(v) for v in xs(st)])
+
+    def _b_split(self, node, scope):
+        s, sep = self.args(node, scope, 2)
+
+        def split(st):
+            text, separator = s(st), sep(st)
+            if not separator:
+                return tuple(text.split())
+            return tuple(text.split(separator))
+        return _tuples(split)
+
+    def _b_chars(self, node, scope):
+        (s,) = self.args(node, scope, 1)
+        return _tuples(lambda st: tuple(s(st)))
+
+    def _b_number(self, node, scope):
+        (s,) = self.args(node, scope, 1)
+
+        def number(st):
+            text = s(st).strip()
+            if not (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())):
+                raise self.runtime_error(f"{text!r} is not a whole number", node, st)
+            return int(text)
+        return number
+
+    def _b_card_named(self, node, scope):
+        (s,) = self.args(node, scope, 1)
+        by_text = {}
+        for c in self.prog.cards:
+            by_text.setdefault(c.text, c)
+        return lambda st: by_text.get(s(st))
+
+    def _b_changed(self, node, scope):
+        if len(node.args) != 1 or not isinstance(node.args[0], A.Name):
+            raise self.error("changed() takes the name of a variable", node)
+        name = node.args[0].id
+        self.watched.add(name)
+        return lambda st: name in st.dirty
+
+    def _b_card(self, node, scope):
+        wanted = {}
+        for a in node.args:
+            if not isinstance(a, A.Keyword):
+                raise self.error("card(...) takes field: value pairs", a)
+            wanted[a.name] = self.const(a.value, scope)
+        for c in self.prog.cards:
+            if all(c.attrs.get(k) is v or c.attrs.get(k) == v for k, v in wanted.items()):
+                return _const(c)
+        raise self.error("no card of the game has these attributes", node)
+
+    # ------------------------------------------------------------------ defs and tables
+    def call_def(self, name, node, scope):
+        """A call of a def: the arguments are all evaluated, then written to the def's
+        scratch slots, then the body runs.  The slots need no saving and restoring: defs
+        cannot call themselves, even indirectly (`def_body` rejects it), so no other
+        activation of the same def is under way, and every slot is written before it is
+        read."""
+        decl = self.prog.defs[name]
+        if len(node.args) != len(decl.params):
+            raise self.error(f"{name} takes {len(decl.params)} arguments", node)
+        args = [self.expr(a, scope) for a in node.args]
+        body, slots = self.def_body(decl)
+        if not slots:
+            return body
+        fn = self.call_with(body, slots, args)
+        return _tuples(fn) if _tuple_valued(body) else fn
+
+    def call_with(self, body, slots, args):
+        """The closure behind `call_def`.  With one argument, a constant, a frame local or a
+        comprehension variable is copied inline (`value(c)`); with two, a constant second
+        argument is (`colour_sum(z, black)`)."""
+        scratch = self.scratch
+        if len(slots) == 1:
+            (s0,), (a0,) = slots, args
+            c = _folded(a0)
+            if c is not None:
+                (v,) = c
+
+                def call1_const(st):
+                    scratch[s0] = v
+                    return body(st)
+                return call1_const
+            slot = getattr(a0, "frame_slot", None)
+            if slot is not None:
+                def call1_local(st):
+                    scratch[s0] = st.frame[slot]
+                    return body(st)
+                return call1_local
+            slot = getattr(a0, "scratch_slot", None)
+            if slot is not None:
+                def call1_loop(st):
+                    scratch[s0] = scratch[slot]
+                    return body(st)
+                return call1_loop
+
+            def call1(st):
+                scratch[s0] = a0(st)
+                return body(st)
+            return call1
+        if len(slots) == 2:
+            (s0, s1), (a0, a1) = slots, args
+            c = _folded(a1)
+            if c is not None:
+                (v,) = c
+
+                def call2_const(st):
+                    scratch[s0] = a0(st)
+                    scratch[s1] = v
+                    return body(st)
+                return call2_const
+
+            def call2(st):
+                v0 = a0(st)
+                scratch[s1] = a1(st)
+                scratch[s0] = v0
+                return body(st)
+            return call2
+
+        def call(st):
+            values = [a(st) for a in args]
+            for s, v in zip(slots, values):
+                scratch[s] = v
+            return body(st)
+        return call
+
+    def def_body(self, decl):
+        cached = self.def_cache.get(decl.name)
+        if cached is None:
+            scope = Scope()
+            slots = [scope.bind(p.name, Local("scratch", self.new_scratch())).slot
+                     for p in decl.params]
+            self.def_cache[decl.name] = cached = (None, slots)
+            cached = (self.expr(decl.body, scope), slots)
+            self.def_cache[decl.name] = cached
+        if cached[0] is None:
+            raise self.error(f"{decl.name} calls itself", decl)
+        return cached
+
+    def call_table(self, name, node, scope):
+        decl = self.prog.tables[name]
+        table, default = self.table_map(decl)
+        args = [self.expr(a, scope) for a in node.args]
+        if len(args) != len(decl.params):
+            raise self.error(f"{name} takes {len(decl.params)} arguments", node)
+
+        def lookup(st):
+            key = tuple(a(st) for a in args)
+            if key in table:
+                return table[key]
+            if default is not None:
+                return default(st)
+            shown = ", ".join(f"{p.name}={getattr(k, 'text', k)}"
+                              for p, k in zip(decl.params, key))
+            raise self.runtime_error(f"table {name} has no case for {shown}", node, st)
+        return lookup
+
+    def table_map(self, decl):
+        if decl.name not in self.table_cache:
+            table = {}
+            for row in decl.rows:
+                choices = []
+                for k in row.keys:
+                    v = self.const(k)
+                    choices.append(v if isinstance(v, tuple) else (v,))
+                value = self.const(row.value)
+                for key in _product(choices):
+                    table.setdefault(key, value)
+            default = self.expr(decl.default, Scope()) if decl.default is not None else None
+            self.table_cache[decl.name] = (table, default)
+        return self.table_cache[decl.name]
+
+
+def _product(choices):
+    if not choices:
+        yield ()
+        return
+    for v in choices[0]:
+        for rest in _product(choices[1:]):
+            yield (v,) + rest

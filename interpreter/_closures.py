@@ -1,0 +1,36 @@
+"""What compiled expression closures carry besides their code: tags read at compile time
+by the handlers that consume them (a constant's value, a tuple-valued result), so that a
+consumer can fold or skip a run-time check.  Shared by every expression mixin."""
+from __future__ import annotations
+
+
+def _const(value):
+    fn = lambda st: value  # noqa: E731
+    fn.constant = (value,)
+    return fn
+
+
+def _tuples(fn):
+    """Tags a closure that always gives a tuple (never a zone): `collection` then uses it
+    as it is, without a wrapper testing for zones."""
+    fn.tuple_valued = True
+    return fn
+
+
+def _tuple_valued(fn):
+    """Whether a closure always gives a tuple: tagged so, or a constant tuple."""
+    if getattr(fn, "tuple_valued", False):
+        return True
+    c = getattr(fn, "constant", None)
+    return c is not None and isinstance(c[0], tuple)
+
+
+def _folded(*parts):
+    """Returns the values of closures that are all constants, or None."""
+    values = []
+    for p in parts:
+        c = getattr(p, "constant", None)
+        if c is None:
+            return None
+        values.append(c[0])
+    return values

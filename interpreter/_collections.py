@@ -1,0 +1,345 @@
+"""Collections compiled into closures: zones as card tuples or live iterators, action
+parameter domains, comprehensions and aggregates (as plain loops where they can be)."""
+from __future__ import annotations
+
+from gdl import ast as A
+
+from ._closures import _const, _folded, _tuple_valued, _tuples
+from ._scope import Local
+from .values import ZoneRef
+
+
+class CollectionMixin:
+    """Part of ExprCompiler: collections, comprehensions and aggregates."""
+
+    # ------------------------------------------------------------------ collections
+    def collection(self, node, scope):
+        """A closure giving a tuple: zones stand for their cards (top first; a set zone's
+        cards in card order).  A closure known to give a tuple is returned as it is, and a
+        constant or family zone's cards are copied without testing the type."""
+        inner = self.expr(node, scope)
+        is_set = self.prog.is_set
+        c = _folded(inner)
+        if _tuple_valued(inner) or c is not None and not isinstance(c[0], ZoneRef):
+            return inner   # as_tuple would give its value unchanged
+        if c is not None:
+            slot = c[0].slot
+            if is_set[slot]:
+                return _tuples(lambda st: tuple(st.zones[slot]))
+            return _tuples(lambda st: tuple(reversed(st.zones[slot])))
+        if getattr(inner, "zone_valued", False):
+            def zone_tuple(st):   # `hand[me]`: always a zone
+                slot = inner(st).slot
+                z = st.zones[slot]
+                return tuple(z) if is_set[slot] else tuple(reversed(z))
+            return _tuples(zone_tuple)
+
+        def as_tuple(st):
+            value = inner(st)
+            if isinstance(value, ZoneRef):
+                z = st.zones[value.slot]
+                return tuple(z) if is_set[value.slot] else tuple(reversed(z))
+            return value
+        return as_tuple
+
+    def domain(self, node, scope):
+        """A closure giving an action parameter's candidates, which are only iterated: a
+        run-time range stays a `range` (same values, same order) instead of a tuple."""
+        if isinstance(node, A.Range):
+            lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
+            if _folded(lo, hi) is None:
+                return lambda st: range(lo(st), hi(st) + 1)
+        return self.collection(node, scope)
+
+    def iterable(self, node, scope):
+        """Like `collection` but for one pass (comprehension loops): a zone gives its live
+        card list, or a reversed iterator over it for a stack (same order as `collection`),
+        instead of a copy; expressions never change zones while they iterate.  A constant
+        zone's slot is resolved now; other constants are returned as they are.  A run-time
+        range gives a `range` (tagged `sized`: its length is known without iterating)."""
+        if isinstance(node, A.Range) and not self.memo_wanted(node):
+            lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
+            both = _folded(lo, hi)
+            if both is not None:
+                return _const(tuple(range(both[0], both[1] + 1)))
+
+            def range_of(st):   # `1..left[d]`: the same values, no tuple built
+                return range(lo(st), hi(st) + 1)
+            range_of.sized = True
+            return range_of
+        inner = self.expr(node, scope)
+        is_set = self.prog.is_set
+        c = _folded(inner)
+        if c is not None:
+            if not isinstance(c[0], ZoneRef):
+                return inner
+            slot = c[0].slot
+            if is_set[slot]:
+                return lambda st: st.zones[slot]
+            return lambda st: reversed(st.zones[slot])
+        if getattr(inner, "zone_valued", False):
+            def zone_cards(st):   # `hand[me]`: always a zone
+                slot = inner(st).slot
+                return st.zones[slot] if is_set[slot] else reversed(st.zones[slot])
+            return zone_cards
+
+        slot = getattr(inner, "scratch_slot", None)
+        if slot is not None:
+            scratch = self.scratch
+
+            def iterate_loop_var(st):   # `for c in z` over a def's parameter z
+                value = scratch[slot]
+                if isinstance(value, ZoneRef):
+                    z = st.zones[value.slot]
+                    return z if is_set[value.slot] else reversed(z)
+                return value
+            return iterate_loop_var
+
+        def iterate(st):
+            value = inner(st)
+            if isinstance(value, ZoneRef):
+                z = st.zones[value.slot]
+                return z if is_set[value.slot] else reversed(z)
+            return value
+        return iterate
+
+    def container(self, node, scope):
+        """Like `collection` but only for `in`, where order does not matter: a zone gives its
+        live card list, uncopied and unreversed.  A run-time range is a `range` (the same
+        answer as its tuple: `in` compares with == either way), a tuple is used as it is."""
+        if isinstance(node, A.Range) and not self.memo_wanted(node):
+            lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
+            both = _folded(lo, hi)
+            if both is not None:
+                return _const(tuple(range(both[0], both[1] + 1)))
+            return lambda st: range(lo(st), hi(st) + 1)
+        inner = self.expr(node, scope)
+        c = _folded(inner)
+        if _tuple_valued(inner):
+            return inner
+        if c is not None:
+            if not isinstance(c[0], ZoneRef):
+                return inner
+            slot = c[0].slot
+            return lambda st: st.zones[slot]
+        if getattr(inner, "zone_valued", False):
+            return lambda st: st.zones[inner(st).slot]
+
+        def contain(st):
+            value = inner(st)
+            return st.zones[value.slot] if isinstance(value, ZoneRef) else value
+        return contain
+
+    def comprehension_parts(self, fors, cond, scope, item_node):
+        """Compiles `item for x in xs ... if cond`: ([(scratch slot, iterable)] per loop,
+        test or None, item)."""
+        inner = scope.child()
+        loops = []
+        for f in fors:
+            it = self.iterable(f.iter, inner)
+            local = inner.bind(f.var, Local("scratch", self.new_scratch()))
+            loops.append((local.slot, it))
+        test = self.expr(cond, inner) if cond is not None else None
+        item = self.expr(item_node, inner)
+        return loops, test, item
+
+    def comprehension(self, fors, cond, scope, item_node):
+        """Returns a generator factory for `item for x in xs ... if c`."""
+        return self._generator(*self.comprehension_parts(fors, cond, scope, item_node))
+
+    def _generator(self, loops, test, item):
+        """A generator factory over the loops: plain nested loops for one or two of them
+        (the common cases), recursion with `yield from` beyond."""
+        scratch = self.scratch
+        if len(loops) == 1:
+            (slot, it), = loops
+            if test is None:
+                def generate1(st):
+                    for v in it(st):
+                        scratch[slot] = v
+                        yield item(st)
+                return generate1
+
+            def generate1_if(st):
+                for v in it(st):
+                    scratch[slot] = v
+                    if test(st):
+                        yield item(st)
+            return generate1_if
+        if len(loops) == 2:
+            (s0, it0), (s1, it1) = loops
+
+            def generate2(st):
+                for a in it0(st):
+                    scratch[s0] = a
+                    for b in it1(st):
+                        scratch[s1] = b
+                        if test is None or test(st):
+                            yield item(st)
+            return generate2
+
+        def generate(st):
+            def rec(i):
+                if i == len(loops):
+                    if test is None or test(st):
+                        yield item(st)
+                    return
+                slot, it = loops[i]
+                for v in it(st):
+                    scratch[slot] = v
+                    yield from rec(i + 1)
+            return rec(0)
+        return generate
+
+    def _e_ListComp(self, node, scope):
+        return _tuples(self.list_comprehension(node, scope))
+
+    def list_comprehension(self, node, scope):
+        loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item)
+        scratch = self.scratch
+        if len(loops) == 2:
+            (s0, it0), (s1, it1) = loops
+            c1 = _folded(it1)
+            if test is None and getattr(item, "scratch_slot", None) == s0 and (
+                    getattr(it1, "sized", False) or c1 is not None and isinstance(c1[0], tuple)):
+                def repeated(st):   # `[d for d in 1..4 for i in 1..left[d]]`: d, n times
+                    out = []
+                    for a in it0(st):
+                        scratch[s0] = a
+                        out += [a] * len(it1(st))
+                    return tuple(out)
+                return repeated
+
+            def list_of2(st):   # `[d for d in 1..4 for i in 1..left[d]]`: two plain loops
+                out = []
+                for a in it0(st):
+                    scratch[s0] = a
+                    for b in it1(st):
+                        scratch[s1] = b
+                        if test is None or test(st):
+                            out.append(item(st))
+                return tuple(out)
+            return list_of2
+        if len(loops) != 1:
+            gen = self._generator(loops, test, item)
+            return lambda st: tuple(gen(st))
+        (slot, it), = loops
+        scratch = self.scratch
+        if getattr(item, "scratch_slot", None) == slot:   # `[x for x in xs if ...]`
+            if test is None:
+                return lambda st: tuple(it(st))
+
+            def select(st):
+                out = []
+                for v in it(st):
+                    scratch[slot] = v
+                    if test(st):
+                        out.append(v)
+                return tuple(out)
+            return select
+
+        def list_of(st):   # one plain loop: no generator
+            out = []
+            for v in it(st):
+                scratch[slot] = v
+                if test is None or test(st):
+                    out.append(item(st))
+            return tuple(out)
+        return list_of
+
+    def _e_Aggregate(self, node, scope):
+        f = node.func
+        loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item)
+        if f not in ("sum", "count", "any", "all", "first", "min", "max"):
+            raise self.error(f"unknown aggregate {f!r}", node)
+        if len(loops) == 1:
+            return self._aggregate1(f, node, loops[0], test, item)
+        gen = self._generator(loops, test, item)
+        if f == "sum":
+            return lambda st: sum(gen(st))
+        if f == "count":
+            return lambda st: sum(1 for v in gen(st) if v is not False)
+        if f == "any":
+            return lambda st: any(gen(st))
+        if f == "all":
+            return lambda st: all(gen(st))
+        if f == "first":
+            return lambda st: next(gen(st), None)
+        pick = min if f == "min" else max
+
+        def extreme(st):
+            values = tuple(gen(st))
+            if not values:
+                raise self.runtime_error(f"{f} of no items", node, st)
+            return pick(values)
+        return extreme
+
+    def _aggregate1(self, f, node, loop, test, item):
+        """An aggregate over one loop as one plain function with a for loop: no generator
+        and no second generator for `count`.  Same results as the generic path: `count`
+        counts the items that are not False, `first` gives the first item or none."""
+        slot, it = loop
+        scratch = self.scratch
+        if f == "sum":
+            def sum1(st):
+                total = 0
+                for v in it(st):
+                    scratch[slot] = v
+                    if test is None or test(st):
+                        total = total + item(st)   # as sum(): 0 + x + ...
+                return total
+            return sum1
+        if f == "count":
+            def count1(st):
+                n = 0
+                for v in it(st):
+                    scratch[slot] = v
+                    if (test is None or test(st)) and item(st) is not False:
+                        n += 1
+                return n
+            return count1
+        if f == "any":
+            def any1(st):
+                for v in it(st):
+                    scratch[slot] = v
+                    if (test is None or test(st)) and item(st):
+                        return True
+                return False
+            return any1
+        if f == "all":
+            def all1(st):
+                for v in it(st):
+                    scratch[slot] = v
+                    if (test is None or test(st)) and not item(st):
+                        return False
+                return True
+            return all1
+        if f == "first":
+            if getattr(item, "scratch_slot", None) == slot:   # `first(p for p in ... if ...)`
+                def first_var(st):
+                    for v in it(st):
+                        scratch[slot] = v
+                        if test is None or test(st):
+                            return v
+                    return None
+                return first_var
+
+            def first1(st):
+                for v in it(st):
+                    scratch[slot] = v
+                    if test is None or test(st):
+                        return item(st)
+                return None
+            return first1
+        pick = min if f == "min" else max
+
+        def extreme1(st):
+            values = []
+            for v in it(st):
+                scratch[slot] = v
+                if test is None or test(st):
+                    values.append(item(st))
+            if not values:
+                raise self.runtime_error(f"{f} of no items", node, st)
+            return pick(values)
+        return extreme1

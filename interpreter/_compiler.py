@@ -667,15 +667,10 @@ class Compiler(ExprCompiler, LayoutBuilder):
         """For the first require on the last parameter, `require dest != selected[me]`:
         the value to leave out of its domain (computed once per loop, only when the domain
         has candidates, as the plain require would first be), or None."""
-        if not isinstance(cond, A.Compare) or cond.op != "!=":
+        found = _param_compare(cond, [param], scope)
+        if found is None or found[0] != "!=" or param in _free_names(found[2]):
             return None
-        left, right = cond.left, cond.right
-        if not (isinstance(left, A.Name) and left.id == param):
-            left, right = right, left
-        if not (isinstance(left, A.Name) and left.id == param) or \
-                scope.lookup(param) is None or param in _free_names(right):
-            return None
-        return self.expr(right, scope)
+        return self.expr(found[2], scope)
 
     def param_bound(self, cond, names, scope):
         """Returns (parameter position, op, constant) when a require only bounds one
@@ -687,18 +682,14 @@ class Compiler(ExprCompiler, LayoutBuilder):
             rest = [i for i in cond.items
                     if _folded(self.expr(i, scope)) != [neutral]]
             return self.param_bound(rest[0], names, scope) if len(rest) == 1 else None
-        if not isinstance(cond, A.Compare) or cond.op not in _FLIPPED:
+        found = _param_compare(cond, names, scope)
+        if found is None or found[0] == "!=":
             return None
-        op, left, right = cond.op, cond.left, cond.right
-        if not (isinstance(left, A.Name) and left.id in names):
-            op, left, right = _FLIPPED[op], right, left
-        if not (isinstance(left, A.Name) and left.id in names) or \
-                scope.lookup(left.id) is None:
-            return None
-        value = _folded(self.expr(right, scope))
+        op, name, other = found
+        value = _folded(self.expr(other, scope))
         if value is None or type(value[0]) is not int:
             return None
-        return names.index(left.id), op, value[0]
+        return names.index(name), op, value[0]
 
     def hoisted(self, node, param, level, scope, compile=None):
         """For `require c != selected[opponent(me)]`, `require c.suit == led.suit or
@@ -911,8 +902,21 @@ def _invariant_parts(node, varying: set, out: list):
         _invariant_parts(child, varying, out)
 
 
-#: comparison operators a bound can use, and each one with its sides swapped
-_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+#: each comparison operator with its sides swapped
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _param_compare(cond, names, scope):
+    """Returns (op, parameter name, other side) for a require `p OP x` or `x OP p` (then
+    with OP flipped) where p is one of the action's parameters `names`, else None."""
+    if not isinstance(cond, A.Compare) or cond.op not in _FLIPPED:
+        return None
+    op, left, right = cond.op, cond.left, cond.right
+    if not (isinstance(left, A.Name) and left.id in names):
+        op, left, right = _FLIPPED[op], right, left
+    if not (isinstance(left, A.Name) and left.id in names) or scope.lookup(left.id) is None:
+        return None
+    return op, left.id, right
 
 
 def _names_in(node) -> set:

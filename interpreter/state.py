@@ -688,40 +688,25 @@ _ENUMERATORS = {0: _moves_0, 1: _moves_1, 2: _moves_2}
 
 def _chunk_enumerators(st, info):
     """The chunks behind `random_move`: parameters but the last are enumerated as in
-    `_moves_any`; the last one's domain is kept whole (a range is only measured) unless
+    `_moves_2`; the last one's domain is kept whole (a range is only measured) unless
     a require tests it."""
     params, tests = info.enum_params, info.tests
     n = len(params)
     if tests[0] is not None and not tests[0](st):
         return []
+    epochs = st.prog.epoch if info.hoisted else None
+    if n == 1:                                  # the common case: no prefix to enumerate
+        values = _last_values(st, info, epochs)
+        return [(info, (), values)] if values else []
     frame = st.frame
     out = []
-    _, last_slot, last_domain = params[-1]
-    last_test = tests[n]
     args = [None] * (n - 1)
-    epochs = st.prog.epoch if info.hoisted else None
-
-    exclude = info.exclude
-
-    def last(prefix):
-        values = last_domain(st)
-        if exclude is not None:
-            values = _excluding(values, exclude, st)
-        if last_test is not None:
-            if epochs is not None:
-                epochs[n - 1] += 1
-            kept = []
-            for v in values:
-                frame[last_slot] = v
-                if last_test(st):
-                    kept.append(v)
-            values = kept
-        if values:
-            out.append((info, prefix, values))
 
     def rec(i):
         if i == n - 1:
-            last(tuple(args))
+            values = _last_values(st, info, epochs)
+            if values:
+                out.append((info, tuple(args), values))
             return
         _, slot, domain = params[i]
         if epochs is not None:
@@ -734,6 +719,28 @@ def _chunk_enumerators(st, info):
             rec(i + 1)
     rec(0)
     return out
+
+
+def _last_values(st, info, epochs):
+    """The last parameter's candidates that its requires allow (the earlier ones bound):
+    its domain as it is when nothing tests it."""
+    n = len(info.enum_params)
+    _, slot, domain = info.enum_params[-1]
+    values = domain(st)
+    if info.exclude is not None:
+        values = _excluding(values, info.exclude, st)
+    test = info.tests[n]
+    if test is None:
+        return values
+    if epochs is not None:
+        epochs[n - 1] += 1
+    frame = st.frame
+    kept = []
+    for v in values:
+        frame[slot] = v
+        if test(st):
+            kept.append(v)
+    return kept
 
 
 #: `Site.fixed` for a site whose actions have no parameters but some have requires

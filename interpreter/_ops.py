@@ -7,6 +7,7 @@ import operator
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuple_valued, _tuples
+from .values import ZoneRef
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -246,6 +247,12 @@ class OperatorMixin:
             return lambda st: fn(st.frame[slot], c)
         if var is not None:
             return lambda st: fn(st.vars[var], c)
+        counted = getattr(left, "count_frame", None)
+        if counted is not None:
+            def compare_count(st):   # `count(c) > 1` over a frame local: one call
+                v = st.frame[counted]
+                return fn(len(st.zones[v.slot]) if isinstance(v, ZoneRef) else len(v), c)
+            return compare_count
         return _INLINE_CONST[op](left, c)
 
     def _e_Member(self, node, scope):

@@ -15,6 +15,7 @@ from gdl import ast as A
 from gdl.errors import CheckError, GdlError, RuleError
 
 from ._exprs import ExprCompiler, _const, _folded
+from ._closures import _tuple_valued
 from ._layout import LayoutBuilder, Program
 from ._scope import Local, Scope
 from .values import Card, Move, Seat, ZoneRef
@@ -143,6 +144,12 @@ class Compiler(ExprCompiler, LayoutBuilder):
         self.rule_stack.append("flow")
         self.stmts(flow.body, Scope(), p.code)
         p.code.append(self.finish_op(None, "end"))
+        _link(p.code)
+        for t in p.triggers:
+            _link(t[3])
+        for info in self.action_info.values():
+            if info.block is not None:
+                _link(info.block)
         p.scratch = self.scratch
         p.compiler = self
         return p
@@ -169,7 +176,8 @@ class Compiler(ExprCompiler, LayoutBuilder):
     def stmt(self, s, scope, code):
         if self.coverage is not None and not isinstance(s, A.Pass):
             self.count_op(code, (self.rule_stack[-1], s.span.line, type(s).__name__))
-        if isinstance(s, _PAUSING) and code is not self.prog.code:
+        if isinstance(s, _PAUSING) and code is not self.prog.code and \
+                not (isinstance(code, _DeadCode) and code.main):
             raise self.error(f"{type(s).__name__.lower()} cannot happen here: triggers and "
                              f"simultaneous actions run without stopping for a decision", s)
         handler = getattr(self, "_s_" + type(s).__name__)
@@ -194,20 +202,29 @@ class Compiler(ExprCompiler, LayoutBuilder):
             return nxt
         code.append(op)
 
-    def jump_op(self, target: list, back: bool = False, node=None):
-        if not back:
-            return lambda st: target[0]
+    def jump_op(self, target: list):
+        """A forward jump whose target is filled in later; `_link` makes it a constant."""
+        fn = lambda st: target[0]  # noqa: E731
+        fn.jump_to = target
+        fn.relink = lambda resolve: _goto(resolve(target[0]))
+        return fn
 
-        def jump_back(st):
-            st.budget -= 1
-            if st.budget < 0:
-                raise self.runtime_error("the rules loop for ever without a decision "
-                                         f"({LOOP_BUDGET} iterations)", node, st)
-            return target[0]
-        return jump_back
+    def branch_op(self, cond, target: int, nxt: int):
+        fn = _branch(cond, target, nxt)
+        fn.relink = lambda resolve: _branch(cond, resolve(target), resolve(nxt))
+        return fn
 
-    def branch_op(self, cond, target: list, nxt: int):
-        return lambda st: nxt if cond(st) else target[0]
+    def looping(self, node):
+        """Returns `over(st)`: the error of a loop that used up the budget."""
+        return lambda st: self.runtime_error("the rules loop for ever without a decision "
+                                             f"({LOOP_BUDGET} iterations)", node, st)
+
+    def dead_code(self, code) -> "_DeadCode":
+        """A list to compile code that can never run into (a branch whose condition is a
+        constant): still checked, never emitted."""
+        dead = _DeadCode()
+        dead.main = code is self.prog.code or (isinstance(code, _DeadCode) and code.main)
+        return dead
 
     def trigger_op(self, nxt):
         triggers = self.prog.triggers
@@ -461,18 +478,46 @@ class Compiler(ExprCompiler, LayoutBuilder):
 
     # ------------------------------------------------------------------ control flow
     def _s_If(self, s, scope, code):
-        end: list = [None]
-        for cond_node, body in s.branches:
+        """Branches on a constant condition (an option) emit no test: the live body runs
+        straight, dead ones are compiled (for their errors) but not emitted.  A jump to
+        the end placed right before the end is dropped."""
+        branches, jumps = [], []      # (pc, cond, skip pc), pcs of the jumps to the end
+        branch_list = list(s.branches)
+        for k, (cond_node, body) in enumerate(branch_list):
             cond = self.expr(cond_node, scope)
-            skip: list = [None]
-            code.append(self.branch_op(cond, skip, len(code) + 1))
+            known = getattr(cond, "constant", None)
+            if known is not None and not known[0]:
+                self.stmts(body, scope, self.dead_code(code))
+                continue
+            if known is not None:
+                self.stmts(body, scope, code)
+                rest = self.dead_code(code)
+                for later_cond, later_body in branch_list[k + 1:]:
+                    self.expr(later_cond, scope)
+                    self.stmts(later_body, scope, rest)
+                self.stmts(s.else_body, scope, rest)
+                break
+            here = len(code)
+            code.append(None)
             self.stmts(body, scope, code)
-            code.append(self.jump_op(end))
-            skip[0] = len(code)
-        self.stmts(s.else_body, scope, code)
-        end[0] = len(code)
+            jumps.append(len(code))
+            code.append(None)
+            branches.append([here, cond, len(code)])
+        else:
+            self.stmts(s.else_body, scope, code)
+        if jumps and jumps[-1] == len(code) - 1:
+            code.pop()
+            jumps.pop()
+            branches[-1][2] -= 1
+        end = len(code)
+        for here, cond, skip in branches:
+            code[here] = self.branch_op(cond, skip, here + 1)
+        for j in jumps:
+            code[j] = _goto(end)
 
     def _s_Repeat(self, s, scope, code):
+        """The test runs at the head on entry and inside the back jump after each pass
+        (one instruction fewer per pass)."""
         count = self.expr(s.count, scope)
         slot = self.new_frame()
         nxt = len(code) + 1
@@ -481,27 +526,64 @@ class Compiler(ExprCompiler, LayoutBuilder):
             st.frame[slot] = count(st)
             return nxt
         code.append(start)
-        head, end = len(code), [None]
+        head = len(code)
+        code.append(None)
+        self.stmts(s.body, scope, code)
+        end, body, over = len(code) + 1, head + 1, self.looping(s)
 
         def test(st):
             left = st.frame[slot]
             if left <= 0:
-                return end[0]
+                return end
             st.frame[slot] = left - 1
-            return head + 1
-        code.append(test)
-        self.stmts(s.body, scope, code)
-        code.append(self.jump_op([head], back=True, node=s))
-        end[0] = len(code)
+            return body
+
+        def again(st):
+            st.budget -= 1
+            if st.budget < 0:
+                raise over(st)
+            left = st.frame[slot]
+            if left <= 0:
+                return end
+            st.frame[slot] = left - 1
+            return body
+        code[head] = test
+        code.append(again)
         code.append(_clearing([slot], len(code) + 1))
 
     def _s_While(self, s, scope, code):
+        """The condition is tested at the head on entry and inside the back jump after
+        each pass; a constant true one is never tested, a constant false body never
+        emitted."""
         cond = self.expr(s.cond, scope)
-        head, end = len(code), [None]
-        code.append(self.branch_op(cond, end, head + 1))
+        known = getattr(cond, "constant", None)
+        if known is not None and not known[0]:
+            self.stmts(s.body, scope, self.dead_code(code))
+            return
+        over = self.looping(s)
+        if known is not None:
+            head = len(code)
+            self.stmts(s.body, scope, code)
+
+            def again_always(st):
+                st.budget -= 1
+                if st.budget < 0:
+                    raise over(st)
+                return head
+            code.append(again_always)
+            return
+        head = len(code)
+        code.append(None)
         self.stmts(s.body, scope, code)
-        code.append(self.jump_op([head], back=True, node=s))
-        end[0] = len(code)
+        end, body = len(code) + 1, head + 1
+
+        def again(st):
+            st.budget -= 1
+            if st.budget < 0:
+                raise over(st)
+            return body if cond(st) else end
+        code[head] = self.branch_op(cond, end, body)
+        code.append(again)
 
     def _s_For(self, s, scope, code):
         items = self.collection(s.iter, scope)
@@ -515,21 +597,40 @@ class Compiler(ExprCompiler, LayoutBuilder):
             st.frame[it_slot] = tuple(items(st))
             st.frame[i_slot] = 0
             return nxt
-        code.append(start)
-        head, end = len(code), [None]
+
+        def start_tuple(st):            # already a tuple: no copy needed
+            frame = st.frame
+            frame[it_slot] = items(st)
+            frame[i_slot] = 0
+            return nxt
+        code.append(start_tuple if _tuple_valued(items) else start)
+        head = len(code)
+        code.append(None)
+        self.stmts(s.body, inner, code)
+        end, body, over = len(code) + 1, head + 1, self.looping(s)
 
         def test(st):
             frame = st.frame
             i, values = frame[i_slot], frame[it_slot]
             if i >= len(values):
-                return end[0]
+                return end
             frame[var_slot] = values[i]
             frame[i_slot] = i + 1
-            return head + 1
-        code.append(test)
-        self.stmts(s.body, inner, code)
-        code.append(self.jump_op([head], back=True, node=s))
-        end[0] = len(code)
+            return body
+
+        def again(st):                  # the back jump and the test in one
+            st.budget -= 1
+            if st.budget < 0:
+                raise over(st)
+            frame = st.frame
+            i, values = frame[i_slot], frame[it_slot]
+            if i >= len(values):
+                return end
+            frame[var_slot] = values[i]
+            frame[i_slot] = i + 1
+            return body
+        code[head] = test
+        code.append(again)
         code.append(_clearing([it_slot, i_slot, var_slot], len(code) + 1))
 
     # ------------------------------------------------------------------ ends
@@ -798,6 +899,41 @@ class Compiler(ExprCompiler, LayoutBuilder):
             st.pc = here
             return PAUSE
         code.append(simultaneous)
+
+
+class _DeadCode(list):
+    """Where the instructions of a branch that can never run are compiled and dropped;
+    `main` says whether it stands in the flow's own code (where decisions may wait)."""
+    main = False
+
+
+def _goto(target: int):
+    fn = lambda st: target  # noqa: E731
+    fn.jump_to = [target]
+    fn.relink = lambda resolve: _goto(resolve(target))
+    return fn
+
+
+def _branch(cond, target: int, nxt: int):
+    return lambda st: nxt if cond(st) else target
+
+
+def _link(code: list):
+    """Makes each jump and branch target constant, following jumps that land on a plain
+    jump (an `if` nested last in a branch jumps straight to the outer end)."""
+    def resolve(pc):
+        for _ in range(len(code)):
+            if pc >= len(code):
+                break
+            target = getattr(code[pc], "jump_to", None)
+            if target is None:
+                break
+            pc = target[0]
+        return pc
+    for i, fn in enumerate(code):
+        relink = getattr(fn, "relink", None)
+        if relink is not None:
+            code[i] = relink(resolve)
 
 
 def _clearing(slots, nxt):

@@ -92,7 +92,34 @@ class State:
         return False
 
     def move_cards(self, cards, dest: int, kind, depth, up: bool, node):
+        """Moves cards (top first) onto a zone.  One card, the common case, takes a path
+        without the block copy; a set zone (kept sorted by id) is re-sorted only when the
+        card does not already belong last."""
         zones, loc, face = self.zones, self.loc, self.up
+        if len(cards) == 1:
+            c = cards[0]
+            i = c.id
+            source = zones[loc[i]]
+            if source[-1] is c:
+                source.pop()
+            else:
+                source.remove(c)
+            target = zones[dest]
+            if kind is PlaceKind.BOTTOM:
+                target.insert(0, c)
+            elif kind is PlaceKind.DEPTH:
+                if depth is None or not 0 <= depth <= len(target):
+                    raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
+                                           f"{len(target)} cards", node)
+                target.insert(len(target) - depth, c)
+            else:
+                target.append(c)
+            if self.prog.is_set[dest] and len(target) > 1 and \
+                    (target[-1] is not c or target[-2].id > i):
+                target.sort(key=_card_id)
+            loc[i] = dest
+            face[i] = up
+            return
         for c in cards:
             source = zones[loc[c.id]]
             if source[-1] is c:         # the common case, taking from the top: no search

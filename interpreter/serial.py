@@ -6,6 +6,7 @@ data), and replays exactly.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any, Dict
 
@@ -15,6 +16,21 @@ from ._compiler import CHANCE, DECIDE, END, SIMUL
 from .values import Card, Member, Seat, ZoneRef
 
 TRACE_FORMAT = "gdl-trace-1"
+
+#: Bumped whenever the compiler lays out instructions, frame slots or variables
+#: differently: a snapshot stores raw program counters and slots, so it only resumes
+#: under the same layout (a trace, which stores move texts, replays under any).
+ENGINE_LAYOUT = 2
+
+
+def layout_of(game) -> str:
+    """A digest of what a snapshot's program counter and slots refer to: the engine's
+    layout version, the compiled program's shape, the rules text and the options."""
+    prog = game.prog
+    shape = (ENGINE_LAYOUT, len(prog.code), prog.frame_size, len(prog.zones),
+             len(prog.cards), len(prog.var_init), len(prog.sites), game.source,
+             sorted(game.options.items(), key=lambda kv: kv[0]))
+    return hashlib.sha256(repr(shape).encode()).hexdigest()[:16]
 
 
 def encode(value) -> Any:
@@ -63,6 +79,7 @@ def state_to_json(state) -> Dict[str, Any]:
         n = ["end"]
     return {
         "game": state.game.path, "options": {k: encode(v) for k, v in state.game.overrides.items()},
+        "layout": layout_of(state.game),
         "seed": state.seed, "pc": state.pc, "node": n,
         "zones": [[c.id for c in z] for z in state.zones], "up": state.up[:],
         "known": state.known[:], "vars": [encode(v) for v in state.vars],
@@ -76,6 +93,11 @@ def state_from_json(game, data: Dict[str, Any]):
     """Returns the state a snapshot describes, for a game with the same options."""
     from .state import State
     prog = game.prog
+    if not isinstance(data, dict) or data.get("layout") != layout_of(game):
+        raise TraceError("not a state snapshot of this game: it was taken under other "
+                         "rules, other options or another version of gdl, so its positions "
+                         "do not apply here; replay the game's trace instead "
+                         "(`state.trace()`, `gdl replay`)")
     try:
         s = game.new_state(data.get("seed"))
         s.obs = None

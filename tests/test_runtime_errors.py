@@ -292,6 +292,17 @@ def test_a_state_snapshot_of_another_game(gerry, dds):
         dds.state_from_json({"seed": 0})
 
 
+def test_a_snapshot_only_resumes_under_the_same_rules_options_and_engine(gerry):
+    snapshot = gerry_turn(gerry).to_json()
+    assert gerry.state_from_json(snapshot).to_json() == snapshot
+    other_options = load_game(GERRY, size=3)
+    with pytest.raises(TraceError, match="other rules, other options or another version"):
+        other_options.state_from_json(snapshot)
+    older = dict(snapshot, layout="0" * 16)     # e.g. saved by an earlier gdl
+    with pytest.raises(TraceError, match="replay the game's trace instead"):
+        gerry.state_from_json(older)
+
+
 def test_every_runtime_error_is_a_gdl_error():
     for cls in (MoveError, OptionError, TraceError):
         assert issubclass(cls, GdlError)

@@ -6,6 +6,8 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from gdl.errors import OptionError, did_you_mean
 
+from ._compiler import CHANCE, DECIDE, END
+
 Agent = Callable[[object, object, random.Random], object]
 
 
@@ -43,17 +45,24 @@ def parse_agents(spec: Optional[str], n_seats: int) -> List[Agent]:
 
 
 def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int = 100_000):
-    """Plays `state` to the end in place; returns the number of decisions made."""
+    """Plays `state` to the end in place; returns the number of decisions made.  Reads
+    the node kind directly (the hot loop of every benchmark and fuzz run) instead of
+    through `is_terminal`/`is_chance`/`to_move`, with the same steps in the same order."""
     decisions = 0
-    is_terminal, is_chance, to_move = state.is_terminal, state.is_chance, state.to_move
     apply, apply_chance, sample_chance = state.apply, state.apply_chance, state.sample_chance
     for _ in range(max_steps):
-        if is_terminal():
+        node = state.node
+        kind = node[0]
+        if kind == END:
             break
-        if is_chance():
+        if kind == CHANCE:
             apply_chance(sample_chance(rng))
-            continue
-        for seat in to_move():
+        elif kind == DECIDE:
+            seat = node[2][0]
             apply(agents[seat.index](state, seat, rng), seat)
             decisions += 1
+        else:
+            for seat in state.to_move():
+                apply(agents[seat.index](state, seat, rng), seat)
+                decisions += 1
     return decisions

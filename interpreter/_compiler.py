@@ -14,11 +14,12 @@ import attrs
 from gdl import ast as A
 from gdl.errors import CheckError, GdlError, RuleError
 
-from ._exprs import ExprCompiler, _const, _folded
+from ._actions import ActionInfo, ActionMixin
 from ._closures import _tuple_valued
+from ._exprs import ExprCompiler
 from ._layout import LayoutBuilder, Program
 from ._scope import Local, Scope
-from .values import Card, Move, Seat, ZoneRef
+from .values import Card, Seat, ZoneRef
 
 PAUSE = -1
 DECIDE, SIMUL, CHANCE, END = 1, 2, 3, 4
@@ -26,27 +27,6 @@ LOOP_BUDGET = 1_000_000
 _PAUSING = (A.Choose, A.Simultaneous, A.Shuffle, A.RandomChoice)
 _EFFECTS = (A.Assign, A.AugAssign, A.Move, A.Deal, A.Flip, A.Reveal, A.Eliminate,
             A.RandomChoice, A.Shuffle)
-
-
-@attrs.define(eq=False)
-class ActionInfo:
-    """An action compiled once: its parameter domains, preconditions and secrets."""
-    name: str
-    decl: A.ActionDecl
-    me_slot: int
-    params: list          # (name, frame slot, domain closure)
-    requires: list        # (closure, reason, span)
-    secrets: list         # (frozenset of param positions, closure or None)
-    block: Optional[list] = None
-    scope: object = None
-    staged: list = attrs.Factory(list)   # requires by the number of parameters they need
-    enum_params: list = attrs.Factory(list)  # params with domains narrowed by their bounds
-    tests: list = attrs.Factory(list)    # per stage: its requires as one closure, or None
-    plain: object = None                 # the one Move of an action without parameters
-    never: bool = False                  # a require is false whatever the state (options)
-    hoisted: bool = False                # has requires with memoised parts (Compiler.hoisted)
-    card_args: Optional[bool] = None     # do its moves name cards? (known after the first)
-    exclude: object = None               # `require last != x` first: x, dropped from the domain
 
 
 @attrs.define(eq=False)
@@ -67,7 +47,7 @@ class _ConstState:
     __slots__ = ()
 
 
-class Compiler(ExprCompiler, LayoutBuilder):
+class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
     """Turns a checked Ruleset and its option values into a Program."""
 
     def __init__(self, ruleset: A.Ruleset, overrides: dict, coverage: Optional[dict] = None):
@@ -702,151 +682,6 @@ class Compiler(ExprCompiler, LayoutBuilder):
             return PAUSE
         code.append(random_choice)
 
-    def action(self, name, node) -> ActionInfo:
-        info = self.action_info.get(name)
-        if info is not None:
-            return info
-        decl = self.prog.actions.get(name)
-        if decl is None:
-            raise self.error(f"unknown action {name!r}", node)
-        me = Local("frame", self.new_frame())
-        scope = Scope(me=me)
-        params, before = [], []         # before[i]: the scope param i's domain sees
-        for prm in decl.params:
-            domain = self.domain(prm.domain, scope)
-            before.append(scope)
-            scope = scope.child()
-            local = scope.bind(prm.name, Local("frame", self.new_frame()))
-            params.append((prm.name, local.slot, domain))
-        while len(self.prog.epoch) < len(params):
-            self.prog.epoch.append(0)
-        requires = [(self.expr(r.cond, scope), r.reason, r.span) for r in decl.requires]
-        names = [prm.name for prm in decl.params]
-        staged = [[] for _ in range(len(names) + 1)]
-        bounds = [[] for _ in names]
-        hoisted, exclude = False, None
-        for r, compiled in zip(decl.requires, requires):
-            bound = self.param_bound(r.cond, names, scope)
-            if bound is not None and isinstance(decl.params[bound[0]].domain, A.Range):
-                bounds[bound[0]].append(bound[1:])
-                continue
-            used = _names_in(r.cond)
-            level = max((i + 1 for i, n in enumerate(names) if n in used), default=0)
-            if names and level == len(names) and not staged[level] and exclude is None:
-                exclude = self.excluded_value(r.cond, names[-1], scope)
-                if exclude is not None:
-                    continue
-            test = self.hoisted(r.cond, names[level - 1], level - 1, scope) \
-                if level else None
-            hoisted = hoisted or test is not None
-            staged[level].append(test or compiled[0])
-        enum_params = []
-        for i, ((pname, slot, domain), prm, b) in enumerate(zip(params, decl.params, bounds)):
-            compile_domain = (lambda n, sc, b=b: self.narrowed(n, sc, b)) if b else self.domain
-            fast = self.hoisted(prm.domain, names[i - 1], i - 1, before[i],
-                                compile_domain) if i else None
-            hoisted = hoisted or fast is not None
-            if fast is None:
-                fast = self.narrowed(prm.domain, before[i], b) if b else domain
-            enum_params.append((pname, slot, fast))
-        positions = {prm.name: i for i, prm in enumerate(decl.params)}
-        secrets = [(frozenset(positions[n] for n in sec.names if n in positions),
-                    self.expr(sec.when, scope) if sec.when is not None else None)
-                   for sec in decl.secrets]
-        info = ActionInfo(name, decl, me.slot, params, requires, secrets, scope=scope,
-                          staged=staged, enum_params=enum_params,
-                          tests=[all_of(stage) for stage in staged])
-        if not params:
-            info.plain = Move(info, ())
-        info.never = any(_folded(r) == [False] for r, _, _ in requires)
-        info.hoisted = hoisted
-        info.exclude = exclude
-        self.action_info[name] = info
-        return info
-
-    def excluded_value(self, cond, param, scope):
-        """For the first require on the last parameter, `require dest != selected[me]`:
-        the value to leave out of its domain (computed once per loop, only when the domain
-        has candidates, as the plain require would first be), or None."""
-        found = _param_compare(cond, [param], scope)
-        if found is None or found[0] != "!=" or param in _free_names(found[2]):
-            return None
-        return self.expr(found[2], scope)
-
-    def param_bound(self, cond, names, scope):
-        """Returns (parameter position, op, constant) when a require only bounds one
-        parameter by a number known before play (`d > 0`, also `d > 0 or flag` with the
-        option false): such a require narrows the parameter's range for enumeration
-        instead of testing every candidate.  None otherwise."""
-        if isinstance(cond, (A.Or, A.And)):
-            neutral = isinstance(cond, A.And)       # True is neutral in `and`, False in `or`
-            rest = [i for i in cond.items
-                    if _folded(self.expr(i, scope)) != [neutral]]
-            return self.param_bound(rest[0], names, scope) if len(rest) == 1 else None
-        found = _param_compare(cond, names, scope)
-        if found is None or found[0] == "!=":
-            return None
-        op, name, other = found
-        value = _folded(self.expr(other, scope))
-        if value is None or type(value[0]) is not int:
-            return None
-        return names.index(name), op, value[0]
-
-    def hoisted(self, node, param, level, scope, compile=None):
-        """For `require c != selected[opponent(me)]`, `require c.suit == led.suit or
-        all(x.suit != led.suit for x in hand[me])` or a domain `d: 0..count(deck[me]) - k`:
-        a sub-expression that mentions neither the parameter whose candidates are being
-        looped over (`param`, position `level`) nor a comprehension variable around it has
-        the same value for all of them, so it is computed once per loop (memoised until
-        `prog.epoch[level]` moves on) instead of once per candidate.  Everything still runs
-        in its order and only when reached, so the value and any error are those of the
-        plain expression.  Returns the compiled expression, or None if nothing hoists."""
-        varying = {param} | _comprehension_vars(node)
-        marked: list = []
-        _invariant_parts(node, varying, marked)
-        if not marked:
-            return None
-        self.memo_ids, self.memo_level = {id(n) for n in marked}, level
-        try:
-            return (compile or self.expr)(node, scope)
-        finally:
-            self.memo_ids = None
-
-    def memoised(self, fn):
-        epochs, level = self.prog.epoch, self.memo_level
-        memo = [None, None]                 # [epoch it was computed in, value]
-
-        def once_per_loop(st):
-            if memo[0] != epochs[level]:
-                memo[1] = fn(st)
-                memo[0] = epochs[level]
-            return memo[1]
-        once_per_loop.memo = (memo, epochs, level, fn)   # read inline by `_equality_memo`
-        return once_per_loop
-
-    def narrowed(self, node, scope, bounds):
-        """A range domain cut to the bounds of its parameter's requires: the same values
-        that pass them, in the same order."""
-        lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
-        low, high = None, None
-        for op, c in bounds:
-            if op in (">", ">=", "=="):
-                c = c + 1 if op == ">" else c
-                low = c if low is None else max(low, c)
-            if op in ("<", "<=", "=="):
-                c = c - 1 if op == "<" else c
-                high = c if high is None else min(high, c)
-        both = _folded(lo, hi)
-        if both is not None:
-            a, b = both
-            return _const(tuple(range(a if low is None else max(a, low),
-                                      (b if high is None else min(b, high)) + 1)))
-        if high is None:
-            return lambda st: range(max(lo(st), low), hi(st) + 1)
-        if low is None:
-            return lambda st: range(lo(st), min(hi(st), high) + 1)
-        return lambda st: range(max(lo(st), low), min(hi(st), high) + 1)
-
     def action_body(self, info: ActionInfo, code: list):
         if info.name in self.rule_stack:
             raise self.error(f"action {info.name} can lead back to itself", info.decl)
@@ -961,113 +796,6 @@ def _clearing(slots, nxt):
             frame[k] = None
         return nxt
     return clear
-
-
-def all_of(tests):
-    """Returns one closure for a list of requires (the lone require itself, the common
-    case), or None for none: move enumeration then calls it once per candidate."""
-    if not tests:
-        return None
-    if len(tests) == 1:
-        return tests[0]
-    if len(tests) == 2:
-        a, b = tests
-        return lambda st: a(st) and b(st)
-    tests = tuple(tests)
-
-    def every(st):
-        for test in tests:
-            if not test(st):
-                return False
-        return True
-    return every
-
-
-#: expressions worth computing once per loop when they do not depend on the loop (a name
-#: or a literal is as cheap to read as a memo)
-_HOISTABLE = (A.Call, A.Index, A.Aggregate, A.ListComp, A.BinOp, A.Compare, A.Member,
-              A.And, A.Or, A.Not, A.Cond, A.Range, A.Neg)
-
-
-def _children(node):
-    for f in node.__attrs_attrs__:
-        value = getattr(node, f.name)
-        if isinstance(value, tuple):
-            yield from (v for v in value if hasattr(v, "__attrs_attrs__"))
-        elif hasattr(value, "__attrs_attrs__"):
-            yield value
-
-
-def _free_names(node) -> set:
-    """Returns the names an expression reads from outside it (a comprehension's own
-    variables are not free in it, but are in an iterable before they are bound)."""
-    if isinstance(node, A.Name):
-        return {node.id}
-    if isinstance(node, (A.ListComp, A.Aggregate)):
-        free, bound = set(), set()
-        for f in node.fors:
-            free |= _free_names(f.iter) - bound
-            bound.add(f.var)
-        inner = _free_names(node.item)
-        if node.cond is not None:
-            inner |= _free_names(node.cond)
-        return free | (inner - bound)
-    out = set()
-    for child in _children(node):
-        out |= _free_names(child)
-    return out
-
-
-def _comprehension_vars(node) -> set:
-    out = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (A.ListComp, A.Aggregate)):
-            out.update(f.var for f in n.fors)
-        stack.extend(_children(n))
-    return out
-
-
-def _invariant_parts(node, varying: set, out: list):
-    """Collects the largest sub-expressions that read none of the `varying` names."""
-    if isinstance(node, _HOISTABLE) and not (_free_names(node) & varying):
-        out.append(node)
-        return
-    for child in _children(node):
-        _invariant_parts(child, varying, out)
-
-
-#: each comparison operator with its sides swapped
-_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
-
-
-def _param_compare(cond, names, scope):
-    """Returns (op, parameter name, other side) for a require `p OP x` or `x OP p` (then
-    with OP flipped) where p is one of the action's parameters `names`, else None."""
-    if not isinstance(cond, A.Compare) or cond.op not in _FLIPPED:
-        return None
-    op, left, right = cond.op, cond.left, cond.right
-    if not (isinstance(left, A.Name) and left.id in names):
-        op, left, right = _FLIPPED[op], right, left
-    if not (isinstance(left, A.Name) and left.id in names) or scope.lookup(left.id) is None:
-        return None
-    return op, left.id, right
-
-
-def _names_in(node) -> set:
-    """Returns every plain name an expression mentions (to stage a require early)."""
-    out = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, tuple):
-            stack.extend(n)
-        elif isinstance(n, A.Name):
-            out.add(n.id)
-        elif hasattr(n, "__attrs_attrs__"):
-            stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__)
-    return out
 
 
 def compile_program(ruleset: A.Ruleset, overrides: dict,

@@ -727,6 +727,19 @@ def _chunk_enumerators(st, info):
         return [(info, (), values)] if values else []
     frame = st.frame
     out = []
+    if n == 2:                                  # one leading parameter: a flat loop
+        _, s0, d0 = params[0]
+        t1 = tests[1]
+        if epochs is not None:
+            epochs[0] += 1
+        for v0 in d0(st):
+            frame[s0] = v0
+            if t1 is not None and not t1(st):
+                continue
+            values = _last_values(st, info, epochs)
+            if values:
+                out.append((info, (v0,), values))
+        return out
     args = [None] * (n - 1)
 
     def rec(i):

@@ -8,7 +8,6 @@ facings as they are, and the variables are canonicalised once per distinct tuple
 """
 from __future__ import annotations
 
-import weakref
 from itertools import chain
 from operator import attrgetter, itemgetter
 
@@ -64,23 +63,9 @@ class _Layout:
             self.stacks = itemgetter(*stacks)
 
 
-_LAYOUTS: dict = {}
-
-
-def _layout(prog) -> _Layout:
-    """Returns the program's layout, made on first use and dropped with the program
-    (programs are not hashable: they are looked up by id)."""
-    entry = _LAYOUTS.get(id(prog))
-    if entry is None or entry[0]() is not prog:
-        key = id(prog)
-        ref = weakref.ref(prog, lambda _, key=key: _LAYOUTS.pop(key, None))
-        entry = _LAYOUTS[key] = (ref, _Layout(prog))
-    return entry[1]
-
-
 def state_key(st):
     """Returns the canonical, hashable form of a state."""
-    layout = _layout(st.prog)
+    layout = st.prog.helper(_Layout)
     canonical = layout.canonical
     node = st.node
     kind = node[0] if node is not None else 0

@@ -75,6 +75,15 @@ class Program:
     #: per parameter position, bumped before each loop over that parameter's candidates:
     #: memoised parts of requires and domains (Compiler.hoisted) are good for one loop
     epoch: list = attrs.Factory(lambda: [0])
+    derived: dict = attrs.Factory(dict)                 # see `helper`
+
+    def helper(self, make):
+        """Returns `make(self)`, built on first use and kept with the program: what
+        keys and views work out once per program (they live and die with it)."""
+        found = self.derived.get(make)
+        if found is None:
+            found = self.derived[make] = make(self)
+        return found
 
 
 def _field_text(field, value) -> str:

@@ -7,7 +7,6 @@ in full, others' with secret parameters and unseen cards as `?`) and its view af
 """
 from __future__ import annotations
 
-import weakref
 from typing import List, Optional
 
 from gdl.ast import Seen
@@ -152,16 +151,23 @@ class _Plan:
             lines.append(line)
         return lines
 
-    def remembered_var_lines(self, state, seat) -> str:
-        """The variable lines joined, remembered by the values where each is a number,
-        text, seat, member or none (a card's text depends on who sees it; the types are
-        in the key, since True == 1)."""
+    def plain_values(self, state):
+        """Returns the variables and their types when every one is a number, text, seat,
+        member or none (their text is the same for every seat: memoisable), else
+        (None, None).  The types go into memo keys, since True == 1."""
         values = tuple(state.vars)
         types = tuple(map(type, values))
         plain = self.plain.get(types)
         if plain is None:
             plain = self.plain[types] = all(t in _PLAIN_TYPES for t in types)
-        if not plain:
+        return (values, types) if plain else (None, None)
+
+    def remembered_var_lines(self, state, seat) -> str:
+        """The variable lines joined, remembered by the values where each is a number,
+        text, seat, member or none (a card's text depends on who sees it; the types are
+        in the key, since True == 1)."""
+        values, types = self.plain_values(state)
+        if values is None:
             return "\n".join(self.var_lines(state, seat))
         key = (None if seat is None else seat.index, values, types)
         text = self.var_memo.get(key)
@@ -189,12 +195,8 @@ class _Plan:
             self.stored += 1
         if not self.has_vars:
             return tables
-        values = tuple(state.vars)
-        types = tuple(map(type, values))
-        plain = self.plain.get(types)
-        if plain is None:
-            plain = self.plain[types] = all(t in _PLAIN_TYPES for t in types)
-        if not plain:
+        values, types = self.plain_values(state)
+        if values is None:
             return [table + "\n" + "\n".join(self.var_lines(state, seat))
                     for table, seat in zip(tables, self.seats)]
         key = (values, types)
@@ -238,17 +240,9 @@ def _var_hidden(private, seat) -> bool:
 #: The most zone and variable texts a program's views remember (then they start again).
 MEMO_LIMIT = 50_000
 _PLAIN_TYPES = frozenset({int, str, bool, type(None), Seat, Member})
-_PLANS: dict = {}
-
-
 def _plan(prog) -> _Plan:
-    """Returns the program's view plan, made on first use and dropped with the program."""
-    entry = _PLANS.get(id(prog))
-    if entry is None or entry[0]() is not prog:
-        key = id(prog)
-        ref = weakref.ref(prog, lambda _, key=key: _PLANS.pop(key, None))
-        entry = _PLANS[key] = (ref, _Plan(prog))
-    return entry[1]
+    """Returns the program's view plan, made on first use and kept with the program."""
+    return prog.helper(_Plan)
 
 
 def zone_cards(state, seat, slot, symbols=False) -> str:

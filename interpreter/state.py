@@ -337,7 +337,9 @@ class State:
         frame = self.frame
         frame[info.me_slot] = seat
         try:
-            return _ENUMERATORS.get(len(info.params), _moves_any)(self, info)
+            if not info.params:
+                return _moves_0(self, info)
+            return _moves_params(self, info)
         finally:
             frame[info.me_slot] = None
             for _, slot, _ in info.params:
@@ -664,58 +666,16 @@ def _moves_0(st, info):
     return [info.plain] if test is None or test(st) else []
 
 
-def _moves_1(st, info):
-    t0, t1 = info.tests
-    if t0 is not None and not t0(st):
-        return []
-    (_, s0, d0), = info.enum_params
-    frame = st.frame
-    out = []
-    if info.hoisted:
-        st.prog.epoch[0] += 1       # a new loop over parameter 0: its memos expire
-    values = d0(st) if info.exclude is None else _excluding(d0(st), info.exclude, st)
-    for v0 in values:
-        frame[s0] = v0
-        if t1 is None or t1(st):
-            out.append(Move(info, (v0,)))
-    return out
-
-
-def _moves_2(st, info):
-    t0, t1, t2 = info.tests
-    if t0 is not None and not t0(st):
-        return []
-    (_, s0, d0), (_, s1, d1) = info.enum_params
-    frame = st.frame
-    out = []
-    epochs = st.prog.epoch if info.hoisted else None
-    if epochs is not None:
-        epochs[0] += 1
-    for v0 in d0(st):
-        frame[s0] = v0
-        if t1 is not None and not t1(st):
-            continue
-        if epochs is not None:
-            epochs[1] += 1
-        for v1 in (d1(st) if info.exclude is None else _excluding(d1(st), info.exclude, st)):
-            frame[s1] = v1
-            if t2 is None or t2(st):
-                out.append(Move(info, (v0, v1)))
-    return out
-
-
-def _moves_any(st, info):
-    """Three or more parameters: the chunks of `random_move`, spelt out."""
+def _moves_params(st, info):
+    """One or more parameters: `random_move`'s chunks, spelt out (the same moves in the
+    same order, from one enumerator)."""
     return [Move(info, prefix + (v,))
             for _, prefix, values in _chunk_enumerators(st, info) for v in values]
 
 
-_ENUMERATORS = {0: _moves_0, 1: _moves_1, 2: _moves_2}
-
-
 def _chunk_enumerators(st, info):
     """The chunks behind `random_move`: parameters but the last are enumerated as in
-    `_moves_2`; the last one's domain is kept whole (a range is only measured) unless
+    depth first; the last one's domain is kept whole (a range is only measured) unless
     a require tests it."""
     params, tests = info.enum_params, info.tests
     n = len(params)

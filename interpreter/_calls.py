@@ -42,6 +42,11 @@ class CallMixin:
             if not isinstance(z, ZoneRef):
                 raise self.runtime_error(f"{node.func} needs a zone", node, st)
             return z
+
+        def render(ctx):
+            t = ctx.tmp()
+            return f"({t} if isinstance(({t} := {ctx.sub(fn)}), {ctx.k(ZoneRef)}) else {ctx.k(zone)}(st))"
+        zone.render = render
         return zone
 
     def _b_count(self, node, scope):
@@ -52,7 +57,8 @@ class CallMixin:
         c = _folded(coll)
         if c is not None and isinstance(c[0], ZoneRef):
             slot = c[0].slot
-            return lambda st: len(st.zones[slot])
+            return _rendered(lambda st: len(st.zones[slot]),
+                             lambda ctx: f"len(st.zones[{slot:d}])")
         zone_key = getattr(coll, "zone_key", None)
         if zone_key is not None:   # `count(deck[me])`: key and zone slot read inline;
             where, key, slot_of = zone_key   # a missing key goes through `coll` (its error)
@@ -60,6 +66,12 @@ class CallMixin:
                 def count_zone_local(st):
                     slot = slot_of.get(st.frame[key])
                     return len(st.zones[coll(st).slot if slot is None else slot])
+
+                def render(ctx):
+                    t = ctx.tmp()
+                    return (f"len(st.zones[{ctx.k(coll)}(st).slot if ({t} := "
+                            f"{ctx.k(slot_of)}.get(st.frame[{key:d}])) is None else {t}])")
+                count_zone_local.render = render
                 return count_zone_local
             scratch = self.scratch
 
@@ -68,15 +80,22 @@ class CallMixin:
                 return len(st.zones[coll(st).slot if slot is None else slot])
             return count_zone_scratch
         if getattr(coll, "zone_valued", False):
-            return lambda st: len(st.zones[coll(st).slot])
+            return _rendered(lambda st: len(st.zones[coll(st).slot]),
+                             lambda ctx: f"len(st.zones[{ctx.sub(coll)}.slot])")
         if _tuple_valued(coll):   # `count(alive())`, `count(chars(t))`
-            return lambda st: len(coll(st))
+            return _rendered(lambda st: len(coll(st)), lambda ctx: f"len({ctx.sub(coll)})")
         local = getattr(coll, "frame_slot", None)
         if local is not None:
             def count_local(st):
                 v = st.frame[local]
                 return len(st.zones[v.slot]) if isinstance(v, ZoneRef) else len(v)
             count_local.count_frame = local   # `count(c) > 1`: compared inline
+
+            def render(ctx):
+                t = ctx.tmp()
+                return (f"(len(st.zones[{t}.slot]) if isinstance(({t} := st.frame[{local:d}]), "
+                        f"{ctx.k(ZoneRef)}) else len({t}))")
+            count_local.render = render
             return count_local
 
         def count(st):
@@ -106,6 +125,12 @@ class CallMixin:
                 if not cards:
                     raise self.runtime_error(f"{node.func}() of an empty zone", node, st)
                 return cards[0] if bottom else cards[-1]
+            end = 0 if bottom else -1
+
+            def render(ctx):
+                t = ctx.tmp()
+                return f"({t}[{end:d}] if ({t} := st.zones[{slot:d}]) else {ctx.k(one_const)}(st))"
+            one_const.render = render
             return one_const
         if len(args) == 1:
             def one(st):
@@ -113,6 +138,13 @@ class CallMixin:
                 if not cards:
                     raise self.runtime_error(f"{node.func}() of an empty zone", node, st)
                 return cards[0] if bottom else cards[-1]
+            end = 0 if bottom else -1
+
+            def render(ctx):
+                t = ctx.tmp()
+                return (f"({t}[{end:d}] if ({t} := st.zones[{ctx.sub(z)}.slot]) "
+                        f"else {ctx.k(one)}(st))")
+            one.render = render
             return one
         n = args[1]
 
@@ -131,11 +163,12 @@ class CallMixin:
 
     def _b_faceup(self, node, scope):
         (c,) = self.args(node, scope, 1)
-        return lambda st: st.up[c(st).id]
+        return _rendered(lambda st: st.up[c(st).id], lambda ctx: f"st.up[{ctx.sub(c)}.id]")
 
     def _b_facedown(self, node, scope):
         (c,) = self.args(node, scope, 1)
-        return lambda st: not st.up[c(st).id]
+        return _rendered(lambda st: not st.up[c(st).id],
+                         lambda ctx: f"(not st.up[{ctx.sub(c)}.id])")
 
     def _b_zone_of(self, node, scope):
         (c,) = self.args(node, scope, 1)
@@ -188,8 +221,14 @@ class CallMixin:
                 if not st.out:
                     return other[st.frame[slot]]
                 return opponent(st)
-            return opponent_local
-        return opponent
+            fn = opponent_local
+        else:
+            fn = opponent
+        if other is not None:
+            def render(ctx):
+                return f"({ctx.k(other)}[{ctx.sub(p)}] if not st.out else {ctx.k(fn)}(st))"
+            fn.render = render
+        return fn
 
     def _b_active(self, node, scope):
         (p,) = self.args(node, scope, 1)
@@ -201,7 +240,7 @@ class CallMixin:
 
     def _b_seat(self, node, scope):
         (p,) = self.args(node, scope, 1)
-        return lambda st: p(st).index + 1
+        return _rendered(lambda st: p(st).index + 1, lambda ctx: f"({ctx.sub(p)}.index + 1)")
 
     def _b_adjacent(self, node, scope):
         a, b = self.args(node, scope, 2)
@@ -237,7 +276,7 @@ class CallMixin:
                 v = scratch[slot]
                 return (m(st) if v is None else v.attrs[field]).index
             return ord_loop_attr
-        return lambda st: m(st).index
+        return _rendered(lambda st: m(st).index, lambda ctx: f"{ctx.sub(m)}.index")
 
     def _b_abs(self, node, scope):
         (x,) = self.args(node, scope, 1)
@@ -369,6 +408,26 @@ class CallMixin:
         return _tuples(fn) if _tuple_valued(body) else fn
 
     def call_with(self, body, slots, args):
+        fn = self._call_with(body, slots, args)
+        put = self.scratch.__setitem__
+        if len(slots) == 1:
+            (s0,), (a0,) = slots, args
+
+            def render(ctx):   # the argument is written, then the body read
+                return (f"({ctx.sub(body)} if {ctx.k(put)}({s0:d}, {ctx.sub(a0)}) is None "
+                        f"else None)")
+            fn.render = render
+        elif len(slots) == 2:
+            (s0, s1), (a0, a1) = slots, args
+
+            def render(ctx):   # as `call2`: the first argument is written last
+                t = ctx.tmp()
+                return (f"({ctx.sub(body)} if (({t} := {ctx.sub(a0)}), {ctx.k(put)}({s1:d}, "
+                        f"{ctx.sub(a1)}), {ctx.k(put)}({s0:d}, {t})) else None)")
+            fn.render = render
+        return fn
+
+    def _call_with(self, body, slots, args):
         """The closure behind `call_def`.  With one argument, a constant, a frame local or a
         comprehension variable is copied inline (`value(c)`); with two, a constant second
         argument is (`colour_sum(z, black)`)."""
@@ -480,3 +539,8 @@ def _product(choices):
     for v in choices[0]:
         for rest in _product(choices[1:]):
             yield (v,) + rest
+
+
+def _rendered(fn, render):
+    fn.render = render
+    return fn

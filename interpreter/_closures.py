@@ -7,6 +7,7 @@ from __future__ import annotations
 def _const(value):
     fn = lambda st: value  # noqa: E731
     fn.constant = (value,)
+    fn.render = lambda ctx: ctx.lit(value)
     return fn
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuple_valued, _tuples
+from ._fuse import fuse_body
 from ._scope import Local
 from .values import ZoneRef
 
@@ -75,8 +76,12 @@ class CollectionMixin:
                 return inner
             slot = c[0].slot
             if is_set[slot]:
-                return lambda st: st.zones[slot]
-            return lambda st: reversed(st.zones[slot])
+                fn = lambda st: st.zones[slot]  # noqa: E731
+                fn.render = lambda ctx: f"st.zones[{slot:d}]"
+                return fn
+            fn = lambda st: reversed(st.zones[slot])  # noqa: E731
+            fn.render = lambda ctx: f"{ctx.k(reversed)}(st.zones[{slot:d}])"
+            return fn
         if getattr(inner, "zone_valued", False):
             def zone_cards(st):   # `hand[me]`: always a zone
                 slot = inner(st).slot
@@ -196,6 +201,22 @@ class CollectionMixin:
 
     def list_comprehension(self, node, scope):
         loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item)
+        fn = self._list_comprehension(loops, test, item)
+        if len(loops) != 1:
+            return fn
+        slot, it = loops[0]
+        scratch = self.scratch
+
+        def lines(ctx):   # the loop with its test and item inline
+            out, v = ctx.tmp(), ctx.tmp()
+            x = v if getattr(item, "scratch_slot", None) == slot else ctx.sub(item)
+            return [f"{out} = []", f"for {v} in {ctx.sub(it)}:",
+                    f"    {ctx.k(scratch)}[{slot:d}] = {v}",
+                    *_when(ctx, test, f"{out}.append({x})"),
+                    f"return {ctx.k(tuple)}({out})"]
+        return fuse_body(fn, lines)
+
+    def _list_comprehension(self, loops, test, item):
         scratch = self.scratch
         if len(loops) == 2:
             (s0, it0), (s1, it1) = loops
@@ -275,6 +296,32 @@ class CollectionMixin:
         return extreme
 
     def _aggregate1(self, f, node, loop, test, item):
+        fn = self._aggregate1_closure(f, node, loop, test, item)
+        if f in ("min", "max"):
+            return fn   # no items is an error, which the closure reports
+        slot, it = loop
+        scratch = self.scratch
+
+        def lines(ctx):   # the loop with its test and item inline, in the same order
+            v = ctx.tmp()
+            head = [f"for {v} in {ctx.sub(it)}:", f"    {ctx.k(scratch)}[{slot:d}] = {v}"]
+            x = v if getattr(item, "scratch_slot", None) == slot else ctx.sub(item)
+            if f == "sum":     # 0 + x + ... as sum() adds
+                total = ctx.tmp()
+                return [f"{total} = 0", *head,
+                        *_when(ctx, test, f"{total} = {total} + {x}"), f"return {total}"]
+            if f == "count":   # the items that are not False
+                n = ctx.tmp()
+                return [f"{n} = 0", *head,
+                        *_when(ctx, test, f"if {x} is not False: {n} += 1"), f"return {n}"]
+            if f == "any":
+                return [*head, *_when(ctx, test, f"if {x}: return True"), "return False"]
+            if f == "all":
+                return [*head, *_when(ctx, test, f"if not {x}: return False"), "return True"]
+            return [*head, *_when(ctx, test, f"return {x}"), "return None"]   # first
+        return fuse_body(fn, lines)
+
+    def _aggregate1_closure(self, f, node, loop, test, item):
         """An aggregate over one loop as one plain function with a for loop: no generator
         and no second generator for `count`.  Same results as the generic path: `count`
         counts the items that are not False, `first` gives the first item or none."""
@@ -343,3 +390,10 @@ class CollectionMixin:
                 raise self.runtime_error(f"{f} of no items", node, st)
             return pick(values)
         return extreme1
+
+
+def _when(ctx, test, line):
+    """`line` as the body of a loop, under `if test` when there is one."""
+    if test is None:
+        return [f"    {line}"]
+    return [f"    if {ctx.sub(test)}:", f"        {line}"]

@@ -18,6 +18,7 @@ from ._actions import ActionInfo, ActionMixin
 from ._closures import _tuple_valued
 from ._exprs import ExprCompiler
 from ._layout import LayoutBuilder, Program
+from ._fuse import fuse_runs
 from ._scope import Local, Scope
 from .values import Card, Seat, ZoneRef
 
@@ -130,6 +131,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         for info in self.action_info.values():
             if info.block is not None:
                 _link(info.block)
+        for code in [p.code, *(t[3] for t in p.triggers),
+                     *(i.block for i in self.action_info.values() if i.block is not None)]:
+            fuse_runs(code)
         p.scratch = self.scratch
         p.compiler = self
         return p
@@ -180,6 +184,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def op(st):
             fn(st)
             return nxt
+        op.lines = lambda ctx: [f"{ctx.k(fn)}(st)"]
         code.append(op)
 
     def jump_op(self, target: list):
@@ -261,12 +266,14 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             def assign_var(st):         # a plain variable: written inline
                 st.vars[slot] = value(st)
                 return nxt
+            assign_var.lines = lambda ctx: [f"st.vars[{slot:d}] = {ctx.sub(value)}"]
             code.append(assign_var)
             return
 
         def assign(st):                 # one closure layer fewer than `effect`
             write(st, value(st))
             return nxt
+        assign.lines = lambda ctx: [f"{ctx.k(write)}(st, {ctx.sub(value)})"]
         code.append(assign)
 
     def _s_AugAssign(self, s, scope, code):
@@ -279,6 +286,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             def add_var(st):
                 st.vars[slot] += sign * value(st)
                 return nxt
+            add_var.lines = lambda ctx: [f"st.vars[{slot:d}] += ({sign:d}) * {ctx.sub(value)}"]
             code.append(add_var)
             return
         p = self.prog
@@ -292,12 +300,20 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 i = find(st)
                 st.vars[i] += sign * value(st)
                 return nxt
+
+            def lines(ctx):
+                t = ctx.tmp()
+                return [f"{t} = {ctx.sub(find)}",
+                        f"st.vars[{t}] += ({sign:d}) * {ctx.sub(value)}"]
+            add_at.lines = lines
             code.append(add_at)
             return
 
         def add(st):
             write(st, read(st) + sign * value(st))
             return nxt
+        add.lines = lambda ctx: [
+            f"{ctx.k(write)}(st, {ctx.sub(read)} + ({sign:d}) * {ctx.sub(value)})"]
         code.append(add)
 
     def plain_var_slot(self, target: A.Target, scope):
@@ -316,6 +332,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def let(st):
             st.frame[slot] = value(st)
             return nxt
+        let.lines = lambda ctx: [f"st.frame[{slot:d}] = {ctx.sub(value)}"]
         code.append(let)
 
     def _s_Pass(self, s, scope, code):
@@ -362,6 +379,15 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             d = depth(st) if depth is not None else None
             st.move_cards(cards(st), z.slot, kind, d, up, s)
             return nxt
+
+        def lines(ctx):                 # the same steps, in the same order
+            z = ctx.tmp()
+            up = f"{ctx.k(info)}[{z}.slot].facing_up" if facing is None else repr(facing)
+            d = "None" if depth is None else ctx.sub(depth)
+            return [f"{z} = {ctx.sub(dest)}",
+                    f"st.move_cards({ctx.sub(cards)}, {z}.slot, {ctx.k(kind)}, {d}, {up}, "
+                    f"{ctx.k(s)})"]
+        move.lines = lines
         code.append(move)
 
     def _s_Deal(self, s, scope, code):
@@ -443,6 +469,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             def bind1(st):
                 st.frame[s0] = a0(st)
                 return nxt
+            bind1.lines = lambda ctx: [f"st.frame[{s0:d}] = {ctx.sub(a0)}"]
             code.append(bind1)
         elif args:
             def bind(st):
@@ -505,6 +532,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def start(st):
             st.frame[slot] = count(st)
             return nxt
+        start.lines = lambda ctx: [f"st.frame[{slot:d}] = {ctx.sub(count)}"]
         code.append(start)
         head = len(code)
         code.append(None)
@@ -527,6 +555,13 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 return end
             st.frame[slot] = left - 1
             return body
+
+        def counting(ctx):
+            t = ctx.tmp()
+            return [f"{t} = st.frame[{slot:d}]", f"if {t} <= 0: return {end:d}",
+                    f"st.frame[{slot:d}] = {t} - 1", f"return {body:d}"]
+        test.tail = counting
+        again.tail = lambda ctx: _budget(ctx, over) + counting(ctx)
         code[head] = test
         code.append(again)
         code.append(_clearing([slot], len(code) + 1))
@@ -550,6 +585,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 if st.budget < 0:
                     raise over(st)
                 return head
+            again_always.tail = lambda ctx: _budget(ctx, over) + [f"return {head:d}"]
             code.append(again_always)
             return
         head = len(code)
@@ -562,6 +598,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if st.budget < 0:
                 raise over(st)
             return body if cond(st) else end
+        again.tail = lambda ctx: _budget(ctx, over) + [
+            f"return {body:d} if {ctx.sub(cond)} else {end:d}"]
         code[head] = self.branch_op(cond, end, body)
         code.append(again)
 
@@ -583,6 +621,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             frame[it_slot] = items(st)
             frame[i_slot] = 0
             return nxt
+        start_tuple.lines = lambda ctx: [f"st.frame[{it_slot:d}] = {ctx.sub(items)}",
+                                         f"st.frame[{i_slot:d}] = 0"]
         code.append(start_tuple if _tuple_valued(items) else start)
         head = len(code)
         code.append(None)
@@ -609,6 +649,15 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             frame[var_slot] = values[i]
             frame[i_slot] = i + 1
             return body
+
+        def stepping(ctx):
+            i, values = ctx.tmp(), ctx.tmp()
+            return [f"{i} = st.frame[{i_slot:d}]", f"{values} = st.frame[{it_slot:d}]",
+                    f"if {i} >= len({values}): return {end:d}",
+                    f"st.frame[{var_slot:d}] = {values}[{i}]",
+                    f"st.frame[{i_slot:d}] = {i} + 1", f"return {body:d}"]
+        test.tail = stepping
+        again.tail = lambda ctx: _budget(ctx, over) + stepping(ctx)
         code[head] = test
         code.append(again)
         code.append(_clearing([it_slot, i_slot, var_slot], len(code) + 1))
@@ -746,11 +795,19 @@ def _goto(target: int):
     fn = lambda st: target  # noqa: E731
     fn.jump_to = [target]
     fn.relink = lambda resolve: _goto(resolve(target))
+    fn.tail = lambda ctx: [f"return {target:d}"]
     return fn
 
 
 def _branch(cond, target: int, nxt: int):
-    return lambda st: nxt if cond(st) else target
+    fn = lambda st: nxt if cond(st) else target  # noqa: E731
+    fn.tail = lambda ctx: [f"return {nxt:d} if {ctx.sub(cond)} else {target:d}"]
+    return fn
+
+
+def _budget(ctx, over) -> list:
+    """The lines of a back jump's budget check (`over(st)` gives the error)."""
+    return ["st.budget -= 1", f"if st.budget < 0: raise {ctx.k(over)}(st)"]
 
 
 def _link(code: list):
@@ -779,6 +836,7 @@ def _clearing(slots, nxt):
         def clear1(st):
             st.frame[a] = None
             return nxt
+        clear1.lines = lambda ctx: [f"st.frame[{a:d}] = None"]
         return clear1
     if len(slots) == 2:
         a, b = slots
@@ -787,6 +845,7 @@ def _clearing(slots, nxt):
             frame = st.frame
             frame[a] = frame[b] = None
             return nxt
+        clear2.lines = lambda ctx: [f"st.frame[{a:d}] = st.frame[{b:d}] = None"]
         return clear2
     slots = tuple(slots)
 
@@ -795,6 +854,7 @@ def _clearing(slots, nxt):
         for k in slots:
             frame[k] = None
         return nxt
+    clear.lines = lambda ctx: [f"st.frame[{k:d}] = None" for k in slots]
     return clear
 
 

@@ -78,10 +78,12 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         if local.where == "frame":
             fn = lambda st: st.frame[slot]  # noqa: E731
             fn.frame_slot = slot
+            fn.render = lambda ctx: f"st.frame[{slot:d}]"
             return fn
         scratch = self.scratch
         fn = lambda st: scratch[slot]  # noqa: E731
         fn.scratch_slot = slot
+        fn.render = lambda ctx: f"{ctx.k(scratch)}[{slot:d}]"
         return fn
 
     def global_name(self, name, node):
@@ -94,6 +96,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             slot = p.var_slots[name]
             fn = lambda st: st.vars[slot]  # noqa: E731
             fn.var_slot = slot  # read inline by attributes and comparisons
+            fn.render = lambda ctx: f"st.vars[{slot:d}]"
             return fn
         if name in p.zone_plain:
             return _const(p.zone_plain[name])
@@ -133,7 +136,16 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             if qualified is not None:
                 return _const(qualified)
         obj = self.expr(node.obj, scope)
-        field = node.name
+        fn = self._attr(node, obj, node.name)
+        if getattr(fn, "render", None) is None:
+            def render(ctx):   # a none value goes through `fn`, which reports it
+                t = ctx.tmp()
+                return (f"({ctx.k(fn)}(st) if ({t} := {ctx.sub(obj)}) is None "
+                        f"else {t}.attrs[{ctx.k(node.name)}])")
+            fn.render = render
+        return fn
+
+    def _attr(self, node, obj, field):
         slot = getattr(obj, "frame_slot", None)
         if slot is not None:
             def frame_attr(st):
@@ -216,12 +228,26 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 (slot,) = c
                 fn = lambda st: st.vars[slot]  # noqa: E731
                 fn.var_slot = slot
+                fn.render = lambda ctx: f"st.vars[{slot:d}]"
                 return fn
             return lambda st: st.vars[find(st)]
         raise self.error(f"{name!r} cannot be indexed", node)
 
+    @classmethod
+    def _var_at(cls, table, key, find):
+        """`v[k]` with one run-time key: `_var_at1`, whose text inlines the key."""
+        fn = cls._var_at1(table, key, find)
+        by_value = {k[0]: v for k, v in table.items()}
+
+        def render(ctx):
+            t = ctx.tmp()
+            return (f"st.vars[{ctx.k(find)}(st) if ({t} := {ctx.k(by_value)}.get("
+                    f"{ctx.sub(key)})) is None else {t}]")
+        fn.render = render
+        return fn
+
     @staticmethod
-    def _var_at(table, key, find):
+    def _var_at1(table, key, find):
         """`v[k]` with one run-time key (e.g. `selected[me]`): one closure instead of
         three; a missing key falls back to `find`, which reports it."""
         by_value = {k[0]: v for k, v in table.items()}
@@ -252,6 +278,12 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         def var_at2(st):
             i = table.get((k0(st), k1(st)))
             return st.vars[find(st) if i is None else i]
+
+        def render(ctx):
+            t = ctx.tmp()
+            return (f"st.vars[{ctx.k(find)}(st) if ({t} := {ctx.k(table)}.get(({ctx.sub(k0)}, "
+                    f"{ctx.sub(k1)}))) is None else {t}]")
+        var_at2.render = render
         return var_at2
 
     def list_position(self, node, scope):
@@ -278,6 +310,21 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             if key not in table:
                 raise self.error(f"{what} has no element [{', '.join(map(str, key))}]", node)
             return _const(table[key])
+        fn = self._find(table, keys, key_error)
+        if len(keys) <= 2:
+            t_keys = keys
+            by_value = {k[0]: v for k, v in table.items()} if len(keys) == 1 else table
+
+            def render(ctx):   # a missing key goes through `fn`, which reports it
+                t = ctx.tmp()
+                key = ", ".join(ctx.sub(k) for k in t_keys)
+                if len(t_keys) == 2:
+                    key = f"({key})"
+                return f"({ctx.k(fn)}(st) if ({t} := {ctx.k(by_value)}.get({key})) is None else {t})"
+            fn.render = render
+        return fn
+
+    def _find(self, table, keys, key_error):
         if len(keys) == 1:
             (k0,) = keys
             by_value = {k[0]: v for k, v in table.items()}

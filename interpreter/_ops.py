@@ -7,6 +7,7 @@ import operator
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuple_valued, _tuples
+from ._fuse import fuse
 from .values import ZoneRef
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -55,6 +56,19 @@ class OperatorMixin:
     # ------------------------------------------------------------------ operators
     def _e_BinOp(self, node, scope):
         left, right = self.expr(node.left, scope), self.expr(node.right, scope)
+        fn = self._binop(node, left, right)
+        if _folded(fn) is not None:
+            return fn
+        op = node.op
+        if op in _BINOPS:
+            return fuse(fn, lambda ctx: f"({ctx.sub(left)} {op} {ctx.sub(right)})")
+        c = _folded(right)
+        if c is not None and c[0] != 0:
+            py = "//" if op == "/" else "%"
+            return fuse(fn, lambda ctx: f"({ctx.sub(left)} {py} {ctx.sub(right)})")
+        return fn   # a divisor that may be zero: the closure reports it
+
+    def _binop(self, node, left, right):
         if node.op in _BINOPS:
             fn = _BINOPS[node.op]
             both = _folded(left, right)
@@ -90,7 +104,7 @@ class OperatorMixin:
 
     def _e_Neg(self, node, scope):
         inner = self.expr(node.operand, scope)
-        return lambda st: -inner(st)
+        return fuse(lambda st: -inner(st), lambda ctx: f"(-{ctx.sub(inner)})")
 
     def _e_Compare(self, node, scope):
         left, right = self.expr(node.left, scope), self.expr(node.right, scope)
@@ -98,6 +112,11 @@ class OperatorMixin:
         both = _folded(left, right)
         if both is not None:
             return _const(fn(*both))
+        op = node.op
+        return fuse(self._compare(node, fn, left, right),
+                    lambda ctx: f"({ctx.sub(left)} {op} {ctx.sub(right)})")
+
+    def _compare(self, node, fn, left, right):
         if _folded(right) is not None:
             return self._compare_const(node.op, fn, left, _folded(right)[0])
         loop_attr = getattr(left, "loop_attr", None)
@@ -283,6 +302,10 @@ class OperatorMixin:
         parts = [p for p in parts if _folded(p) != [True]] or [_const(True)]
         if len(parts) == 1:
             return parts[0]
+        return fuse(self._and(parts), lambda ctx: _join(ctx, parts, "and"))
+
+    @staticmethod
+    def _and(parts):
         if len(parts) == 2:
             a, b = parts
             return lambda st: a(st) and b(st)
@@ -310,6 +333,10 @@ class OperatorMixin:
         parts = [p for p in parts if _folded(p) != [False]] or [_const(False)]
         if len(parts) == 1:
             return parts[0]
+        return fuse(self._or(parts), lambda ctx: _join(ctx, parts, "or"))
+
+    @staticmethod
+    def _or(parts):
         if len(parts) == 2:
             a, b = parts
             return lambda st: a(st) or b(st)
@@ -331,6 +358,10 @@ class OperatorMixin:
         inner = self.expr(node.operand, scope)
         if _folded(inner) is not None:
             return _const(not _folded(inner)[0])
+        return fuse(self._not(inner), lambda ctx: f"(not {ctx.sub(inner)})")
+
+    @staticmethod
+    def _not(inner):
         slot = getattr(inner, "var_slot", None)
         if slot is not None:   # `not round_over`: the variable read inline
             return lambda st: not st.vars[slot]
@@ -357,7 +388,7 @@ class OperatorMixin:
             fn = lambda st: a(st) if test(st) else b(st)  # noqa: E731
         if _tuple_valued(a) and _tuple_valued(b):
             _tuples(fn)
-        return fn
+        return fuse(fn, lambda ctx: f"({ctx.sub(a)} if {ctx.sub(test)} else {ctx.sub(b)})")
 
     def _e_Range(self, node, scope):
         lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
@@ -378,3 +409,10 @@ class OperatorMixin:
             except Exception:  # noqa: BLE001 - not constant: evaluate at run time
                 pass
         return _tuples(lambda st: tuple([f(st) for f in items]))
+
+
+def _join(ctx, parts, word):
+    """`a and b` as the two-part closure gives it (a's value when false); three or more
+    parts give a bool, as `and_all` / `or_any` do."""
+    text = f" {word} ".join(ctx.sub(p) for p in parts)
+    return f"({text})" if len(parts) == 2 else f"(True if {text} else False)"

@@ -1,0 +1,172 @@
+"""Fusing closures into generated Python functions: fewer calls per step.
+
+The compiler turns each AST node into a closure, which costs a Python call per node
+evaluated.  Handlers for the commonest nodes also tag their closure with a text form:
+
+* `render(ctx) -> str`: a Python expression equal to calling the closure (literals,
+  locals, variables, attributes, operators, zone lookups, `count`, `top`, def calls);
+* `lines(ctx) -> [str]`: the statements of an instruction that always goes on to the next
+  one (assignments, `let`, `move`, argument binding, loop set-up);
+* `tail(ctx) -> [str]`: statements that return the next pc (jumps, branches, loop tests).
+
+`fuse` compiles an operator's text with its parts inlined (`c.suit == led.suit and x > 1`
+is one call instead of seven), `fuse_body` compiles a loop with its test and item inline,
+and `fuse_runs` compiles each run of straight instructions and its closing jump into one
+function.  A part without a text stays a closure and is called from the generated code.
+
+Safety: a ruleset is untrusted text, and none of it reaches the generated source.  The
+source is built only from the templates in the handlers, slot numbers and small ints;
+every other value (strings, enum members, cards, field names, closures, lists) is passed
+in as an argument `K<n>` of a factory function.  `_check` enforces this before anything
+is compiled: only the templates' characters, and only the names they use.  Loops in
+generated code run over finite collections, and back jumps keep the step budget.
+Set GDL_FUSE=0 in the environment to run on the plain closures (for comparison).
+"""
+from __future__ import annotations
+
+import os
+import re
+
+#: whether programs are fused (tests compare both ways)
+ENABLED = os.environ.get("GDL_FUSE", "1") != "0"
+
+#: the most instructions one fused function runs
+MAX_RUN = 16
+
+#: deeper parts stay calls (Python's parser nests parentheses 200 deep at most)
+MAX_DEPTH = 24
+
+#: ints written out in the source; others are passed in
+_SMALL = 1 << 62
+
+_CHARS = re.compile(r"[A-Za-z0-9_ .,\[\]()=!<>+\-*/%:\n]*")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_NAMES = frozenset({
+    "st", "frame", "vars", "zones", "attrs", "slot", "up", "id", "out", "index", "budget",
+    "facing_up", "move_cards", "get", "append", "len", "isinstance",
+    "return", "raise", "for", "in", "if", "else", "and", "or", "not", "is",
+    "True", "False", "None"})
+_GENERATED = re.compile(r"(K|_t)\d+")
+_GLOBALS = {"__builtins__": {}, "len": len, "isinstance": isinstance}
+
+#: factory functions by source text (texts of the same shape share their code); cleared
+#: when it grows past `_MAX_FACTORIES`, as a long session reloading rules might make it
+_FACTORIES: dict = {}
+_MAX_FACTORIES = 20_000
+
+
+class Ctx:
+    """Rendering state: the values passed in (`K<n>`) and the temporaries (`_t<n>`)."""
+
+    __slots__ = ("consts", "ids", "temps", "depth")
+
+    def __init__(self):
+        self.consts, self.ids, self.temps, self.depth = [], {}, 0, 0
+
+    def k(self, value) -> str:
+        """The name of a value passed into the fused function (once per object)."""
+        n = self.ids.get(id(value))
+        if n is None:
+            n = self.ids[id(value)] = len(self.consts)
+            self.consts.append(value)
+        return f"K{n}"
+
+    def lit(self, value) -> str:
+        """A constant: an int, a bool or none written out, anything else passed in."""
+        if value is None or value is True or value is False:
+            return repr(value)
+        if type(value) is int and -_SMALL < value < _SMALL:
+            return f"({value:d})"
+        return self.k(value)
+
+    def tmp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps - 1}"
+
+    def sub(self, fn) -> str:
+        """The text of a part: its own rendering, or a call to its closure."""
+        render = getattr(fn, "render", None)
+        if render is None or self.depth >= MAX_DEPTH:
+            return f"{self.k(fn)}(st)"
+        self.depth += 1
+        try:
+            return render(self)
+        finally:
+            self.depth -= 1
+
+
+def _check(body: str):
+    """Refuses any text not made of the templates' characters and names."""
+    if not _CHARS.fullmatch(body):
+        raise AssertionError(f"generated code has a foreign character: {body!r}")
+    for word in _WORD.findall(body):
+        if word not in _NAMES and not _GENERATED.fullmatch(word):
+            raise AssertionError(f"generated code has a foreign name: {word!r}")
+
+
+def fuse(fn, render):
+    """Returns a function equivalent to `fn` (whose tags it keeps), compiled from
+    `render`'s text when that inlines at least one part; else `fn`, tagged with `render`
+    so that the node's consumer can inline it."""
+    fn.render = render
+    if not ENABLED:
+        return fn
+    ctx = Ctx()
+    body = render(ctx)
+    if re.fullmatch(r"K\d+\(st\)", body):   # a lone call would only add one
+        return fn
+    out = _build(ctx, f"return {body}")
+    out.__dict__.update(fn.__dict__)
+    return out
+
+
+def fuse_body(fn, lines):
+    """Returns a function equivalent to `fn` (whose tags it keeps), compiled from the
+    statements `lines(ctx)` gives (a loop, say): it has no text of its own to inline, so
+    its consumer calls it."""
+    if not ENABLED:
+        return fn
+    ctx = Ctx()
+    out = _build(ctx, "\n        ".join(lines(ctx)))
+    out.__dict__.update(fn.__dict__)
+    return out
+
+
+def fuse_runs(code: list):
+    """Gives each instruction of a run one function doing the rest of the run.  A run is
+    a sequence of straight instructions (tagged with `lines(ctx)`: statements that always
+    go on to the next one), ended by a jump, branch or loop test if one comes next
+    (tagged with `tail(ctx)`: lines that return the next pc).  Every instruction of a run
+    gets its own rest, since a jump, a call's return or a resumed decision may land
+    anywhere in it; runs longer than `MAX_RUN` are cut."""
+    if not ENABLED:
+        return
+    fused = list(code)
+    i, n = 0, len(code)
+    while i < n:
+        j = i
+        while j < n and j - i < MAX_RUN and getattr(code[j], "lines", None) is not None:
+            j += 1
+        tail = getattr(code[j], "tail", None) if j < n else None
+        for k in range(i, j + 1 if tail is not None else j):
+            ctx = Ctx()
+            lines = [line for fn in code[k:j] for line in fn.lines(ctx)]
+            lines += tail(ctx) if tail is not None else [f"return {j:d}"]
+            fused[k] = _build(ctx, "\n        ".join(lines))
+        i = j + 1 if tail is not None else max(j, i + 1)
+    code[:] = fused
+
+
+def _build(ctx: Ctx, body: str):
+    """Compiles `body` (checked) as a function of `st`, with `ctx`'s values passed in."""
+    _check(body)
+    make = _FACTORIES.get(body)
+    if make is None or make.__code__.co_argcount != len(ctx.consts):
+        names = ", ".join(f"K{i}" for i in range(len(ctx.consts)))
+        source = f"def make({names}):\n    def fused(st):\n        {body}\n    return fused\n"
+        space: dict = {}
+        exec(compile(source, "<gdl fused>", "exec"), _GLOBALS, space)  # noqa: S102
+        if len(_FACTORIES) >= _MAX_FACTORIES:
+            _FACTORIES.clear()
+        make = _FACTORIES[body] = space["make"]
+    return make(*ctx.consts)

@@ -1,0 +1,134 @@
+"""Generated code (`interpreter/_fuse.py`) plays exactly as the plain closures do, is
+really used, and never carries ruleset text into its source."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from gdl.errors import GdlError
+from interpreter import _fuse, load, load_text
+from interpreter._fuzz_sweep import sweep_configs
+from interpreter.game import load_ruleset
+
+ROOT = Path(__file__).resolve().parent.parent / "rulesets"
+PLAYED = sorted(ROOT.glob("*.gdl")) + sorted((ROOT / "classics").glob("*.gdl"))
+
+
+def _playthrough(game, seed, limit=300):
+    """What a seeded random game shows at every step: the moves offered, the table from
+    each seat, and how it ends (or the error it stops with)."""
+    rng = random.Random(seed)
+    seen = []
+    try:
+        state = game.new_state()
+        for _ in range(limit):
+            if state.is_terminal():
+                seen.append(("end", state.returns()))
+                break
+            if state.is_chance():
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            seat = state.to_move()[0]
+            moves = [m.text for m in state.legal_moves(seat)]
+            seen.append((seat.name, moves, [state.view(s) for s in game.seats], state.key()))
+            state.apply(moves[rng.randrange(len(moves))], seat)
+    except GdlError as err:
+        seen.append(("error", str(err)))
+    return seen
+
+
+def _both_ways(monkeypatch, path, options):
+    games = []
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        try:
+            games.append(load(str(path), options))
+        except GdlError:
+            return None               # an option clash: the same either way
+    return games
+
+
+@pytest.mark.parametrize("path", PLAYED, ids=lambda p: p.stem)
+def test_generated_code_plays_as_the_closures(monkeypatch, path):
+    ruleset = load_ruleset(str(path))
+    configs = [{}] + sweep_configs(ruleset, {}, load(str(path)).options)
+    compared = 0
+    for options in configs:
+        games = _both_ways(monkeypatch, path, options)
+        if games is None:
+            continue
+        fused, plain = games
+        for seed in range(2):
+            assert _playthrough(fused, seed) == _playthrough(plain, seed), options
+        compared += 1
+    assert compared >= 1
+
+
+def test_programs_really_run_generated_code(monkeypatch):
+    monkeypatch.setattr(_fuse, "ENABLED", True)
+    game = load(str(ROOT / "classics" / "leduc_poker.gdl"))
+    fused = [fn for fn in game.prog.code if fn.__code__.co_filename == "<gdl fused>"]
+    assert len(fused) > len(game.prog.code) // 3
+    monkeypatch.setattr(_fuse, "ENABLED", False)
+    game = load(str(ROOT / "classics" / "leduc_poker.gdl"))
+    assert not [fn for fn in game.prog.code if fn.__code__.co_filename == "<gdl fused>"]
+
+
+HOSTILE = '''
+game "__import__('os').system('echo pwned')"
+players 2
+option exec: {eval, compile} = eval
+    "\\" + open('/etc/passwd').read() + \\""
+enum globals = system "os.system('x')", builtins "__builtins__"
+card __class__: globals
+cards into pile: card(__class__: g) for g in globals
+zone pile: stack
+zone lap[player]: stack
+var __dict__: int = 0
+var mro[player]: text = "__subclasses__()"
+def breakpoint(c: card) = if c.__class__ == system and exec == eval then 1 else 2
+action getattr(c: pile) "\\n__import__('os')":
+    require breakpoint(c) + __dict__ > 0 or mro[me] == "\\n"
+    mro[me] = mro[me] + "')\\n"
+    __dict__ += breakpoint(c)
+    move c to lap[me]
+flow:
+    while count(pile) > 0:
+        for p in players:
+            if count(pile) > 0:
+                choose p: getattr
+    win first(p for p in players if count(lap[p]) > 0)
+'''
+
+
+def test_ruleset_text_never_reaches_generated_source(monkeypatch):
+    """Names, strings and field names that would be code in Python stay values: the
+    game plays, and every generated source passes the check (names and characters of
+    the templates only)."""
+    monkeypatch.setattr(_fuse, "ENABLED", True)
+    _fuse._FACTORIES.clear()
+    game = load_text(HOSTILE)
+    state = game.new_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply(state.random_move(rng, state.to_move()[0]))
+    assert state.returns() in ((1.0, -1.0), (-1.0, 1.0))
+    assert _fuse._FACTORIES
+    for source in _fuse._FACTORIES:
+        _fuse._check(source)
+        for word in ("__", "os", "eval", "exec", "system", "getattr", "mro", "'", '"'):
+            assert word not in source.replace("_t", "")
+
+
+@pytest.mark.parametrize("text", [
+    "__import__('os')",
+    "K0.__class__",
+    "st.vars[0] if True else open",
+    "K0(st); import os",
+    "'text'",
+])
+def test_the_check_refuses_foreign_text(text):
+    with pytest.raises(AssertionError):
+        _fuse._check(text)

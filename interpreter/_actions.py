@@ -11,6 +11,7 @@ import attrs
 from gdl import ast as A
 
 from ._closures import _const, _folded
+from ._fuse import fuse, fuse_filter
 from ._scope import Local, Scope
 from .values import Move
 
@@ -34,6 +35,8 @@ class ActionInfo:
     hoisted: bool = False                # has requires with memoised parts (Compiler.hoisted)
     card_args: Optional[bool] = None     # do its moves name cards? (known after the first)
     exclude: object = None               # `require last != x` first: x, dropped from the domain
+    keep: object = None                  # keep(st, values): the last parameter's values
+    #                                      its requires allow (generated code), or None
 
 
 class ActionMixin:
@@ -93,6 +96,8 @@ class ActionMixin:
         info = ActionInfo(name, decl, me.slot, params, requires, secrets, scope=scope,
                           staged=staged, enum_params=enum_params,
                           tests=[all_of(stage) for stage in staged])
+        if params and info.tests[-1] is not None:
+            info.keep = fuse_filter(enum_params[-1][1], info.tests[-1])
         if not params:
             info.plain = Move(info, ())
         info.never = any(_folded(r) == [False] for r, _, _ in requires)
@@ -159,6 +164,9 @@ class ActionMixin:
                 memo[0] = epochs[level]
             return memo[1]
         once_per_loop.memo = (memo, epochs, level, fn)   # read inline by `_equality_memo`
+        once_per_loop.render = lambda ctx: (   # the memo read inline while it is current
+            f"({ctx.k(memo)}[1] if {ctx.k(memo)}[0] == {ctx.k(epochs)}[{level:d}] "
+            f"else {ctx.k(once_per_loop)}(st))")
         return once_per_loop
 
     def narrowed(self, node, scope, bounds):
@@ -194,7 +202,7 @@ def all_of(tests):
         return tests[0]
     if len(tests) == 2:
         a, b = tests
-        return lambda st: a(st) and b(st)
+        return fuse(lambda st: a(st) and b(st), lambda ctx: f"({ctx.sub(a)} and {ctx.sub(b)})")
     tests = tuple(tests)
 
     def every(st):

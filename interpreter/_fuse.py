@@ -132,6 +132,19 @@ def fuse_body(fn, lines):
     return out
 
 
+def fuse_filter(slot: int, test):
+    """Returns `keep(st, values)`: the values that pass `test` with frame slot `slot`
+    bound to each in turn, in order (the loop of move enumeration, its test inline); or
+    None when generated code is off."""
+    if not ENABLED:
+        return None
+    ctx = Ctx()
+    values, kept, v = ctx.tmp(), ctx.tmp(), ctx.tmp()
+    lines = [f"{kept} = []", f"for {v} in {values}:", f"    st.frame[{slot:d}] = {v}",
+             f"    if {ctx.sub(test)}: {kept}.append({v})", f"return {kept}"]
+    return _build(ctx, "\n        ".join(lines), f"st, {values}")
+
+
 def fuse_runs(code: list):
     """Gives each instruction of a run one function doing the rest of the run.  A run is
     a sequence of straight instructions (tagged with `lines(ctx)`: statements that always
@@ -157,16 +170,18 @@ def fuse_runs(code: list):
     code[:] = fused
 
 
-def _build(ctx: Ctx, body: str):
-    """Compiles `body` (checked) as a function of `st`, with `ctx`'s values passed in."""
-    _check(body)
-    make = _FACTORIES.get(body)
+def _build(ctx: Ctx, body: str, params: str = "st"):
+    """Compiles `body` (checked) as a function of `params`, with `ctx`'s values passed
+    in."""
+    _check(params + "\n" + body)
+    make = _FACTORIES.get((params, body))
     if make is None or make.__code__.co_argcount != len(ctx.consts):
         names = ", ".join(f"K{i}" for i in range(len(ctx.consts)))
-        source = f"def make({names}):\n    def fused(st):\n        {body}\n    return fused\n"
+        source = (f"def make({names}):\n    def fused({params}):\n        {body}\n"
+                  f"    return fused\n")
         space: dict = {}
         exec(compile(source, "<gdl fused>", "exec"), _GLOBALS, space)  # noqa: S102
         if len(_FACTORIES) >= _MAX_FACTORIES:
             _FACTORIES.clear()
-        make = _FACTORIES[body] = space["make"]
+        make = _FACTORIES[params, body] = space["make"]
     return make(*ctx.consts)

@@ -734,6 +734,8 @@ def _last_values(st, info, epochs):
         return values
     if epochs is not None:
         epochs[n - 1] += 1
+    if info.keep is not None:
+        return info.keep(st, values)
     frame = st.frame
     kept = []
     for v in values:

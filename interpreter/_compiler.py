@@ -341,15 +341,24 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
     def cards_of(self, node, scope):
         fn = self.expr(node, scope)
 
-        def cards(st):
-            v = fn(st)
-            if isinstance(v, Card):
-                return (v,)
+        def others(st, v):
             if isinstance(v, ZoneRef):
                 return tuple(reversed(st.zones[v.slot]))
             if v is None:
                 raise self.runtime_error("there is no card here (the value is none)", node, st)
             return v
+
+        def cards(st):
+            v = fn(st)
+            if isinstance(v, Card):
+                return (v,)
+            return others(st, v)
+
+        def render(ctx):   # one card, the common case, inline
+            t = ctx.tmp()
+            return (f"(({t},) if isinstance(({t} := {ctx.sub(fn)}), {ctx.k(Card)}) "
+                    f"else {ctx.k(others)}(st, {t}))")
+        cards.render = render
         return cards
 
     def zone_of_expr(self, node, scope):
@@ -360,6 +369,15 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if not isinstance(z, ZoneRef):
                 raise self.runtime_error(f"expected a zone, got {z!r}", node, st)
             return z
+        if getattr(fn, "zone_valued", False) or isinstance(
+                getattr(fn, "constant", (None,))[0], ZoneRef):
+            zone.render = fn.render if hasattr(fn, "render") else None
+        else:
+            def render(ctx):
+                t = ctx.tmp()
+                return (f"({t} if isinstance(({t} := {ctx.sub(fn)}), {ctx.k(ZoneRef)}) "
+                        f"else {ctx.k(zone)}(st))")
+            zone.render = render
         return zone
 
     def _s_Move(self, s, scope, code):
@@ -381,10 +399,10 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             return nxt
 
         def lines(ctx):                 # the same steps, in the same order
-            z = ctx.tmp()
+            z, d = ctx.tmp(), ctx.tmp()
             up = f"{ctx.k(info)}[{z}.slot].facing_up" if facing is None else repr(facing)
-            d = "None" if depth is None else ctx.sub(depth)
             return [f"{z} = {ctx.sub(dest)}",
+                    f"{d} = {'None' if depth is None else ctx.sub(depth)}",
                     f"st.move_cards({ctx.sub(cards)}, {z}.slot, {ctx.k(kind)}, {d}, {up}, "
                     f"{ctx.k(s)})"]
         move.lines = lines

@@ -163,7 +163,6 @@ class ActionMixin:
                 memo[1] = fn(st)
                 memo[0] = epochs[level]
             return memo[1]
-        once_per_loop.memo = (memo, epochs, level, fn)   # read inline by `_equality_memo`
         once_per_loop.render = lambda ctx: (   # the memo read inline while it is current
             f"({ctx.k(memo)}[1] if {ctx.k(memo)}[0] == {ctx.k(epochs)}[{level:d}] "
             f"else {ctx.k(once_per_loop)}(st))")

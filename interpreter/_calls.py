@@ -89,7 +89,6 @@ class CallMixin:
             def count_local(st):
                 v = st.frame[local]
                 return len(st.zones[v.slot]) if isinstance(v, ZoneRef) else len(v)
-            count_local.count_frame = local   # `count(c) > 1`: compared inline
 
             def render(ctx):
                 t = ctx.tmp()

@@ -165,7 +165,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                     raise self.runtime_error(f"no card to take .{field} of (the value is "
                                              f"none)", node, st)
                 return value.attrs[field]
-            scratch_attr.loop_attr = (slot, field)   # read inline by comparisons
+            scratch_attr.loop_attr = (slot, field)   # read inline by `ord` and `text`
             return scratch_attr
         slot = getattr(obj, "var_slot", None)
         if slot is not None:

@@ -6,7 +6,7 @@ from gdl import ast as A
 
 from ._closures import _const, _folded, _tuple_valued, _tuples
 from ._scope import Local, Scope
-from .values import HAS_TEXT, ZoneRef, text_of
+from .values import ZoneRef, text_of
 
 
 class CallMixin:
@@ -59,47 +59,20 @@ class CallMixin:
             slot = c[0].slot
             return _rendered(lambda st: len(st.zones[slot]),
                              lambda ctx: f"len(st.zones[{slot:d}])")
-        zone_key = getattr(coll, "zone_key", None)
-        if zone_key is not None:   # `count(deck[me])`: key and zone slot read inline;
-            where, key, slot_of = zone_key   # a missing key goes through `coll` (its error)
-            if where == "frame_slot":
-                def count_zone_local(st):
-                    slot = slot_of.get(st.frame[key])
-                    return len(st.zones[coll(st).slot if slot is None else slot])
-
-                def render(ctx):
-                    t = ctx.tmp()
-                    return (f"len(st.zones[{ctx.k(coll)}(st).slot if ({t} := "
-                            f"{ctx.k(slot_of)}.get(st.frame[{key:d}])) is None else {t}])")
-                count_zone_local.render = render
-                return count_zone_local
-            scratch = self.scratch
-
-            def count_zone_scratch(st):
-                slot = slot_of.get(scratch[key])
-                return len(st.zones[coll(st).slot if slot is None else slot])
-            return count_zone_scratch
         if getattr(coll, "zone_valued", False):
             return _rendered(lambda st: len(st.zones[coll(st).slot]),
                              lambda ctx: f"len(st.zones[{ctx.sub(coll)}.slot])")
         if _tuple_valued(coll):   # `count(alive())`, `count(chars(t))`
             return _rendered(lambda st: len(coll(st)), lambda ctx: f"len({ctx.sub(coll)})")
-        local = getattr(coll, "frame_slot", None)
-        if local is not None:
-            def count_local(st):
-                v = st.frame[local]
-                return len(st.zones[v.slot]) if isinstance(v, ZoneRef) else len(v)
-
-            def render(ctx):
-                t = ctx.tmp()
-                return (f"(len(st.zones[{t}.slot]) if isinstance(({t} := st.frame[{local:d}]), "
-                        f"{ctx.k(ZoneRef)}) else len({t}))")
-            count_local.render = render
-            return count_local
-
         def count(st):
             v = coll(st)
             return len(st.zones[v.slot]) if isinstance(v, ZoneRef) else len(v)
+
+        def render(ctx):
+            t = ctx.tmp()
+            return (f"(len(st.zones[{t}.slot]) if isinstance(({t} := {ctx.sub(coll)}), "
+                    f"{ctx.k(ZoneRef)}) else len({t}))")
+        count.render = render
         return count
 
     def _b_cards(self, node, scope):
@@ -214,28 +187,16 @@ class CallMixin:
                 raise self.runtime_error(f"opponent() needs exactly two active players, "
                                          f"there are {len(others) + 1}", node, st)
             return others[0]
-        slot = getattr(p, "frame_slot", None)
-        if other is not None and slot is not None:
-            def opponent_local(st):   # `opponent(me)` with two seats in: one dict lookup
-                if not st.out:
-                    return other[st.frame[slot]]
-                return opponent(st)
-            fn = opponent_local
-        else:
-            fn = opponent
-        if other is not None:
+        if other is not None:   # two seats, both in: one dict lookup
             def render(ctx):
-                return f"({ctx.k(other)}[{ctx.sub(p)}] if not st.out else {ctx.k(fn)}(st))"
-            fn.render = render
-        return fn
+                return f"({ctx.k(other)}[{ctx.sub(p)}] if not st.out else {ctx.k(opponent)}(st))"
+            opponent.render = render
+        return opponent
 
     def _b_active(self, node, scope):
         (p,) = self.args(node, scope, 1)
-        slot = getattr(p, "scratch_slot", None)
-        if slot is not None:   # `active(p)` in a comprehension over p: read it inline
-            scratch = self.scratch
-            return lambda st: not st.out >> scratch[slot].index & 1
-        return lambda st: not st.out >> p(st).index & 1
+        return _rendered(lambda st: not st.out >> p(st).index & 1,
+                         lambda ctx: f"(not st.out >> {ctx.sub(p)}.index & 1)")
 
     def _b_seat(self, node, scope):
         (p,) = self.args(node, scope, 1)
@@ -266,15 +227,6 @@ class CallMixin:
 
     def _b_ord(self, node, scope):
         (m,) = self.args(node, scope, 1)
-        loop_attr = getattr(m, "loop_attr", None)
-        if loop_attr is not None:   # `ord(c.rank)` over a comprehension's c: read inline
-            slot, field = loop_attr
-            scratch = self.scratch
-
-            def ord_loop_attr(st):
-                v = scratch[slot]
-                return (m(st) if v is None else v.attrs[field]).index
-            return ord_loop_attr
         return _rendered(lambda st: m(st).index, lambda ctx: f"{ctx.sub(m)}.index")
 
     def _b_abs(self, node, scope):
@@ -314,23 +266,9 @@ class CallMixin:
 
     def _b_text(self, node, scope):
         """`text(x)`: a card, member, seat or zone gives its own text inline (as `text_of`
-        does first), and `text(c.suit)` over a comprehension's c reads the field inline."""
+        does first)."""
         (x,) = self.args(node, scope, 1)
-        loop_attr = getattr(x, "loop_attr", None)
-        if loop_attr is not None:
-            slot, field = loop_attr
-            scratch = self.scratch
-
-            def text_loop_attr(st):
-                v = scratch[slot]
-                v = x(st) if v is None else v.attrs[field]   # none: `x` reports it
-                return v.text if type(v) in HAS_TEXT else text_of(v)
-            return text_loop_attr
-
-        def text(st):
-            v = x(st)
-            return v.text if type(v) in HAS_TEXT else text_of(v)
-        return text
+        return _rendered(lambda st: text_of(x(st)), lambda ctx: f"{ctx.k(text_of)}({ctx.sub(x)})")
 
     def _b_join(self, node, scope):
         xs, sep = self.collection(node.args[0], scope), self.expr(node.args[1], scope)
@@ -407,74 +345,36 @@ class CallMixin:
         return _tuples(fn) if _tuple_valued(body) else fn
 
     def call_with(self, body, slots, args):
-        fn = self._call_with(body, slots, args)
-        put = self.scratch.__setitem__
-        if len(slots) == 1:
-            (s0,), (a0,) = slots, args
-
-            def render(ctx):   # the argument is written, then the body read
-                return (f"({ctx.sub(body)} if {ctx.k(put)}({s0:d}, {ctx.sub(a0)}) is None "
-                        f"else None)")
-            fn.render = render
-        elif len(slots) == 2:
-            (s0, s1), (a0, a1) = slots, args
-
-            def render(ctx):   # as `call2`: the first argument is written last
-                t = ctx.tmp()
-                return (f"({ctx.sub(body)} if (({t} := {ctx.sub(a0)}), {ctx.k(put)}({s1:d}, "
-                        f"{ctx.sub(a1)}), {ctx.k(put)}({s0:d}, {t})) else None)")
-            fn.render = render
-        return fn
-
-    def _call_with(self, body, slots, args):
-        """The closure behind `call_def`.  With one argument, a constant, a frame local or a
-        comprehension variable is copied inline (`value(c)`); with two, a constant second
-        argument is (`colour_sum(z, black)`)."""
+        """The closure behind `call_def`: the arguments are evaluated in order, then
+        written to the def's slots, then the body runs."""
         scratch = self.scratch
+        put = scratch.__setitem__
         if len(slots) == 1:
             (s0,), (a0,) = slots, args
-            c = _folded(a0)
-            if c is not None:
-                (v,) = c
-
-                def call1_const(st):
-                    scratch[s0] = v
-                    return body(st)
-                return call1_const
-            slot = getattr(a0, "frame_slot", None)
-            if slot is not None:
-                def call1_local(st):
-                    scratch[s0] = st.frame[slot]
-                    return body(st)
-                return call1_local
-            slot = getattr(a0, "scratch_slot", None)
-            if slot is not None:
-                def call1_loop(st):
-                    scratch[s0] = scratch[slot]
-                    return body(st)
-                return call1_loop
 
             def call1(st):
                 scratch[s0] = a0(st)
                 return body(st)
+
+            def render(ctx):   # the argument is written, then the body read
+                return (f"({ctx.sub(body)} if {ctx.k(put)}({s0:d}, {ctx.sub(a0)}) is None "
+                        f"else None)")
+            call1.render = render
             return call1
         if len(slots) == 2:
             (s0, s1), (a0, a1) = slots, args
-            c = _folded(a1)
-            if c is not None:
-                (v,) = c
-
-                def call2_const(st):
-                    scratch[s0] = a0(st)
-                    scratch[s1] = v
-                    return body(st)
-                return call2_const
 
             def call2(st):
                 v0 = a0(st)
                 scratch[s1] = a1(st)
                 scratch[s0] = v0
                 return body(st)
+
+            def render(ctx):   # as `call2`: the first argument is written last
+                t = ctx.tmp()
+                return (f"({ctx.sub(body)} if (({t} := {ctx.sub(a0)}), {ctx.k(put)}({s1:d}, "
+                        f"{ctx.sub(a1)}), {ctx.k(put)}({s0:d}, {t})) else None)")
+            call2.render = render
             return call2
 
         def call(st):

@@ -371,7 +371,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             return z
         if getattr(fn, "zone_valued", False) or isinstance(
                 getattr(fn, "constant", (None,))[0], ZoneRef):
-            zone.render = fn.render if hasattr(fn, "render") else None
+            zone.render = getattr(fn, "render", None)   # always a zone: no test
         else:
             def render(ctx):
                 t = ctx.tmp()

@@ -71,13 +71,11 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         return self.global_name(node.id, node)
 
     def read_local(self, local: Local):
-        """A closure reading a local; reads are tagged with `frame_slot` / `scratch_slot`
-        so hot consumers (comparisons, attributes) can read the slot inline, one call
-        fewer."""
+        """A closure reading a local; a comprehension variable's read is tagged with its
+        `scratch_slot`, so that a loop yielding the variable itself needs no call."""
         slot = local.slot
         if local.where == "frame":
             fn = lambda st: st.frame[slot]  # noqa: E731
-            fn.frame_slot = slot
             fn.render = lambda ctx: f"st.frame[{slot:d}]"
             return fn
         scratch = self.scratch
@@ -95,7 +93,6 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         if name in p.var_slots:
             slot = p.var_slots[name]
             fn = lambda st: st.vars[slot]  # noqa: E731
-            fn.var_slot = slot  # read inline by attributes and comparisons
             fn.render = lambda ctx: f"st.vars[{slot:d}]"
             return fn
         if name in p.zone_plain:
@@ -136,46 +133,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             if qualified is not None:
                 return _const(qualified)
         obj = self.expr(node.obj, scope)
-        fn = self._attr(node, obj, node.name)
-        if getattr(fn, "render", None) is None:
-            def render(ctx):   # a none value goes through `fn`, which reports it
-                t = ctx.tmp()
-                return (f"({ctx.k(fn)}(st) if ({t} := {ctx.sub(obj)}) is None "
-                        f"else {t}.attrs[{ctx.k(node.name)}])")
-            fn.render = render
-        return fn
-
-    def _attr(self, node, obj, field):
-        slot = getattr(obj, "frame_slot", None)
-        if slot is not None:
-            def frame_attr(st):
-                value = st.frame[slot]
-                if value is None:
-                    raise self.runtime_error(f"no card to take .{field} of (the value is "
-                                             f"none)", node, st)
-                return value.attrs[field]
-            return frame_attr
-        slot = getattr(obj, "scratch_slot", None)
-        if slot is not None:
-            scratch = self.scratch
-
-            def scratch_attr(st):   # `x.suit` over a comprehension's x: read it inline
-                value = scratch[slot]
-                if value is None:
-                    raise self.runtime_error(f"no card to take .{field} of (the value is "
-                                             f"none)", node, st)
-                return value.attrs[field]
-            scratch_attr.loop_attr = (slot, field)   # read inline by `ord` and `text`
-            return scratch_attr
-        slot = getattr(obj, "var_slot", None)
-        if slot is not None:
-            def var_attr(st):   # `led.suit` over a global variable: read it inline
-                value = st.vars[slot]
-                if value is None:
-                    raise self.runtime_error(f"no card to take .{field} of (the value is "
-                                             f"none)", node, st)
-                return value.attrs[field]
-            return var_attr
+        field = node.name
 
         def attr(st):
             value = obj(st)
@@ -183,6 +141,12 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 raise self.runtime_error(f"no card to take .{field} of (the value is none)",
                                          node, st)
             return value.attrs[field]
+
+        def render(ctx):   # a none value goes through `attr`, which reports it
+            t = ctx.tmp()
+            return (f"({ctx.k(attr)}(st) if ({t} := {ctx.sub(obj)}) is None "
+                    f"else {t}.attrs[{ctx.k(field)}])")
+        attr.render = render
         return attr
 
     def qualified(self, enum_name, member):
@@ -206,14 +170,6 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             find = self._lookup(table, keys, node, f"zone {name}")
             if _folded(find) is None:
                 find.zone_valued = True  # always a ZoneRef: consumers skip the type test
-                if len(keys) == 1:
-                    # `deck[me]`: the key's slot (frame or scratch) and each key's zone
-                    # slot, for `count` to read inline
-                    for where in ("frame_slot", "scratch_slot"):
-                        key_slot = getattr(keys[0], where, None)
-                        if key_slot is not None:
-                            find.zone_key = (where, key_slot,
-                                             {k[0]: ref.slot for k, ref in table.items()})
             return find
         if name in p.var_index:
             base, table = p.var_index[name]
@@ -224,55 +180,35 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 if len(keys) == 2:
                     return self._var_at2(table, keys, find)
             c = _folded(find)
-            if c is not None:   # `put[p1]`: a plain variable's slot, read inline by consumers
+            if c is not None:   # `put[p1]`: a plain variable's slot
                 (slot,) = c
                 fn = lambda st: st.vars[slot]  # noqa: E731
-                fn.var_slot = slot
                 fn.render = lambda ctx: f"st.vars[{slot:d}]"
                 return fn
             return lambda st: st.vars[find(st)]
         raise self.error(f"{name!r} cannot be indexed", node)
 
-    @classmethod
-    def _var_at(cls, table, key, find):
-        """`v[k]` with one run-time key: `_var_at1`, whose text inlines the key."""
-        fn = cls._var_at1(table, key, find)
+    @staticmethod
+    def _var_at(table, key, find):
+        """`v[k]` with one run-time key (e.g. `selected[me]`); a missing key falls back to
+        `find`, which reports it."""
         by_value = {k[0]: v for k, v in table.items()}
+
+        def var_at(st):
+            i = by_value.get(key(st))
+            return st.vars[find(st) if i is None else i]
 
         def render(ctx):
             t = ctx.tmp()
             return (f"st.vars[{ctx.k(find)}(st) if ({t} := {ctx.k(by_value)}.get("
                     f"{ctx.sub(key)})) is None else {t}]")
-        fn.render = render
-        return fn
-
-    @staticmethod
-    def _var_at1(table, key, find):
-        """`v[k]` with one run-time key (e.g. `selected[me]`): one closure instead of
-        three; a missing key falls back to `find`, which reports it."""
-        by_value = {k[0]: v for k, v in table.items()}
-        slot = getattr(key, "frame_slot", None)
-        if slot is not None:
-            def var_at_local(st):
-                i = by_value.get(st.frame[slot])
-                return st.vars[find(st) if i is None else i]
-            return var_at_local
-        slot = getattr(key, "var_slot", None)
-        if slot is not None:
-            def var_at_var(st):   # `betting[round]`: the key variable read inline
-                i = by_value.get(st.vars[slot])
-                return st.vars[find(st) if i is None else i]
-            return var_at_var
-
-        def var_at(st):
-            i = by_value.get(key(st))
-            return st.vars[find(st) if i is None else i]
+        var_at.render = render
         return var_at
 
     @staticmethod
     def _var_at2(table, keys, find):
-        """`v[a, b]` with run-time keys (e.g. `marked[r, k]`): one closure instead of two; a
-        missing key falls back to `find`, which reports it."""
+        """`v[a, b]` with run-time keys (e.g. `marked[r, k]`); a missing key falls back to
+        `find`, which reports it."""
         k0, k1 = keys
 
         def var_at2(st):
@@ -328,32 +264,6 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         if len(keys) == 1:
             (k0,) = keys
             by_value = {k[0]: v for k, v in table.items()}
-            slot = getattr(k0, "frame_slot", None)
-            if slot is not None:
-                def find1_local(st):   # `hand[me]`: the key read inline
-                    found = by_value.get(st.frame[slot])
-                    if found is None:
-                        key_error(st, (st.frame[slot],))
-                    return found
-                return find1_local
-            slot = getattr(k0, "scratch_slot", None)
-            if slot is not None:
-                scratch = self.scratch
-
-                def find1_scratch(st):   # `hand[p]` in a comprehension over p
-                    found = by_value.get(scratch[slot])
-                    if found is None:
-                        key_error(st, (scratch[slot],))
-                    return found
-                return find1_scratch
-            slot = getattr(k0, "var_slot", None)
-            if slot is not None:
-                def find1_var(st):   # `hand[to_act]`: the key variable read inline
-                    found = by_value.get(st.vars[slot])
-                    if found is None:
-                        key_error(st, (st.vars[slot],))
-                    return found
-                return find1_var
 
             def find1(st):
                 found = by_value.get(k0(st))

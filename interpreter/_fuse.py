@@ -39,7 +39,7 @@ MAX_DEPTH = 24
 #: ints written out in the source; others are passed in
 _SMALL = 1 << 62
 
-_CHARS = re.compile(r"[A-Za-z0-9_ .,\[\]()=!<>+\-*/%:\n]*")
+_CHARS = re.compile(r"[A-Za-z0-9_ .,\[\]()=!<>+\-*/%&:\n]*")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _NAMES = frozenset({
     "st", "frame", "vars", "zones", "attrs", "slot", "up", "id", "out", "index", "budget",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuple_valued, _tuples
+from ._fuse import fuse
 from ._scope import Local, Scope
 from .values import ZoneRef, text_of
 
@@ -241,12 +242,17 @@ class CallMixin:
                 def min2(st):
                     x, y = a(st), b(st)
                     return y if y < x else x
-                return min2
+                fn, beyond = min2, ">"
+            else:
+                def max2(st):
+                    x, y = a(st), b(st)
+                    return y if y > x else x
+                fn, beyond = max2, "<"
 
-            def max2(st):
-                x, y = a(st), b(st)
-                return y if y > x else x
-            return max2
+            def render(ctx):   # x first, then y; y if x is beyond it (y < x is x > y)
+                x, y = ctx.tmp(), ctx.tmp()
+                return f"({y} if ({x} := {ctx.sub(a)}) {beyond} ({y} := {ctx.sub(b)}) else {x})"
+            return fuse(fn, render)
         return lambda st: pick(x(st) for x in xs)
 
     def _b_max(self, node, scope):

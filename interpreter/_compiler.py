@@ -250,7 +250,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     st.vars[find(st)] = v
                     st.dirty.add(name)
                 return write_index_watched
-            return lambda st, v: st.vars.__setitem__(find(st), v)
+            write_index = lambda st, v: st.vars.__setitem__(find(st), v)  # noqa: E731
+            write_index.element = find   # `v[k] = x`: generated code writes it inline
+            return write_index
         raise self.error(f"{target.name} is not a variable", target)
 
     def reader(self, target: A.Target, scope):
@@ -273,7 +275,14 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def assign(st):                 # one closure layer fewer than `effect`
             write(st, value(st))
             return nxt
-        assign.lines = lambda ctx: [f"{ctx.k(write)}(st, {ctx.sub(value)})"]
+        element = getattr(write, "element", None)
+        if element is None:
+            assign.lines = lambda ctx: [f"{ctx.k(write)}(st, {ctx.sub(value)})"]
+        else:
+            def lines(ctx):             # the value first, then the element, as `write` does
+                t = ctx.tmp()
+                return [f"{t} = {ctx.sub(value)}", f"st.vars[{ctx.sub(element)}] = {t}"]
+            assign.lines = lines
         code.append(assign)
 
     def _s_AugAssign(self, s, scope, code):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuples
+from ._fuse import fuse
 from ._scope import Local, Scope
 from ._calls import CallMixin
 from ._collections import CollectionMixin
@@ -29,7 +30,10 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             for tag in ("zone_valued", "tuple_valued"):   # what it gives, not how it reads
                 if getattr(fn, tag, False):
                     setattr(memo, tag, True)
-            return memo
+            fn = memo
+        render = getattr(fn, "render", None)
+        if render is not None:   # a consumer that calls it runs it as one function
+            return fuse(fn, render)
         return fn
 
     def memo_wanted(self, node):

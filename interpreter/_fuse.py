@@ -36,6 +36,10 @@ MAX_RUN = 16
 #: deeper parts stay calls (Python's parser nests parentheses 200 deep at most)
 MAX_DEPTH = 24
 
+#: texts that compile to nothing faster than their closure: a lone call, a slot read, a
+#: constant
+_SIMPLE = re.compile(r"K\d+\(st\)|(st\.frame|st\.vars|K\d+)\[\d+\]|K\d+|\(-?\d+\)|True|False|None")
+
 #: ints written out in the source; others are passed in
 _SMALL = 1 << 62
 
@@ -106,17 +110,18 @@ def _check(body: str):
 
 def fuse(fn, render):
     """Returns a function equivalent to `fn` (whose tags it keeps), compiled from
-    `render`'s text when that inlines at least one part; else `fn`, tagged with `render`
-    so that the node's consumer can inline it."""
+    `render`'s text unless that is a lone call, read or constant; else `fn`.  Either is
+    tagged with `render`, so that the node's consumer can inline it."""
     fn.render = render
-    if not ENABLED:
+    if not ENABLED or getattr(fn, "fused", False):
         return fn
     ctx = Ctx()
     body = render(ctx)
-    if re.fullmatch(r"K\d+\(st\)", body):   # a lone call would only add one
+    if _SIMPLE.fullmatch(body):   # a call, a read or a constant: nothing to save
         return fn
     out = _build(ctx, f"return {body}")
     out.__dict__.update(fn.__dict__)
+    out.fused = True
     return out
 
 

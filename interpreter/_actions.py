@@ -11,7 +11,7 @@ import attrs
 from gdl import ast as A
 
 from ._closures import _const, _folded
-from ._fuse import fuse, fuse_filter
+from ._fuse import fuse, fuse_chunks
 from ._scope import Local, Scope
 from .values import Move
 
@@ -35,8 +35,8 @@ class ActionInfo:
     hoisted: bool = False                # has requires with memoised parts (Compiler.hoisted)
     card_args: Optional[bool] = None     # do its moves name cards? (known after the first)
     exclude: object = None               # `require last != x` first: x, dropped from the domain
-    keep: object = None                  # keep(st, values): the last parameter's values
-    #                                      its requires allow (generated code), or None
+    chunks: object = None                # chunks(st): `_chunk_enumerators` as generated
+    #                                      code (one or two parameters), or None
 
 
 class ActionMixin:
@@ -96,13 +96,13 @@ class ActionMixin:
         info = ActionInfo(name, decl, me.slot, params, requires, secrets, scope=scope,
                           staged=staged, enum_params=enum_params,
                           tests=[all_of(stage) for stage in staged])
-        if params and info.tests[-1] is not None:
-            info.keep = fuse_filter(enum_params[-1][1], info.tests[-1])
         if not params:
             info.plain = Move(info, ())
         info.never = any(_folded(r) == [False] for r, _, _ in requires)
         info.hoisted = hoisted
         info.exclude = exclude
+        if 1 <= len(params) <= 2:
+            info.chunks = fuse_chunks(info, self.prog.epoch if hoisted else None)
         self.action_info[name] = info
         return info
 
@@ -186,10 +186,17 @@ class ActionMixin:
             return _const(tuple(range(a if low is None else max(a, low),
                                       (b if high is None else min(b, high)) + 1)))
         if high is None:
-            return lambda st: range(max(lo(st), low), hi(st) + 1)
-        if low is None:
-            return lambda st: range(lo(st), min(hi(st), high) + 1)
-        return lambda st: range(max(lo(st), low), min(hi(st), high) + 1)
+            fn = lambda st: range(max(lo(st), low), hi(st) + 1)  # noqa: E731
+        elif low is None:
+            fn = lambda st: range(lo(st), min(hi(st), high) + 1)  # noqa: E731
+        else:
+            fn = lambda st: range(max(lo(st), low), min(hi(st), high) + 1)  # noqa: E731
+
+        def render(ctx):
+            a = ctx.sub(lo) if low is None else f"{ctx.k(max)}({ctx.sub(lo)}, {ctx.lit(low)})"
+            b = ctx.sub(hi) if high is None else f"{ctx.k(min)}({ctx.sub(hi)}, {ctx.lit(high)})"
+            return f"{ctx.k(range)}({a}, {b} + 1)"
+        return fuse(fn, render)
 
 
 def all_of(tests):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuple_valued, _tuples
-from ._fuse import fuse_body
+from ._fuse import fuse, fuse_body
 from ._scope import Local
 from .values import ZoneRef
 
@@ -49,7 +49,8 @@ class CollectionMixin:
         if isinstance(node, A.Range):
             lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
             if _folded(lo, hi) is None:
-                return lambda st: range(lo(st), hi(st) + 1)
+                return fuse(lambda st: range(lo(st), hi(st) + 1),
+                            lambda ctx: f"{ctx.k(range)}({ctx.sub(lo)}, {ctx.sub(hi)} + 1)")
         return self.collection(node, scope)
 
     def iterable(self, node, scope):
@@ -67,7 +68,8 @@ class CollectionMixin:
             def range_of(st):   # `1..left[d]`: the same values, no tuple built
                 return range(lo(st), hi(st) + 1)
             range_of.sized = True
-            return range_of
+            return fuse(range_of,
+                        lambda ctx: f"{ctx.k(range)}({ctx.sub(lo)}, {ctx.sub(hi)} + 1)")
         inner = self.expr(node, scope)
         is_set = self.prog.is_set
         c = _folded(inner)

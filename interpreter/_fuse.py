@@ -48,7 +48,7 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 _NAMES = frozenset({
     "st", "frame", "vars", "zones", "attrs", "slot", "up", "id", "out", "index", "budget",
     "facing_up", "move_cards", "get", "append", "len", "isinstance",
-    "return", "raise", "for", "in", "if", "else", "and", "or", "not", "is",
+    "return", "raise", "for", "in", "if", "else", "and", "or", "not", "is", "continue",
     "True", "False", "None"})
 _GENERATED = re.compile(r"(K|_t)\d+")
 _GLOBALS = {"__builtins__": {}, "len": len, "isinstance": isinstance}
@@ -137,17 +137,49 @@ def fuse_body(fn, lines):
     return out
 
 
-def fuse_filter(slot: int, test):
-    """Returns `keep(st, values)`: the values that pass `test` with frame slot `slot`
-    bound to each in turn, in order (the loop of move enumeration, its test inline); or
-    None when generated code is off."""
+def fuse_chunks(info, epochs):
+    """Returns `chunks(st)` for an action of one or two parameters: what
+    `state._chunk_enumerators` gives (the leading value bound in turn, the last
+    parameter's values its requires allow), in the same order and evaluating the same
+    parts in the same order, as one function; or None when generated code is off."""
     if not ENABLED:
         return None
     ctx = Ctx()
-    values, kept, v = ctx.tmp(), ctx.tmp(), ctx.tmp()
-    lines = [f"{kept} = []", f"for {v} in {values}:", f"    st.frame[{slot:d}] = {v}",
-             f"    if {ctx.sub(test)}: {kept}.append({v})", f"return {kept}"]
-    return _build(ctx, "\n        ".join(lines), f"st, {values}")
+    params, tests = info.enum_params, info.tests
+    n = len(params)
+    out, vals = ctx.tmp(), ctx.tmp()
+    lines = [f"{out} = []"]
+    if tests[0] is not None:
+        lines.append(f"if not {ctx.sub(tests[0])}: return {out}")
+    pad = ""
+    prefix = "()"
+    if n == 2:
+        _, s0, d0 = params[0]
+        v0 = ctx.tmp()
+        if epochs is not None:
+            lines.append(f"{ctx.k(epochs)}[0] += 1")
+        lines += [f"for {v0} in {ctx.sub(d0)}:", f"    st.frame[{s0:d}] = {v0}"]
+        if tests[1] is not None:
+            lines.append(f"    if not {ctx.sub(tests[1])}: continue")
+        pad, prefix = "    ", f"({v0},)"
+    _, slot, domain = params[-1]
+    lines.append(f"{pad}{vals} = {ctx.sub(domain)}")
+    if info.exclude is not None:   # as `_excluding`: x computed only with candidates
+        x, v = ctx.tmp(), ctx.tmp()
+        lines += [f"{pad}{vals} = {ctx.k(list)}({vals})", f"{pad}if {vals}:",
+                  f"{pad}    {x} = {ctx.sub(info.exclude)}",
+                  f"{pad}    {vals} = [{v} for {v} in {vals} if {v} != {x}]"]
+    test = tests[n]
+    if test is not None:           # as `_last_values`
+        kept, v = ctx.tmp(), ctx.tmp()
+        if epochs is not None:
+            lines.append(f"{pad}{ctx.k(epochs)}[{n - 1:d}] += 1")
+        lines += [f"{pad}{kept} = []", f"{pad}for {v} in {vals}:",
+                  f"{pad}    st.frame[{slot:d}] = {v}",
+                  f"{pad}    if {ctx.sub(test)}: {kept}.append({v})", f"{pad}{vals} = {kept}"]
+    lines += [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {prefix}, {vals}))",
+              f"return {out}"]
+    return _build(ctx, "\n        ".join(lines))
 
 
 def fuse_runs(code: list):

@@ -677,6 +677,8 @@ def _chunk_enumerators(st, info):
     """The chunks behind `random_move`: parameters but the last are enumerated as in
     depth first; the last one's domain is kept whole (a range is only measured) unless
     a require tests it."""
+    if info.chunks is not None:
+        return info.chunks(st)
     params, tests = info.enum_params, info.tests
     n = len(params)
     if tests[0] is not None and not tests[0](st):
@@ -734,8 +736,6 @@ def _last_values(st, info, epochs):
         return values
     if epochs is not None:
         epochs[n - 1] += 1
-    if info.keep is not None:
-        return info.keep(st, values)
     frame = st.frame
     kept = []
     for v in values:

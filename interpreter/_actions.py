@@ -35,6 +35,7 @@ class ActionInfo:
     hoisted: bool = False                # has requires with memoised parts (Compiler.hoisted)
     card_args: Optional[bool] = None     # do its moves name cards? (known after the first)
     exclude: object = None               # `require last != x` first: x, dropped from the domain
+    texts: dict = attrs.Factory(dict)    # arguments -> move text (`Move.text`)
     chunks: object = None                # chunks(st): `_chunk_enumerators` as generated
     #                                      code (one or two parameters), or None
 

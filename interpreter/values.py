@@ -131,6 +131,10 @@ def canon(value):
     return value
 
 
+#: how many move texts an action keeps (a game's distinct moves of one action are few)
+MOVE_TEXTS = 50_000
+
+
 class Move:
     """A legal move: the action, the argument values, and the canonical text (made on
     first use: random playouts never need it)."""
@@ -144,9 +148,22 @@ class Move:
 
     @property
     def text(self) -> str:
-        if self._text is None:
-            self._text = " ".join([self.action.name] + [text_of(v) for v in self.args])
-        return self._text
+        """The move's text, made once per distinct move of the action (the action keeps
+        the texts it made in `texts`, up to `MOVE_TEXTS` of them)."""
+        text = self._text
+        if text is None:
+            texts = self.action.texts
+            try:
+                text = texts.get(self.args)
+            except TypeError:                 # an unhashable argument: made each time
+                texts = {}
+                text = None
+            if text is None:
+                text = " ".join([self.action.name] + [text_of(v) for v in self.args])
+                if len(texts) < MOVE_TEXTS:
+                    texts[self.args] = text
+            self._text = text
+        return text
 
     def __repr__(self):
         return self.text

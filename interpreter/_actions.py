@@ -10,7 +10,7 @@ import attrs
 
 from gdl import ast as A
 
-from ._closures import _const, _folded
+from ._closures import _all_zones, _const, _folded
 from ._fuse import fuse, fuse_chunks
 from ._scope import Local, Scope
 from .values import Move
@@ -57,7 +57,8 @@ class ActionMixin:
             domain = self.domain(prm.domain, scope)
             before.append(scope)
             scope = scope.child()
-            local = scope.bind(prm.name, Local("frame", self.new_frame()))
+            local = scope.bind(prm.name, Local("frame", self.new_frame(),
+                                               zone=_all_zones(domain)))
             params.append((prm.name, local.slot, domain))
         while len(self.prog.epoch) < len(params):
             self.prog.epoch.append(0)

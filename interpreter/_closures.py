@@ -3,6 +3,8 @@ by the handlers that consume them (a constant's value, a tuple-valued result), s
 consumer can fold or skip a run-time check.  Shared by every expression mixin."""
 from __future__ import annotations
 
+from .values import ZoneRef
+
 
 def _const(value):
     fn = lambda st: value  # noqa: E731
@@ -35,3 +37,11 @@ def _folded(*parts):
             return None
         values.append(c[0])
     return values
+
+
+def _all_zones(fn) -> bool:
+    """Whether a closure is a constant list of zones only (`cell` as a domain): a local
+    taking its values from it is always a zone."""
+    c = getattr(fn, "constant", None)
+    return c is not None and isinstance(c[0], tuple) and bool(c[0]) and all(
+        isinstance(z, ZoneRef) for z in c[0])

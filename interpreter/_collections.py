@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gdl import ast as A
 
-from ._closures import _const, _folded, _tuple_valued, _tuples
+from ._closures import _all_zones, _const, _folded, _tuple_valued, _tuples
 from ._fuse import fuse, fuse_body
 from ._scope import Local
 from .values import ZoneRef
@@ -144,7 +144,8 @@ class CollectionMixin:
         loops = []
         for f in fors:
             it = self.iterable(f.iter, inner)
-            local = inner.bind(f.var, Local("scratch", self.new_scratch()))
+            local = inner.bind(f.var, Local("scratch", self.new_scratch(),
+                                            zone=_all_zones(it)))
             loops.append((local.slot, it))
         test = self.expr(cond, inner) if cond is not None else None
         item = self.expr(item_node, inner)

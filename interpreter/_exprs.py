@@ -81,11 +81,13 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         if local.where == "frame":
             fn = lambda st: st.frame[slot]  # noqa: E731
             fn.render = lambda ctx: f"st.frame[{slot:d}]"
-            return fn
-        scratch = self.scratch
-        fn = lambda st: scratch[slot]  # noqa: E731
-        fn.scratch_slot = slot
-        fn.render = lambda ctx: f"{ctx.k(scratch)}[{slot:d}]"
+        else:
+            scratch = self.scratch
+            fn = lambda st: scratch[slot]  # noqa: E731
+            fn.scratch_slot = slot
+            fn.render = lambda ctx: f"{ctx.k(scratch)}[{slot:d}]"
+        if local.zone:
+            fn.zone_valued = True   # consumers skip the type test
         return fn
 
     def global_name(self, name, node):

@@ -12,6 +12,7 @@ class Local:
     where: str  # "frame" or "scratch"
     slot: int
     assignable: bool = False
+    zone: bool = False  # always a zone: it takes its values from a zone family
 
 
 class Scope:

@@ -8,8 +8,10 @@ of several identical cards is where.
 from __future__ import annotations
 
 import re
+from bisect import insort
 from fractions import Fraction
 from math import factorial
+from operator import attrgetter
 from typing import List, Optional
 
 from gdl.ast import PlaceKind
@@ -105,18 +107,17 @@ class State:
             else:
                 source.remove(c)
             target = zones[dest]
-            if kind is PlaceKind.BOTTOM:
+            if kind is PlaceKind.DEPTH and (depth is None or not 0 <= depth <= len(target)):
+                raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
+                                       f"{len(target)} cards", node)
+            if self.prog.is_set[dest]:           # kept in card order: placed by its id
+                insort(target, c, key=_card_id)
+            elif kind is PlaceKind.BOTTOM:
                 target.insert(0, c)
             elif kind is PlaceKind.DEPTH:
-                if depth is None or not 0 <= depth <= len(target):
-                    raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
-                                           f"{len(target)} cards", node)
                 target.insert(len(target) - depth, c)
             else:
                 target.append(c)
-            if self.prog.is_set[dest] and len(target) > 1 and \
-                    (target[-1] is not c or target[-2].id > i):
-                target.sort(key=_card_id)
             loc[i] = dest
             face[i] = up
             return
@@ -802,8 +803,7 @@ def _without_twins(moves):
     return out
 
 
-def _card_id(card):
-    return card.id
+_card_id = attrgetter("id")
 
 
 def _distinct_orders(cards):

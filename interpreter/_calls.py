@@ -89,22 +89,6 @@ class CallMixin:
     def _b_top(self, node, scope, bottom=False):
         args = self.args(node, scope, 1, 2)
         z = self.zone_arg(args[0], node)
-        c = _folded(z)
-        if len(args) == 1 and c is not None:
-            slot = c[0].slot
-
-            def one_const(st):   # `top(stock)`: the zone's slot known now
-                cards = st.zones[slot]
-                if not cards:
-                    raise self.runtime_error(f"{node.func}() of an empty zone", node, st)
-                return cards[0] if bottom else cards[-1]
-            end = 0 if bottom else -1
-
-            def render(ctx):
-                t = ctx.tmp()
-                return f"({t}[{end:d}] if ({t} := st.zones[{slot:d}]) else {ctx.k(one_const)}(st))"
-            one_const.render = render
-            return one_const
         if len(args) == 1:
             def one(st):
                 cards = st.zones[z(st).slot]

@@ -249,18 +249,6 @@ class CollectionMixin:
             return lambda st: tuple(gen(st))
         (slot, it), = loops
         scratch = self.scratch
-        if getattr(item, "scratch_slot", None) == slot:   # `[x for x in xs if ...]`
-            if test is None:
-                return lambda st: tuple(it(st))
-
-            def select(st):
-                out = []
-                for v in it(st):
-                    scratch[slot] = v
-                    if test(st):
-                        out.append(v)
-                return tuple(out)
-            return select
 
         def list_of(st):   # one plain loop: no generator
             out = []

@@ -336,13 +336,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
     def _s_Let(self, s, scope, code):
         value = self.expr(s.value, scope)
         slot = scope.bind(s.name, Local("frame", self.new_frame(), assignable=True)).slot
-        nxt = len(code) + 1
-
-        def let(st):
-            st.frame[slot] = value(st)
-            return nxt
-        let.lines = lambda ctx: [f"st.frame[{slot:d}] = {ctx.sub(value)}"]
-        code.append(let)
+        code.append(_set_frame(slot, value, len(code) + 1))
 
     def _s_Pass(self, s, scope, code):
         pass
@@ -490,14 +484,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         for prm, slot in zip(decl.params, slots):
             inner.bind(prm.name, Local("frame", slot))
         if len(args) == 1:
-            (a0,), (s0,) = args, slots
-            nxt = len(code) + 1
-
-            def bind1(st):
-                st.frame[s0] = a0(st)
-                return nxt
-            bind1.lines = lambda ctx: [f"st.frame[{s0:d}] = {ctx.sub(a0)}"]
-            code.append(bind1)
+            code.append(_set_frame(slots[0], args[0], len(code) + 1))
         elif args:
             def bind(st):
                 values = [a(st) for a in args]
@@ -554,13 +541,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         (one instruction fewer per pass)."""
         count = self.expr(s.count, scope)
         slot = self.new_frame()
-        nxt = len(code) + 1
-
-        def start(st):
-            st.frame[slot] = count(st)
-            return nxt
-        start.lines = lambda ctx: [f"st.frame[{slot:d}] = {ctx.sub(count)}"]
-        code.append(start)
+        code.append(_set_frame(slot, count, len(code) + 1))
         head = len(code)
         code.append(None)
         self.stmts(s.body, scope, code)
@@ -830,6 +811,16 @@ def _branch(cond, target: int, nxt: int):
     fn = lambda st: nxt if cond(st) else target  # noqa: E731
     fn.tail = lambda ctx: [f"return {nxt:d} if {ctx.sub(cond)} else {target:d}"]
     return fn
+
+
+def _set_frame(slot: int, value, nxt: int):
+    """An instruction writing a frame slot from an expression: `let`, a rule's lone
+    argument, a `repeat`'s count."""
+    def set_frame(st):
+        st.frame[slot] = value(st)
+        return nxt
+    set_frame.lines = lambda ctx: [f"st.frame[{slot:d}] = {ctx.sub(value)}"]
+    return set_frame
 
 
 def _budget(ctx, over) -> list:

@@ -180,53 +180,16 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         if name in p.var_index:
             base, table = p.var_index[name]
             find = self._lookup(table, keys, node, f"variable {name}")
-            if _folded(*keys) is None:
-                if len(keys) == 1:
-                    return self._var_at(table, keys[0], find)
-                if len(keys) == 2:
-                    return self._var_at2(table, keys, find)
             c = _folded(find)
             if c is not None:   # `put[p1]`: a plain variable's slot
                 (slot,) = c
                 fn = lambda st: st.vars[slot]  # noqa: E731
                 fn.render = lambda ctx: f"st.vars[{slot:d}]"
                 return fn
-            return lambda st: st.vars[find(st)]
+            fn = lambda st: st.vars[find(st)]  # noqa: E731
+            fn.render = lambda ctx: f"st.vars[{ctx.sub(find)}]"
+            return fn
         raise self.error(f"{name!r} cannot be indexed", node)
-
-    @staticmethod
-    def _var_at(table, key, find):
-        """`v[k]` with one run-time key (e.g. `selected[me]`); a missing key falls back to
-        `find`, which reports it."""
-        by_value = {k[0]: v for k, v in table.items()}
-
-        def var_at(st):
-            i = by_value.get(key(st))
-            return st.vars[find(st) if i is None else i]
-
-        def render(ctx):
-            t = ctx.tmp()
-            return (f"st.vars[{ctx.k(find)}(st) if ({t} := {ctx.k(by_value)}.get("
-                    f"{ctx.sub(key)})) is None else {t}]")
-        var_at.render = render
-        return var_at
-
-    @staticmethod
-    def _var_at2(table, keys, find):
-        """`v[a, b]` with run-time keys (e.g. `marked[r, k]`); a missing key falls back to
-        `find`, which reports it."""
-        k0, k1 = keys
-
-        def var_at2(st):
-            i = table.get((k0(st), k1(st)))
-            return st.vars[find(st) if i is None else i]
-
-        def render(ctx):
-            t = ctx.tmp()
-            return (f"st.vars[{ctx.k(find)}(st) if ({t} := {ctx.k(table)}.get(({ctx.sub(k0)}, "
-                    f"{ctx.sub(k1)}))) is None else {t}]")
-        var_at2.render = render
-        return var_at2
 
     def list_position(self, node, scope):
         """`xs[i]`: the item at position i of a list, counting from 1."""

@@ -90,63 +90,32 @@ class OperatorMixin:
         return fuse(fn, lambda ctx: f"({ctx.sub(item)} {word} {ctx.sub(coll)})")
 
     def _e_And(self, node, scope):
-        parts = [self.expr(i, scope) for i in node.items]
-        if any(_folded(p) == [False] for p in parts):
-            return _const(False)
-        parts = [p for p in parts if _folded(p) != [True]] or [_const(True)]
-        if len(parts) == 1:
-            return parts[0]
-        return fuse(self._and(parts), lambda ctx: _join(ctx, parts, "and"))
-
-    @staticmethod
-    def _and(parts):
-        if len(parts) == 2:
-            a, b = parts
-            return lambda st: a(st) and b(st)
-        if len(parts) == 3:   # as `all(...)` (a bool), without a generator
-            a, b, c = parts
-            return lambda st: True if a(st) and b(st) and c(st) else False
-        if len(parts) == 4:
-            a, b, c, d = parts
-            return lambda st: True if a(st) and b(st) and c(st) and d(st) else False
-        if len(parts) == 5:
-            a, b, c, d, e = parts
-            return lambda st: True if a(st) and b(st) and c(st) and d(st) and e(st) else False
-
-        def and_all(st):
-            for p in parts:
-                if not p(st):
-                    return False
-            return True
-        return and_all
+        return self._junction(node, scope, "and")
 
     def _e_Or(self, node, scope):
+        return self._junction(node, scope, "or")
+
+    def _junction(self, node, scope, word):
+        """`a and b ...` / `a or b ...`: a constant part that decides it folds the whole,
+        constant parts that do not are dropped.  Two parts give the deciding part's value,
+        as Python's `and`/`or` do; more give a bool."""
+        decides = word == "or"          # a true part decides `or`, a false one `and`
         parts = [self.expr(i, scope) for i in node.items]
-        if any(_folded(p) == [True] for p in parts):
-            return _const(True)
-        parts = [p for p in parts if _folded(p) != [False]] or [_const(False)]
+        if any(_folded(p) == [decides] for p in parts):
+            return _const(decides)
+        parts = [p for p in parts if _folded(p) != [not decides]] or [_const(not decides)]
         if len(parts) == 1:
             return parts[0]
-        return fuse(self._or(parts), lambda ctx: _join(ctx, parts, "or"))
-
-    @staticmethod
-    def _or(parts):
         if len(parts) == 2:
             a, b = parts
-            return lambda st: a(st) or b(st)
-        if len(parts) == 3:   # as `any(...)` (a bool), without a generator
-            a, b, c = parts
-            return lambda st: True if a(st) or b(st) or c(st) else False
-        if len(parts) == 4:
-            a, b, c, d = parts
-            return lambda st: True if a(st) or b(st) or c(st) or d(st) else False
-
-        def or_any(st):
-            for p in parts:
-                if p(st):
-                    return True
-            return False
-        return or_any
+            fn = (lambda st: a(st) or b(st)) if decides else (lambda st: a(st) and b(st))
+        else:
+            def fn(st):
+                for p in parts:
+                    if bool(p(st)) is decides:
+                        return decides
+                return not decides
+        return fuse(fn, lambda ctx: _join(ctx, parts, word))
 
     def _e_Not(self, node, scope):
         inner = self.expr(node.operand, scope)

@@ -11,7 +11,8 @@ import attrs
 from gdl import ast as A
 
 from ._closures import _all_zones, _const, _folded
-from ._fuse import fuse, fuse_chunks
+from . import _fuse
+from ._fuse import Ctx, build, fuse
 from ._scope import Local, Scope
 from .values import Move
 
@@ -104,7 +105,7 @@ class ActionMixin:
         info.hoisted = hoisted
         info.exclude = exclude
         if 1 <= len(params) <= 2:
-            info.chunks = fuse_chunks(info, self.prog.epoch if hoisted else None)
+            info.chunks = generated_chunks(info, self.prog.epoch if hoisted else None)
         self.action_info[name] = info
         return info
 
@@ -306,3 +307,48 @@ def _names_in(node) -> set:
         elif hasattr(n, "__attrs_attrs__"):
             stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__)
     return out
+
+
+def generated_chunks(info, epochs):
+    """Returns `chunks(st)` for an action of one or two parameters: what
+    `state._chunk_enumerators` gives (the leading value bound in turn, the last
+    parameter's values its requires allow), in the same order and evaluating the same
+    parts in the same order, as one function; or None when generated code is off."""
+    if not _fuse.ENABLED:
+        return None
+    ctx = Ctx()
+    params, tests = info.enum_params, info.tests
+    n = len(params)
+    out, vals = ctx.tmp(), ctx.tmp()
+    lines = [f"{out} = []"]
+    if tests[0] is not None:
+        lines.append(f"if not {ctx.sub(tests[0])}: return {out}")
+    pad = ""
+    prefix = "()"
+    if n == 2:
+        _, s0, d0 = params[0]
+        v0 = ctx.tmp()
+        if epochs is not None:
+            lines.append(f"{ctx.k(epochs)}[0] += 1")
+        lines += [f"for {v0} in {ctx.sub(d0)}:", f"    st.frame[{s0:d}] = {v0}"]
+        if tests[1] is not None:
+            lines.append(f"    if not {ctx.sub(tests[1])}: continue")
+        pad, prefix = "    ", f"({v0},)"
+    _, slot, domain = params[-1]
+    lines.append(f"{pad}{vals} = {ctx.sub(domain)}")
+    if info.exclude is not None:   # as `_excluding`: x computed only with candidates
+        x, v = ctx.tmp(), ctx.tmp()
+        lines += [f"{pad}{vals} = {ctx.k(list)}({vals})", f"{pad}if {vals}:",
+                  f"{pad}    {x} = {ctx.sub(info.exclude)}",
+                  f"{pad}    {vals} = [{v} for {v} in {vals} if {v} != {x}]"]
+    test = tests[n]
+    if test is not None:           # as `_last_values`
+        kept, v = ctx.tmp(), ctx.tmp()
+        if epochs is not None:
+            lines.append(f"{pad}{ctx.k(epochs)}[{n - 1:d}] += 1")
+        lines += [f"{pad}{kept} = []", f"{pad}for {v} in {vals}:",
+                  f"{pad}    st.frame[{slot:d}] = {v}",
+                  f"{pad}    if {ctx.sub(test)}: {kept}.append({v})", f"{pad}{vals} = {kept}"]
+    lines += [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {prefix}, {vals}))",
+              f"return {out}"]
+    return build(ctx, "\n        ".join(lines))

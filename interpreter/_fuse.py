@@ -119,7 +119,7 @@ def fuse(fn, render):
     body = render(ctx)
     if _SIMPLE.fullmatch(body):   # a call, a read or a constant: nothing to save
         return fn
-    out = _build(ctx, f"return {body}")
+    out = build(ctx, f"return {body}")
     out.__dict__.update(fn.__dict__)
     out.fused = True
     return out
@@ -132,54 +132,9 @@ def fuse_body(fn, lines):
     if not ENABLED:
         return fn
     ctx = Ctx()
-    out = _build(ctx, "\n        ".join(lines(ctx)))
+    out = build(ctx, "\n        ".join(lines(ctx)))
     out.__dict__.update(fn.__dict__)
     return out
-
-
-def fuse_chunks(info, epochs):
-    """Returns `chunks(st)` for an action of one or two parameters: what
-    `state._chunk_enumerators` gives (the leading value bound in turn, the last
-    parameter's values its requires allow), in the same order and evaluating the same
-    parts in the same order, as one function; or None when generated code is off."""
-    if not ENABLED:
-        return None
-    ctx = Ctx()
-    params, tests = info.enum_params, info.tests
-    n = len(params)
-    out, vals = ctx.tmp(), ctx.tmp()
-    lines = [f"{out} = []"]
-    if tests[0] is not None:
-        lines.append(f"if not {ctx.sub(tests[0])}: return {out}")
-    pad = ""
-    prefix = "()"
-    if n == 2:
-        _, s0, d0 = params[0]
-        v0 = ctx.tmp()
-        if epochs is not None:
-            lines.append(f"{ctx.k(epochs)}[0] += 1")
-        lines += [f"for {v0} in {ctx.sub(d0)}:", f"    st.frame[{s0:d}] = {v0}"]
-        if tests[1] is not None:
-            lines.append(f"    if not {ctx.sub(tests[1])}: continue")
-        pad, prefix = "    ", f"({v0},)"
-    _, slot, domain = params[-1]
-    lines.append(f"{pad}{vals} = {ctx.sub(domain)}")
-    if info.exclude is not None:   # as `_excluding`: x computed only with candidates
-        x, v = ctx.tmp(), ctx.tmp()
-        lines += [f"{pad}{vals} = {ctx.k(list)}({vals})", f"{pad}if {vals}:",
-                  f"{pad}    {x} = {ctx.sub(info.exclude)}",
-                  f"{pad}    {vals} = [{v} for {v} in {vals} if {v} != {x}]"]
-    test = tests[n]
-    if test is not None:           # as `_last_values`
-        kept, v = ctx.tmp(), ctx.tmp()
-        if epochs is not None:
-            lines.append(f"{pad}{ctx.k(epochs)}[{n - 1:d}] += 1")
-        lines += [f"{pad}{kept} = []", f"{pad}for {v} in {vals}:",
-                  f"{pad}    st.frame[{slot:d}] = {v}",
-                  f"{pad}    if {ctx.sub(test)}: {kept}.append({v})", f"{pad}{vals} = {kept}"]
-    lines += [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {prefix}, {vals}))",
-              f"return {out}"]
-    return _build(ctx, "\n        ".join(lines))
 
 
 def fuse_runs(code: list):
@@ -202,12 +157,12 @@ def fuse_runs(code: list):
             ctx = Ctx()
             lines = [line for fn in code[k:j] for line in fn.lines(ctx)]
             lines += tail(ctx) if tail is not None else [f"return {j:d}"]
-            fused[k] = _build(ctx, "\n        ".join(lines))
+            fused[k] = build(ctx, "\n        ".join(lines))
         i = j + 1 if tail is not None else max(j, i + 1)
     code[:] = fused
 
 
-def _build(ctx: Ctx, body: str, params: str = "st"):
+def build(ctx: Ctx, body: str, params: str = "st"):
     """Compiles `body` (checked) as a function of `params`, with `ctx`'s values passed
     in."""
     _check(params + "\n" + body)

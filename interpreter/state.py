@@ -677,7 +677,8 @@ def _moves_params(st, info):
 def _chunk_enumerators(st, info):
     """The chunks behind `random_move`: parameters but the last are enumerated as in
     depth first; the last one's domain is kept whole (a range is only measured) unless
-    a require tests it."""
+    a require tests it.  Actions of one or two parameters run the same steps as generated
+    code (`ActionInfo.chunks`); this is its reference form."""
     if info.chunks is not None:
         return info.chunks(st)
     params, tests = info.enum_params, info.tests

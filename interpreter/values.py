@@ -137,7 +137,7 @@ MOVE_TEXTS = 50_000
 
 class Move:
     """A legal move: the action, the argument values, and the canonical text (made on
-    first use: random playouts never need it)."""
+    first use, once per distinct move of the action)."""
 
     __slots__ = ("action", "args", "_text")
 

@@ -9,10 +9,11 @@ evaluated.  Handlers for the commonest nodes also tag their closure with a text 
   one (assignments, `let`, `move`, argument binding, loop set-up);
 * `tail(ctx) -> [str]`: statements that return the next pc (jumps, branches, loop tests).
 
-`fuse` compiles an operator's text with its parts inlined (`c.suit == led.suit and x > 1`
+`fuse` compiles an expression's text with its parts inlined (`c.suit == led.suit and x > 1`
 is one call instead of seven), `fuse_body` compiles a loop with its test and item inline,
 and `fuse_runs` compiles each run of straight instructions and its closing jump into one
-function.  A part without a text stays a closure and is called from the generated code.
+function; `_actions.generated_chunks` builds an action's move enumeration with `build`.  A
+part without a text stays a closure and is called from the generated code.
 
 Safety: a ruleset is untrusted text, and none of it reaches the generated source.  The
 source is built only from the templates in the handlers, slot numbers and small ints;

@@ -133,3 +133,17 @@ def test_ruleset_text_never_reaches_generated_source(monkeypatch):
 def test_the_check_refuses_foreign_text(text):
     with pytest.raises(AssertionError):
         _fuse._check(text)
+
+
+@pytest.mark.parametrize("value, enabled", [("0", False), ("1", True), (None, True)])
+def test_gdl_fuse_in_the_environment_turns_generated_code_off(value, enabled):
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "GDL_FUSE"}
+    if value is not None:
+        env["GDL_FUSE"] = value
+    out = subprocess.run([sys.executable, "-c", "from interpreter import _fuse; "
+                          "print(_fuse.ENABLED)"], env=env, capture_output=True, text=True,
+                         cwd=str(ROOT.parent), check=True)
+    assert out.stdout.strip() == str(enabled)

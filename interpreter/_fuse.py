@@ -25,6 +25,7 @@ Set GDL_FUSE=0 in the environment to run on the plain closures (for comparison).
 """
 from __future__ import annotations
 
+import linecache
 import os
 import re
 
@@ -172,9 +173,12 @@ def build(ctx: Ctx, body: str, params: str = "st"):
         names = ", ".join(f"K{i}" for i in range(len(ctx.consts)))
         source = (f"def make({names}):\n    def fused({params}):\n        {body}\n"
                   f"    return fused\n")
-        space: dict = {}
-        exec(compile(source, "<gdl fused>", "exec"), _GLOBALS, space)  # noqa: S102
         if len(_FACTORIES) >= _MAX_FACTORIES:
             _FACTORIES.clear()
+        # a name per source, kept in linecache, so a traceback (GDL_DEBUG=1) shows the line
+        name = f"<gdl fused {len(_FACTORIES)}>"
+        linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+        space: dict = {}
+        exec(compile(source, name, "exec"), _GLOBALS, space)  # noqa: S102
         make = _FACTORIES[params, body] = space["make"]
     return make(*ctx.consts)

@@ -65,6 +65,7 @@ class CallMixin:
                              lambda ctx: f"len(st.zones[{ctx.sub(coll)}.slot])")
         if _tuple_valued(coll):   # `count(alive())`, `count(chars(t))`
             return _rendered(lambda st: len(coll(st)), lambda ctx: f"len({ctx.sub(coll)})")
+
         def count(st):
             v = coll(st)
             return len(st.zones[v.slot]) if isinstance(v, ZoneRef) else len(v)

@@ -248,7 +248,6 @@ class CollectionMixin:
             gen = self._generator(loops, test, item)
             return lambda st: tuple(gen(st))
         (slot, it), = loops
-        scratch = self.scratch
 
         def list_of(st):   # one plain loop: no generator
             out = []

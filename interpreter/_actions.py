@@ -352,3 +352,25 @@ def generated_chunks(info, epochs):
     lines += [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {prefix}, {vals}))",
               f"return {out}"]
     return build(ctx, "\n        ".join(lines))
+
+
+def generated_plain(site):
+    """Returns `moves(st, seat)` for a site whose actions have no parameters: the plain
+    moves whose requires hold for `seat`, in site order, as `State._random_plain` lists
+    them, as one function; or None when generated code is off.  `_random_plain` clears the
+    `me` slots if a require raises."""
+    if not _fuse.ENABLED:
+        return None
+    ctx = Ctx()
+    out = ctx.tmp()
+    lines = [f"{out} = []"]
+    for info, _ in site.actions:
+        test = info.tests[0]
+        if test is None:
+            lines.append(f"{out}.append({ctx.k(info.plain)})")
+            continue
+        lines += [f"st.frame[{info.me_slot:d}] = seat",
+                  f"if {ctx.sub(test)}: {out}.append({ctx.k(info.plain)})",
+                  f"st.frame[{info.me_slot:d}] = None"]
+    lines.append(f"return {out}")
+    return build(ctx, "\n        ".join(lines), "st, seat")

@@ -41,6 +41,7 @@ class Site:
     next_pc: int = 0
     fixed: object = None  # the legal moves when no action has parameters or requires
     entries: Optional[dict] = None   # ActionInfo -> entry pc, for entering a move
+    plain_moves: object = None   # generated `moves(st, seat)` where no action has parameters
 
 
 class _ConstState:

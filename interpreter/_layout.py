@@ -76,6 +76,7 @@ class Program:
     #: memoised parts of requires and domains (Compiler.hoisted) are good for one loop
     epoch: list = attrs.Factory(lambda: [0])
     derived: dict = attrs.Factory(dict)                 # see `helper`
+    outcomes: dict = attrs.Factory(dict)                # see State._random_outcome
 
     def helper(self, make):
         """Returns `make(self)`, built on first use and kept with the program: what

@@ -8,6 +8,7 @@ of several identical cards is where.
 from __future__ import annotations
 
 import re
+from random import Random
 from bisect import insort
 from fractions import Fraction
 from math import factorial
@@ -18,11 +19,15 @@ from gdl.ast import PlaceKind
 from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
+from ._actions import generated_plain
 from ._keys import state_key
 from .values import Card, Move, Seat, text_of
 
 #: A shuffle with at most this many distinct orders lists them; larger ones only sample.
 CHANCE_LIST_LIMIT = 5040
+
+#: how many random-choice outcomes a program keeps made (their texts are the cost)
+OUTCOMES_KEPT = 50_000
 
 
 class ChanceOutcome:
@@ -252,7 +257,7 @@ class State:
         if fixed is _NO_PARAMETERS:
             return self._random_plain(node[1], seat, rng)
         if fixed:
-            return fixed[rng.randrange(len(fixed))]
+            return fixed[_below(rng, len(fixed))]
         twins = self.prog.has_twins
         chunks = []
         total = 0
@@ -288,7 +293,7 @@ class State:
                 total += len(chunk[2])
         if not total:
             return self.legal_moves(seat)[0]      # raises the deadlock error
-        i = rng.randrange(total)
+        i = _below(rng, total)
         for info, prefix, values in chunks:
             n = len(values)
             if i < n:
@@ -302,21 +307,25 @@ class State:
         """`random_move` where no action has parameters (`fold`, `call`, `raise`): the
         ones whose requires hold, then one of them."""
         frame = self.frame
-        moves = []
+        listed = site.plain_moves
         try:
-            for info, _ in site.actions:
-                test = info.tests[0]
-                if test is not None:
-                    frame[info.me_slot] = seat
-                    if not test(self):
-                        continue
-                moves.append(info.plain)
+            if listed is not None:
+                moves = listed(self, seat)
+            else:
+                moves = []
+                for info, _ in site.actions:
+                    test = info.tests[0]
+                    if test is not None:
+                        frame[info.me_slot] = seat
+                        if not test(self):
+                            continue
+                    moves.append(info.plain)
         finally:
             for info, _ in site.actions:
                 frame[info.me_slot] = None
         if not moves:
             return self.legal_moves(seat)[0]      # raises the deadlock error
-        return moves[rng.randrange(len(moves))]
+        return moves[_below(rng, len(moves))]
 
     def _chunks_of(self, info, seat):
         """Returns the action's legal moves as (info, leading arguments, values of the
@@ -517,15 +526,31 @@ class State:
         if node[0] != CHANCE:
             raise MoveError("this is not a chance node")
         if node[1] == "random":
-            return self._random_outcome(rng.randrange(len(node[3])))
+            return self._random_outcome(_below(rng, len(node[3])))
         cards = self.zones[node[2]][:]
         rng.shuffle(cards)
         return self._shuffle_outcome(cards)
 
     def _random_outcome(self, i) -> ChanceOutcome:
+        """The outcome `i` of a random choice, made once per (index, value, secrecy); the
+        value's type is in the key, as `1` and `true` are equal keys with other texts."""
         node = self.node
-        text = f"random {text_of(node[3][i])}"
-        return ChanceOutcome("random", i, text, "random ?" if node[4] else text)
+        value, secret = node[3][i], node[4]
+        key = (i, type(value), value, secret)
+        cache = self.prog.outcomes
+        try:
+            return cache[key]
+        except KeyError:
+            pass
+        except TypeError:                      # an unhashable value: made each time
+            cache = {}
+        if type(value) is tuple:               # `[1]` and `[true]` are equal keys too
+            cache = {}
+        text = f"random {text_of(value)}"
+        outcome = ChanceOutcome("random", i, text, "random ?" if secret else text)
+        if len(cache) < OUTCOMES_KEPT:
+            cache[key] = outcome
+        return outcome
 
     def _shuffle_outcome(self, cards) -> ChanceOutcome:
         zone = self.prog.zones[self.node[2]]
@@ -751,6 +776,14 @@ def _last_values(st, info, epochs):
 _NO_PARAMETERS = object()
 
 
+def _below(rng, n: int) -> int:
+    """`rng.randrange(n)` for n >= 1: for a `random.Random` the very call randrange makes
+    (the same number, the same stream), without randrange's argument checks."""
+    if isinstance(rng, Random):
+        return rng._randbelow(n)
+    return rng.randrange(n)
+
+
 def _fixed_moves(site):
     """Returns a site's moves when they never change (no action has parameters or
     requires, as in `choose p: pass, bet`); `_NO_PARAMETERS` when no action has
@@ -758,6 +791,7 @@ def _fixed_moves(site):
     if all(info.plain is not None for info, _ in site.actions):
         if all(info.tests[0] is None for info, _ in site.actions):
             return [info.plain for info, _ in site.actions]
+        site.plain_moves = generated_plain(site)
         return _NO_PARAMETERS
     return False
 

@@ -140,28 +140,47 @@ def fuse_body(fn, lines):
 
 
 def fuse_runs(code: list):
-    """Gives each instruction of a run one function doing the rest of the run.  A run is
-    a sequence of straight instructions (tagged with `lines(ctx)`: statements that always
-    go on to the next one), ended by a jump, branch or loop test if one comes next
-    (tagged with `tail(ctx)`: lines that return the next pc).  Every instruction of a run
-    gets its own rest, since a jump, a call's return or a resumed decision may land
-    anywhere in it; runs longer than `MAX_RUN` are cut."""
+    """Gives each instruction with a text form one function doing the rest of its run.
+
+    A run is a sequence of straight instructions (tagged with `lines(ctx)`: statements
+    that always go on to the next one), ended by a jump, branch or loop test (tagged with
+    `tail(ctx)`: lines that return the next pc) or by any other instruction, which the
+    run calls and whose answer it returns.  A forward jump does not end a run: the run
+    goes on at its target.  Every instruction gets its own rest, since a jump, a call's
+    return or a resumed decision may land anywhere; a rest runs at most `MAX_RUN`
+    instructions, and only forward jumps are followed, so each is finite."""
     if not ENABLED:
         return
     fused = list(code)
-    i, n = 0, len(code)
-    while i < n:
-        j = i
-        while j < n and j - i < MAX_RUN and getattr(code[j], "lines", None) is not None:
-            j += 1
-        tail = getattr(code[j], "tail", None) if j < n else None
-        for k in range(i, j + 1 if tail is not None else j):
+    for k, fn in enumerate(code):
+        if getattr(fn, "lines", None) is not None or getattr(fn, "tail", None) is not None:
             ctx = Ctx()
-            lines = [line for fn in code[k:j] for line in fn.lines(ctx)]
-            lines += tail(ctx) if tail is not None else [f"return {j:d}"]
-            fused[k] = build(ctx, "\n        ".join(lines))
-        i = j + 1 if tail is not None else max(j, i + 1)
+            fused[k] = build(ctx, "\n        ".join(_rest(code, k, ctx)))
     code[:] = fused
+
+
+def _rest(code: list, pc: int, ctx: Ctx) -> list:
+    """The lines running `code` from `pc` to the end of its run (see `fuse_runs`)."""
+    out: list = []
+    n = len(code)
+    for _ in range(MAX_RUN):
+        if pc >= n:
+            break
+        fn = code[pc]
+        lines = getattr(fn, "lines", None)
+        if lines is not None:
+            out += lines(ctx)
+            pc += 1
+            continue
+        target = getattr(fn, "jump_to", None)
+        if target is not None and pc < target[0]:
+            pc = target[0]
+            continue
+        tail = getattr(fn, "tail", None)
+        out += tail(ctx) if tail is not None else [f"return {ctx.k(fn)}(st)"]
+        return out
+    out.append(f"return {pc:d}")
+    return out
 
 
 def build(ctx: Ctx, body: str, params: str = "st"):

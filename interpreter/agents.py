@@ -47,19 +47,24 @@ def parse_agents(spec: Optional[str], n_seats: int) -> List[Agent]:
 def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int = 100_000):
     """Plays `state` to the end in place; returns the number of decisions made.  Reads
     the node kind directly (the hot loop of every benchmark and fuzz run) instead of
-    through `is_terminal`/`is_chance`/`to_move`, with the same steps in the same order."""
+    through `is_terminal`/`is_chance`/`to_move`, with the same steps in the same order; a
+    random agent's decision is `State.random_step`, the same draw in one call."""
     decisions = 0
-    apply, apply_chance, sample_chance = state.apply, state.apply_chance, state.sample_chance
+    apply, chance_step, random_step = state.apply, state.chance_step, state.random_step
     for _ in range(max_steps):
         node = state.node
         kind = node[0]
         if kind == END:
             break
         if kind == CHANCE:
-            apply_chance(sample_chance(rng))
+            chance_step(rng)
         elif kind == DECIDE:
             seat = node[2][0]
-            apply(agents[seat.index](state, seat, rng), seat)
+            agent = agents[seat.index]
+            if agent is random_agent:
+                random_step(rng)
+            else:
+                apply(agent(state, seat, rng), seat)
             decisions += 1
         else:
             for seat in state.to_move():

@@ -425,13 +425,7 @@ class State:
                     raise MoveError(f"it is {seat.name}'s turn, not {asked.name}'s")
             if isinstance(move, str):
                 move = self.parse_move(move, seat)
-            self.history.append((seat.index, move.text, None))
-            seen = self._redacted([(seat, move)]) if self.obs is not None else None
-            self._enter(node[1], move, seat)
-            self.run()
-            if seen is not None:
-                self._observe(seen)
-            return
+            return self._decided(node[1], seat, move)
         seat = self._seat(player)
         if seat not in self.to_move():
             raise MoveError(f"{seat.name} has already committed a move or is not deciding")
@@ -446,16 +440,44 @@ class State:
         for seat, move in zip(list(self.to_move()), moves):
             self.apply(move, seat)
 
-    def _enter(self, site, move, seat):
+    def _decided(self, site, seat, move):
+        """Records a legal move of the one deciding seat and runs the rules on from its
+        action's entry (the instruction loop is `run`'s, inline: it is every move's)."""
+        self.history.append((seat.index, move.text, None))
+        seen = self._redacted([(seat, move)]) if self.obs is not None else None
         info = move.action
-        self.frame[info.me_slot] = seat
-        for (_, slot, _), v in zip(info.params, move.args):
-            self.frame[slot] = v
+        frame = self.frame
+        frame[info.me_slot] = seat
+        if move.args:
+            for (_, slot, _), v in zip(info.params, move.args):
+                frame[slot] = v
         entries = site.entries
         if entries is None:
             entries = site.entries = {a: entry for a, entry in site.actions}
-        self.pc = entries[info]
         self.node = None
+        code = self.prog.code
+        self.budget = LOOP_BUDGET
+        self.pc = pc = entries[info]        # where an ending leaves it: keys tell endings apart
+        while pc >= 0:
+            pc = code[pc](self)
+        if seen is not None:
+            self._observe(seen)
+
+    def random_step(self, rng):
+        """At a decision of one seat, `apply(random_move(rng))` in one call: the same
+        move drawn the same way (random playouts take this step at every decision)."""
+        node = self.node
+        if node[0] != DECIDE:
+            raise MoveError("random_step is for a decision of one seat; use random_move")
+        site, seat = node[1], node[2][0]
+        fixed = site.fixed
+        if fixed is _NO_PARAMETERS:
+            move = self._random_plain(site, seat, rng)
+        elif fixed:
+            move = fixed[_below(rng, len(fixed))]
+        else:
+            move = self.random_move(rng, seat)
+        self._decided(site, seat, move)
 
     def _redacted(self, moves):
         """Returns, per seat, how it sees these (seat, move) pairs, taken before they apply
@@ -585,12 +607,41 @@ class State:
             self.frame[node[2]] = node[3][outcome.data]
         else:
             cards = self.prog.cards
-            self.zones[node[2]] = [cards[i] for i in outcome.data]
-            if self.prog.is_set[node[2]]:
-                self.zones[node[2]].sort(key=_card_id)
+            self._shuffled(node[2], [cards[i] for i in outcome.data])
+        self._chanced(outcome)
+
+    def chance_step(self, rng):
+        """At a chance node, `apply_chance(sample_chance(rng))` in one call: the same
+        outcome drawn the same way (random playouts take this step at every chance)."""
+        node = self.node
+        if node[0] != CHANCE:
+            raise MoveError("this is not a chance node")
+        if node[1] == "random":
+            values = node[3]
+            i = _below(rng, len(values))
+            self.frame[node[2]] = values[i]
+            outcome = self._random_outcome(i)
+        else:
+            cards = self.zones[node[2]][:]
+            rng.shuffle(cards)
+            outcome = self._shuffle_outcome(cards)
+            self._shuffled(node[2], cards)
+        self._chanced(outcome)
+
+    def _shuffled(self, slot, cards):
+        self.zones[slot] = cards
+        if self.prog.is_set[slot]:
+            cards.sort(key=_card_id)
+
+    def _chanced(self, outcome):
+        """Records a chance outcome (already in effect) and runs the rules on."""
         self.history.append((-1, outcome.text, (outcome.kind, outcome.data)))
         self.node = None
-        self.run()
+        code = self.prog.code
+        self.budget = LOOP_BUDGET
+        pc = self.pc
+        while pc >= 0:
+            pc = code[pc](self)
         if self.obs is not None:
             self._observe([(outcome.public,)] * len(self.prog.seats))
 

@@ -276,3 +276,67 @@ def test_an_excluded_value_is_only_computed_when_there_are_candidates():
     assert [m.text for m in state.legal_moves()] == ["pick 2", "wait"]
     state.place(["2"], "pile")          # p2's only card went onto the pile: nothing to pick
     assert [m.text for m in state.legal_moves()] == ["wait"]
+
+
+def _trace_of(game, seed, agent):
+    from interpreter.agents import play_out
+    state = game.new_state()
+    play_out(state, [agent] * game.num_players, random.Random(seed))
+    return state.trace_texts(), state.returns() if state.is_terminal() else None
+
+
+@pytest.mark.parametrize("path", PLAYED, ids=lambda p: p.stem)
+def test_random_steps_play_as_random_move_then_apply(path):
+    # play_out takes `random_step`/`chance_step` for the random agent; an agent that is
+    # the same function under another name goes through random_move, apply and
+    # sample_chance/apply_chance, and the games must be the very same.
+    from interpreter.agents import random_agent
+    game = load(str(path))
+    for seed in range(4):
+        fast = _trace_of(game, seed, random_agent)
+        slow = _trace_of(game, seed, lambda st, seat, rng: random_agent(st, seat, rng))
+        assert fast == slow
+
+
+class _OnlyRandrange:
+    """A random source with `randrange` alone (not a random.Random)."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def randrange(self, n):
+        return self.rng.randrange(n)
+
+    def shuffle(self, items):
+        self.rng.shuffle(items)
+
+
+def test_a_random_source_need_only_have_randrange():
+    from interpreter.agents import AGENTS
+    game = load(str(ROOT / "classics" / "leduc_poker.gdl"))
+    for seed in range(5):
+        plain = _trace_of(game, seed, AGENTS["random"])
+        state = game.new_state()
+        from interpreter.agents import play_out
+        play_out(state, [AGENTS["random"]] * 2, _OnlyRandrange(seed))
+        assert state.trace_texts() == plain[0]
+
+
+def test_random_outcomes_of_equal_values_of_other_types_keep_their_texts():
+    # `1` and `true` are equal as dict keys: outcomes made once per value must not mix
+    # them up when two random choices draw the same index.
+    game = load_text('''game "t"
+players a, b
+var n: int = 0
+var f: bool = false
+flow:
+    random x in [1, 2]
+    n = x
+    random y in [true, false]
+    f = y
+    end game
+''')
+    state = game.new_state()
+    for _ in range(2):
+        state.apply_chance(state.chance_outcomes()[0][0])
+    assert state.trace_texts() == ["chance: random 1", "chance: random true"]

@@ -595,6 +595,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     raise over(st)
                 return head
             again_always.tail = lambda ctx: _budget(ctx, over) + [f"return {head:d}"]
+            again_always.fork = lambda ctx: (_budget(ctx, over), None, head, None)
             code.append(again_always)
             return
         head = len(code)
@@ -609,6 +610,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             return body if cond(st) else end
         again.tail = lambda ctx: _budget(ctx, over) + [
             f"return {body:d} if {ctx.sub(cond)} else {end:d}"]
+        again.fork = lambda ctx: (_budget(ctx, over), ctx.sub(cond), body, end)
         code[head] = self.branch_op(cond, end, body)
         code.append(again)
 
@@ -674,6 +676,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
     # ------------------------------------------------------------------ ends
     def finish_op(self, who, how, node=None):
         n = len(self.prog.seats)
+        seats = self.prog.seats
 
         def finish(st):
             if how == "win":
@@ -690,11 +693,25 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             else:
                 slot, fn = self.prog.returns_fn
                 out = []
-                for seat in self.prog.seats:
+                for seat in seats:
                     self.scratch[slot] = seat
                     out.append(float(fn(st)))
                 st.finish(tuple(out))
             return PAUSE
+
+        def ending(ctx):              # `end game` with returns: each seat's, in seat order
+            slot, fn = self.prog.returns_fn
+            scratch, lines, names = ctx.k(self.scratch), [], []
+            for seat in seats:
+                names.append(ctx.tmp())
+                lines += [f"{scratch}[{slot:d}] = {ctx.k(seat)}",
+                          f"{names[-1]} = float({ctx.sub(fn)})"]
+            return lines + [f"st.result = ({', '.join(names)},)", f"st.node = ({END:d},)",
+                            f"return {PAUSE:d}"]
+        if how == "end":
+            finish.tail = lambda ctx: (ending(ctx) if self.prog.returns_fn is not None else
+                                       [f"st.result = ({'0.0, ' * n})", f"st.node = ({END:d},)",
+                                        f"return {PAUSE:d}"])
         return finish
 
     def _s_Win(self, s, scope, code):
@@ -738,6 +755,17 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             st.node = (CHANCE, "random", slot, values, secret)
             st.pc = nxt
             return PAUSE
+
+        def drawing(ctx):
+            v = ctx.tmp()
+            return [f"{v} = {ctx.k(tuple)}({ctx.sub(domain)})",
+                    f"if not {v}: raise {ctx.k(empty)}(st)",
+                    f"if len({v}) == 1:", f"    st.frame[{slot:d}] = {v}[0]",
+                    f"    return {nxt:d}",
+                    f"st.node = ({CHANCE:d}, {ctx.k('random')}, {slot:d}, {v}, {secret!r})",
+                    f"st.pc = {nxt:d}", f"return {PAUSE:d}"]
+        empty = lambda st: self.runtime_error("random choice from an empty domain", s, st)  # noqa: E731
+        random_choice.tail = drawing
         code.append(random_choice)
 
     def action_body(self, info: ActionInfo, code: list):
@@ -759,6 +787,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             st.node = (DECIDE, site, (player(st),))
             st.pc = here
             return PAUSE
+        choose.tail = lambda ctx: [f"st.node = ({DECIDE:d}, {ctx.k(site)}, ({ctx.sub(player)},))",
+                                   f"st.pc = {here:d}", f"return {PAUSE:d}"]
         code.append(choose)
         after: list = [None]
         for name in s.actions:
@@ -805,12 +835,14 @@ def _goto(target: int):
     fn.jump_to = [target]
     fn.relink = lambda resolve: _goto(resolve(target))
     fn.tail = lambda ctx: [f"return {target:d}"]
+    fn.fork = lambda ctx: ([], None, target, None)
     return fn
 
 
 def _branch(cond, target: int, nxt: int):
     fn = lambda st: nxt if cond(st) else target  # noqa: E731
     fn.tail = lambda ctx: [f"return {nxt:d} if {ctx.sub(cond)} else {target:d}"]
+    fn.fork = lambda ctx: ([], ctx.sub(cond), nxt, target)
     return fn
 
 

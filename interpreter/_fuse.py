@@ -49,11 +49,12 @@ _CHARS = re.compile(r"[A-Za-z0-9_ .,\[\]()=!<>+\-*/%&:\n]*")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _NAMES = frozenset({
     "st", "frame", "vars", "zones", "attrs", "slot", "up", "id", "out", "index", "budget",
-    "facing_up", "move_cards", "get", "append", "len", "isinstance", "seat",
+    "facing_up", "move_cards", "get", "append", "len", "isinstance", "seat", "float",
+    "node", "pc", "result",
     "return", "raise", "for", "in", "if", "else", "and", "or", "not", "is", "continue",
     "True", "False", "None"})
 _GENERATED = re.compile(r"(K|_t)\d+")
-_GLOBALS = {"__builtins__": {}, "len": len, "isinstance": isinstance}
+_GLOBALS = {"__builtins__": {}, "len": len, "isinstance": isinstance, "float": float}
 
 #: factory functions by source text (texts of the same shape share their code); cleared
 #: when it grows past `_MAX_FACTORIES`, as a long session reloading rules might make it
@@ -143,38 +144,44 @@ def fuse_runs(code: list):
     """Gives each instruction with a text form one function doing the rest of its run.
 
     A run is a sequence of straight instructions (tagged with `lines(ctx)`: statements
-    that always go on to the next one), ended by a jump, branch or loop test (tagged with
-    `tail(ctx)`: lines that return the next pc) or by any other instruction, which the
-    run calls and whose answer it returns.  A forward jump does not end a run: the run
-    goes on at its target.  Every instruction gets its own rest, since a jump, a call's
-    return or a resumed decision may land anywhere; a rest runs at most `MAX_RUN`
-    instructions, and only forward jumps are followed, so each is finite."""
+    that always go on to the next one) that follows jumps and branches (tagged with
+    `fork(ctx)`: lines, then a test choosing between two pcs), and ends at an instruction
+    tagged with `tail(ctx)` (lines that return the next pc, such as a pause) or at any
+    other instruction, which the run calls and whose answer it returns.  Every
+    instruction gets its own rest, since a jump, a call's return or a resumed decision
+    may land anywhere; a rest runs at most `MAX_RUN` instructions over all its branches,
+    and back jumps keep their step budget."""
     if not ENABLED:
         return
     fused = list(code)
     for k, fn in enumerate(code):
-        if getattr(fn, "lines", None) is not None or getattr(fn, "tail", None) is not None:
+        if any(getattr(fn, tag, None) is not None for tag in ("lines", "fork", "tail")):
             ctx = Ctx()
-            fused[k] = build(ctx, "\n        ".join(_rest(code, k, ctx)))
+            fused[k] = build(ctx, "\n        ".join(_rest(code, k, ctx, [MAX_RUN])))
     code[:] = fused
 
 
-def _rest(code: list, pc: int, ctx: Ctx) -> list:
-    """The lines running `code` from `pc` to the end of its run (see `fuse_runs`)."""
+def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
+    """The lines running `code` from `pc` to the end of its run (see `fuse_runs`);
+    `left[0]` is how many more instructions the whole function may take in."""
     out: list = []
     n = len(code)
-    for _ in range(MAX_RUN):
-        if pc >= n:
-            break
+    while pc < n and left[0] > 0:
+        left[0] -= 1
         fn = code[pc]
         lines = getattr(fn, "lines", None)
         if lines is not None:
             out += lines(ctx)
             pc += 1
             continue
-        target = getattr(fn, "jump_to", None)
-        if target is not None and pc < target[0]:
-            pc = target[0]
+        fork = getattr(fn, "fork", None)
+        if fork is not None:
+            before, test, pc, other = fork(ctx)
+            out += before
+            if test is not None:
+                out.append(f"if {test}:")
+                out += ["    " + line for line in _rest(code, pc, ctx, left)]
+                pc = other
             continue
         tail = getattr(fn, "tail", None)
         out += tail(ctx) if tail is not None else [f"return {ctx.k(fn)}(st)"]

@@ -472,7 +472,20 @@ class State:
         site, seat = node[1], node[2][0]
         fixed = site.fixed
         if fixed is _NO_PARAMETERS:
-            move = self._random_plain(site, seat, rng)
+            listed = site.plain_moves
+            moves = None
+            if listed is not None:
+                try:
+                    moves = listed(self, seat)
+                except BaseException:
+                    for info, _ in site.actions:
+                        self.frame[info.me_slot] = None
+                    raise
+            if moves:                               # `_random_plain`, its calls inline
+                n = len(moves)
+                move = moves[rng._randbelow(n) if type(rng) is Random else rng.randrange(n)]
+            else:
+                move = self._random_plain(site, seat, rng)
         elif fixed:
             move = fixed[_below(rng, len(fixed))]
         else:
@@ -618,7 +631,8 @@ class State:
             raise MoveError("this is not a chance node")
         if node[1] == "random":
             values = node[3]
-            i = _below(rng, len(values))
+            n = len(values)
+            i = rng._randbelow(n) if type(rng) is Random else rng.randrange(n)
             self.frame[node[2]] = values[i]
             outcome = self._random_outcome(i)
         else:

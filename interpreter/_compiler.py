@@ -405,6 +405,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def lines(ctx):                 # the same steps, in the same order
             z, d = ctx.tmp(), ctx.tmp()
             up = f"{ctx.k(info)}[{z}.slot].facing_up" if facing is None else repr(facing)
+            if kind is A.PlaceKind.TOP:
+                return [f"{z} = {ctx.sub(dest)}",
+                        f"st.move_top({ctx.sub(cards)}, {z}.slot, {up})"]
             return [f"{z} = {ctx.sub(dest)}",
                     f"{d} = {'None' if depth is None else ctx.sub(depth)}",
                     f"st.move_cards({ctx.sub(cards)}, {z}.slot, {ctx.k(kind)}, {d}, {up}, "
@@ -420,7 +423,6 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         dest = self.zone_of_expr(s.dest, inner)
         facing = None if s.facing is None else s.facing is A.Facing.UP
         info = self.prog.zone_info
-        top = A.PlaceKind.TOP
 
         def deal(st):
             src = st.zones[source(st).slot]
@@ -431,7 +433,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     st.frame[slot] = p
                     z = dest(st)
                     up = info[z.slot].facing_up if facing is None else facing
-                    st.move_cards((src[-1],), z.slot, top, None, up, s)
+                    st.move_top((src[-1],), z.slot, up)
             st.frame[slot] = None
         self.effect(code, deal)
 

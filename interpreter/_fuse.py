@@ -49,7 +49,7 @@ _CHARS = re.compile(r"[A-Za-z0-9_ .,\[\]()=!<>+\-*/%&:\n]*")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _NAMES = frozenset({
     "st", "frame", "vars", "zones", "attrs", "slot", "up", "id", "out", "index", "budget",
-    "facing_up", "move_cards", "get", "append", "len", "isinstance", "seat", "float",
+    "facing_up", "move_cards", "move_top", "get", "append", "len", "isinstance", "seat", "float",
     "node", "pc", "result",
     "return", "raise", "for", "in", "if", "else", "and", "or", "not", "is", "continue",
     "True", "False", "None"})

@@ -60,7 +60,7 @@ class State:
         """Returns an independent copy."""
         s = State.__new__(State)
         s.game, s.prog = self.game, self.prog
-        s.zones = [z[:] for z in self.zones]
+        s.zones = list(map(list.copy, self.zones))
         s.up = self.up[:]
         s.loc = self.loc[:]
         s.known = self.known[:]
@@ -97,6 +97,26 @@ class State:
                 raise self._rule_error("a trigger or simultaneous action tried to wait for "
                                        "a decision")
         return False
+
+    def move_top(self, cards, dest: int, up: bool):
+        """`move_cards` onto the top of a zone, the commonest move: one card takes the
+        path without any placement test but the zone's being a set."""
+        if len(cards) != 1:
+            return self.move_cards(cards, dest, PlaceKind.TOP, None, up, None)
+        c = cards[0]
+        i = c.id
+        zones, loc = self.zones, self.loc
+        source = zones[loc[i]]
+        if source[-1] is c:
+            source.pop()
+        else:
+            source.remove(c)
+        if self.prog.is_set[dest]:           # kept in card order: placed by its id
+            insort(zones[dest], c, key=_card_id)
+        else:
+            zones[dest].append(c)
+        loc[i] = dest
+        self.up[i] = up
 
     def move_cards(self, cards, dest: int, kind, depth, up: bool, node):
         """Moves cards (top first) onto a zone.  One card, the common case, takes a path
@@ -443,7 +463,7 @@ class State:
     def _decided(self, site, seat, move):
         """Records a legal move of the one deciding seat and runs the rules on from its
         action's entry (the instruction loop is `run`'s, inline: it is every move's)."""
-        self.history.append((seat.index, move.text, None))
+        self.history.append((seat.index, move._text or move.text, None))   # text made once
         seen = self._redacted([(seat, move)]) if self.obs is not None else None
         info = move.action
         frame = self.frame

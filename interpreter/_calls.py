@@ -85,6 +85,13 @@ class CallMixin:
             ref = z(st)
             zone = st.zones[ref.slot]
             return tuple(zone) if is_set[ref.slot] else tuple(reversed(zone))
+
+        def render(ctx):
+            r = ctx.tmp()
+            return (f"({ctx.k(tuple)}(st.zones[{r}.slot]) if "     # the test runs first
+                    f"{ctx.k(is_set)}[({r} := {ctx.sub(z)}).slot] else "
+                    f"{ctx.k(tuple)}({ctx.k(reversed)}(st.zones[{r}.slot])))")
+        cards.render = render
         return _tuples(cards)
 
     def _b_top(self, node, scope, bottom=False):

@@ -569,10 +569,10 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
         def counting(ctx):
             t = ctx.tmp()
-            return [f"{t} = st.frame[{slot:d}]", f"if {t} <= 0: return {end:d}",
-                    f"st.frame[{slot:d}] = {t} - 1", f"return {body:d}"]
-        test.tail = counting
-        again.tail = lambda ctx: _budget(ctx, over) + counting(ctx)
+            return ([f"{t} = st.frame[{slot:d}]"], f"{t} <= 0", end,
+                    [f"st.frame[{slot:d}] = {t} - 1"], body)
+        test.fork = counting
+        again.fork = lambda ctx: _budgeted(ctx, over, counting(ctx))
         code[head] = test
         code.append(again)
         code.append(_clearing([slot], len(code) + 1))
@@ -596,8 +596,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 if st.budget < 0:
                     raise over(st)
                 return head
-            again_always.tail = lambda ctx: _budget(ctx, over) + [f"return {head:d}"]
-            again_always.fork = lambda ctx: (_budget(ctx, over), None, head, None)
+            again_always.fork = lambda ctx: (_budget(ctx, over), None, head, [], None)
             code.append(again_always)
             return
         head = len(code)
@@ -610,9 +609,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if st.budget < 0:
                 raise over(st)
             return body if cond(st) else end
-        again.tail = lambda ctx: _budget(ctx, over) + [
-            f"return {body:d} if {ctx.sub(cond)} else {end:d}"]
-        again.fork = lambda ctx: (_budget(ctx, over), ctx.sub(cond), body, end)
+        again.fork = lambda ctx: (_budget(ctx, over), ctx.sub(cond), body, [], end)
         code[head] = self.branch_op(cond, end, body)
         code.append(again)
 
@@ -665,12 +662,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
         def stepping(ctx):
             i, values = ctx.tmp(), ctx.tmp()
-            return [f"{i} = st.frame[{i_slot:d}]", f"{values} = st.frame[{it_slot:d}]",
-                    f"if {i} >= len({values}): return {end:d}",
-                    f"st.frame[{var_slot:d}] = {values}[{i}]",
-                    f"st.frame[{i_slot:d}] = {i} + 1", f"return {body:d}"]
-        test.tail = stepping
-        again.tail = lambda ctx: _budget(ctx, over) + stepping(ctx)
+            return ([f"{i} = st.frame[{i_slot:d}]", f"{values} = st.frame[{it_slot:d}]"],
+                    f"{i} >= len({values})", end,
+                    [f"st.frame[{var_slot:d}] = {values}[{i}]",
+                     f"st.frame[{i_slot:d}] = {i} + 1"], body)
+        test.fork = stepping
+        again.fork = lambda ctx: _budgeted(ctx, over, stepping(ctx))
         code[head] = test
         code.append(again)
         code.append(_clearing([it_slot, i_slot, var_slot], len(code) + 1))
@@ -836,15 +833,13 @@ def _goto(target: int):
     fn = lambda st: target  # noqa: E731
     fn.jump_to = [target]
     fn.relink = lambda resolve: _goto(resolve(target))
-    fn.tail = lambda ctx: [f"return {target:d}"]
-    fn.fork = lambda ctx: ([], None, target, None)
+    fn.fork = lambda ctx: ([], None, target, [], None)
     return fn
 
 
 def _branch(cond, target: int, nxt: int):
     fn = lambda st: nxt if cond(st) else target  # noqa: E731
-    fn.tail = lambda ctx: [f"return {nxt:d} if {ctx.sub(cond)} else {target:d}"]
-    fn.fork = lambda ctx: ([], ctx.sub(cond), nxt, target)
+    fn.fork = lambda ctx: ([], ctx.sub(cond), nxt, [], target)
     return fn
 
 
@@ -861,6 +856,12 @@ def _set_frame(slot: int, value, nxt: int):
 def _budget(ctx, over) -> list:
     """The lines of a back jump's budget check (`over(st)` gives the error)."""
     return ["st.budget -= 1", f"if st.budget < 0: raise {ctx.k(over)}(st)"]
+
+
+def _budgeted(ctx, over, fork) -> tuple:
+    """A loop test's fork with the back jump's budget check first."""
+    before, test, a, after, b = fork
+    return (_budget(ctx, over) + before, test, a, after, b)
 
 
 def _link(code: list):

@@ -7,13 +7,17 @@ evaluated.  Handlers for the commonest nodes also tag their closure with a text 
   locals, variables, attributes, operators, zone lookups, `count`, `top`, def calls);
 * `lines(ctx) -> [str]`: the statements of an instruction that always goes on to the next
   one (assignments, `let`, `move`, argument binding, loop set-up);
-* `tail(ctx) -> [str]`: statements that return the next pc (jumps, branches, loop tests).
+* `fork(ctx) -> (lines, test, pc, lines, pc)`: a jump, branch or loop test: lines, then
+  the first pc if the test holds, else more lines and the second pc;
+* `tail(ctx) -> [str]`: statements that return the next pc (a decision, a random draw,
+  the end of the game).
 
 `fuse` compiles an expression's text with its parts inlined (`c.suit == led.suit and x > 1`
 is one call instead of seven), `fuse_body` compiles a loop with its test and item inline,
-and `fuse_runs` compiles each run of straight instructions and its closing jump into one
-function; `_actions.generated_chunks` builds an action's move enumeration with `build`.  A
-part without a text stays a closure and is called from the generated code.
+and `fuse_runs` compiles, for each instruction, the rest of its run (following jumps and
+branches) into one function; `_actions.generated_chunks` builds an action's move
+enumeration with `build`.  A part without a text stays a closure and is called from the
+generated code.
 
 Safety: a ruleset is untrusted text, and none of it reaches the generated source.  The
 source is built only from the templates in the handlers, slot numbers and small ints;
@@ -144,10 +148,11 @@ def fuse_runs(code: list):
     """Gives each instruction with a text form one function doing the rest of its run.
 
     A run is a sequence of straight instructions (tagged with `lines(ctx)`: statements
-    that always go on to the next one) that follows jumps and branches (tagged with
-    `fork(ctx)`: lines, then a test choosing between two pcs), and ends at an instruction
-    tagged with `tail(ctx)` (lines that return the next pc, such as a pause) or at any
-    other instruction, which the run calls and whose answer it returns.  Every
+    that always go on to the next one) that follows jumps, branches and loop tests
+    (tagged with `fork(ctx)`: lines, then a test choosing a pc, else more lines and
+    another pc), and ends at an instruction tagged with `tail(ctx)` (lines that return
+    the next pc, such as a pause) or at any other instruction, which the run calls and
+    whose answer it returns.  Every
     instruction gets its own rest, since a jump, a call's return or a resumed decision
     may land anywhere; a rest runs at most `MAX_RUN` instructions over all its branches,
     and back jumps keep their step budget."""
@@ -176,11 +181,12 @@ def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
             continue
         fork = getattr(fn, "fork", None)
         if fork is not None:
-            before, test, pc, other = fork(ctx)
+            before, test, pc, after, other = fork(ctx)
             out += before
             if test is not None:
                 out.append(f"if {test}:")
                 out += ["    " + line for line in _rest(code, pc, ctx, left)]
+                out += after
                 pc = other
             continue
         tail = getattr(fn, "tail", None)

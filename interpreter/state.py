@@ -33,10 +33,11 @@ OUTCOMES_KEPT = 50_000
 class ChanceOutcome:
     """One outcome of a chance node: its data (a card order or a value) and its text."""
 
-    __slots__ = ("kind", "data", "text", "public")
+    __slots__ = ("kind", "data", "text", "public", "entry")
 
     def __init__(self, kind: str, data, text: str, public: str):
         self.kind, self.data, self.text, self.public = kind, data, text, public
+        self.entry = (-1, text, (kind, data))        # its line of a state's history
 
     def __repr__(self):
         return self.text
@@ -669,7 +670,7 @@ class State:
 
     def _chanced(self, outcome):
         """Records a chance outcome (already in effect) and runs the rules on."""
-        self.history.append((-1, outcome.text, (outcome.kind, outcome.data)))
+        self.history.append(outcome.entry)
         self.node = None
         code = self.prog.code
         self.budget = LOOP_BUDGET

@@ -405,7 +405,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def lines(ctx):                 # the same steps, in the same order
             z, d = ctx.tmp(), ctx.tmp()
             up = f"{ctx.k(info)}[{z}.slot].facing_up" if facing is None else repr(facing)
-            if kind is A.PlaceKind.TOP:
+            if kind is A.PlaceKind.TOP or kind is A.PlaceKind.DEFAULT:   # both go on top
                 return [f"{z} = {ctx.sub(dest)}",
                         f"st.move_top({ctx.sub(cards)}, {z}.slot, {up})"]
             return [f"{z} = {ctx.sub(dest)}",
@@ -757,7 +757,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
         def drawing(ctx):
             v = ctx.tmp()
-            return [f"{v} = {ctx.k(tuple)}({ctx.sub(domain)})",
+            values = ctx.sub(domain) if _tuple_valued(domain) else \
+                f"{ctx.k(tuple)}({ctx.sub(domain)})"
+            return [f"{v} = {values}",
                     f"if not {v}: raise {ctx.k(empty)}(st)",
                     f"if len({v}) == 1:", f"    st.frame[{slot:d}] = {v}[0]",
                     f"    return {nxt:d}",

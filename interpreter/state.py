@@ -654,8 +654,11 @@ class State:
             values = node[3]
             n = len(values)
             i = rng._randbelow(n) if type(rng) is Random else rng.randrange(n)
-            self.frame[node[2]] = values[i]
-            outcome = self._random_outcome(i)
+            value = self.frame[node[2]] = values[i]
+            try:                                  # `_random_outcome`'s lookup, inline
+                outcome = self.prog.outcomes[i, type(value), value, node[4]]
+            except (KeyError, TypeError):
+                outcome = self._random_outcome(i)
         else:
             cards = self.zones[node[2]][:]
             rng.shuffle(cards)

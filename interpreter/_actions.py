@@ -337,10 +337,10 @@ def generated_chunks(info, epochs):
     _, slot, domain = params[-1]
     lines.append(f"{pad}{vals} = {ctx.sub(domain)}")
     if info.exclude is not None:   # as `_excluding`: x computed only with candidates
-        x, v = ctx.tmp(), ctx.tmp()
+        x = ctx.tmp()
         lines += [f"{pad}{vals} = {ctx.k(list)}({vals})", f"{pad}if {vals}:",
                   f"{pad}    {x} = {ctx.sub(info.exclude)}",
-                  f"{pad}    {vals} = [{v} for {v} in {vals} if {v} != {x}]"]
+                  f"{pad}    while {x} in {vals}: {vals}.remove({x})"]   # a fresh list
     test = tests[n]
     if test is not None:           # as `_last_values`
         kept, v = ctx.tmp(), ctx.tmp()

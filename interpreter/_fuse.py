@@ -53,10 +53,10 @@ _CHARS = re.compile(r"[A-Za-z0-9_ .,\[\]()=!<>+\-*/%&:\n]*")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _NAMES = frozenset({
     "st", "frame", "vars", "zones", "attrs", "slot", "up", "id", "out", "index", "budget",
-    "facing_up", "move_cards", "move_top", "get", "append", "len", "isinstance", "seat", "float",
-    "node", "pc", "result",
-    "return", "raise", "for", "in", "if", "else", "and", "or", "not", "is", "continue",
-    "True", "False", "None"})
+    "facing_up", "move_cards", "move_top", "get", "append", "remove", "len", "isinstance",
+    "seat", "float", "node", "pc", "result",
+    "return", "raise", "for", "while", "in", "if", "else", "and", "or", "not", "is",
+    "continue", "True", "False", "None"})
 _GENERATED = re.compile(r"(K|_t)\d+")
 _GLOBALS = {"__builtins__": {}, "len": len, "isinstance": isinstance, "float": float}
 

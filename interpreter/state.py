@@ -531,11 +531,12 @@ class State:
 
     def _resolve_simultaneous(self, node):
         site, pending = node[1], node[3]
-        seen = self._redacted(sorted(pending.items())) if self.obs is not None else None
+        seen = self._redacted(sorted(pending.items(), key=_seat_first)) \
+            if self.obs is not None else None
         self.node = None
         for seat, move in pending.items():            # the order the seats committed in
             self.history.append((seat.index, move.text, "simultaneous"))
-        for seat in sorted(pending):                  # the moves take effect in seat order
+        for seat in sorted(pending, key=_seat_index):   # the moves take effect in seat order
             move = pending[seat]
             info = move.action
             self.frame[info.me_slot] = seat
@@ -928,6 +929,8 @@ def _without_twins(moves):
 
 
 _card_id = attrgetter("id")
+_seat_index = attrgetter("index")
+_seat_first = (lambda item: item[0].index)  # noqa: E731
 
 
 def _distinct_orders(cards):

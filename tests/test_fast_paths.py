@@ -340,3 +340,13 @@ flow:
     for _ in range(2):
         state.apply_chance(state.chance_outcomes()[0][0])
     assert state.trace_texts() == ["chance: random 1", "chance: random true"]
+
+
+def test_run_time_values_compare_by_identity_in_c():
+    # A class defining any comparison (`__lt__`) makes every `==`, `!=` and `in` on its
+    # objects a Python-level call; the engine compares seats, members, cards and zones
+    # constantly (requires, exclusions, lookups), so none may define one.
+    from interpreter.values import Card, Member, Seat, ZoneRef
+    for cls in (Seat, Member, Card, ZoneRef):
+        for name in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
+            assert getattr(cls, name) is getattr(object, name), (cls.__name__, name)

@@ -448,7 +448,7 @@ class State:
                 move = self.parse_move(move, seat)
             return self._decided(node[1], seat, move)
         seat = self._seat(player)
-        if seat not in self.to_move():
+        if seat not in node[2] or seat in node[3]:            # not among `to_move()`
             raise MoveError(f"{seat.name} has already committed a move or is not deciding")
         if isinstance(move, str):
             move = self.parse_move(move, seat)

@@ -504,7 +504,14 @@ class State:
                     raise
             if moves:                               # `_random_plain`, its calls inline
                 n = len(moves)
-                move = moves[rng._randbelow(n) if type(rng) is Random else rng.randrange(n)]
+                if type(rng) is Random and _DRAW_BY_BITS:       # `_below`, inline
+                    k = n.bit_length()
+                    i = rng.getrandbits(k)
+                    while i >= n:
+                        i = rng.getrandbits(k)
+                else:
+                    i = rng.randrange(n)
+                move = moves[i]
             else:
                 move = self._random_plain(site, seat, rng)
         elif fixed:
@@ -654,7 +661,13 @@ class State:
         if node[1] == "random":
             values = node[3]
             n = len(values)
-            i = rng._randbelow(n) if type(rng) is Random else rng.randrange(n)
+            if type(rng) is Random and _DRAW_BY_BITS:           # `_below`, inline
+                k = n.bit_length()
+                i = rng.getrandbits(k)
+                while i >= n:
+                    i = rng.getrandbits(k)
+            else:
+                i = rng.randrange(n)
             value = self.frame[node[2]] = values[i]
             try:                                  # `_random_outcome`'s lookup, inline
                 outcome = self.prog.outcomes[i, type(value), value, node[4]]
@@ -864,6 +877,23 @@ def _last_values(st, info, epochs):
 
 #: `Site.fixed` for a site whose actions have no parameters but some have requires
 _NO_PARAMETERS = object()
+
+
+def _draws_by_bits() -> bool:
+    """Whether `Random.randrange(n)` is CPython's draw of `n.bit_length()` random bits,
+    redrawn while too large, which the hottest paths make inline (checked on a sample,
+    so another Python's draw falls back to `randrange`)."""
+    def by_bits(rng, n):
+        k = n.bit_length()
+        i = rng.getrandbits(k)
+        while i >= n:
+            i = rng.getrandbits(k)
+        return i
+    a, b = Random(7), Random(7)
+    return all(a.randrange(n) == by_bits(b, n) for n in (1, 2, 3, 5, 6, 7, 52, 1000) * 8)
+
+
+_DRAW_BY_BITS = _draws_by_bits()
 
 
 def _below(rng, n: int) -> int:

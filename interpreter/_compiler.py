@@ -744,10 +744,13 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         nxt = len(code) + 1
         secret = s.secret
 
+        def empty(st):
+            return self.runtime_error("random choice from an empty domain", s, st)
+
         def random_choice(st):
             values = tuple(domain(st))
             if not values:
-                raise self.runtime_error("random choice from an empty domain", s, st)
+                raise empty(st)
             if len(values) == 1:
                 st.frame[slot] = values[0]
                 return nxt
@@ -765,7 +768,6 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     f"    return {nxt:d}",
                     f"st.node = ({CHANCE:d}, {ctx.k('random')}, {slot:d}, {v}, {secret!r})",
                     f"st.pc = {nxt:d}", f"return {PAUSE:d}"]
-        empty = lambda st: self.runtime_error("random choice from an empty domain", s, st)  # noqa: E731
         random_choice.tail = drawing
         code.append(random_choice)
 

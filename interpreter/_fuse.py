@@ -152,10 +152,9 @@ def fuse_runs(code: list):
     (tagged with `fork(ctx)`: lines, then a test choosing a pc, else more lines and
     another pc), and ends at an instruction tagged with `tail(ctx)` (lines that return
     the next pc, such as a pause) or at any other instruction, which the run calls and
-    whose answer it returns.  Every
-    instruction gets its own rest, since a jump, a call's return or a resumed decision
-    may land anywhere; a rest runs at most `MAX_RUN` instructions over all its branches,
-    and back jumps keep their step budget."""
+    whose answer it returns.  Every instruction gets its own rest, since a jump, a call's
+    return or a resumed decision may land anywhere; a rest runs at most `MAX_RUN`
+    instructions over all its branches, and back jumps keep their step budget."""
     if not ENABLED:
         return
     fused = list(code)

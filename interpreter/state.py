@@ -8,11 +8,11 @@ of several identical cards is where.
 from __future__ import annotations
 
 import re
-from random import Random
 from bisect import insort
 from fractions import Fraction
 from math import factorial
 from operator import attrgetter
+from random import Random
 from typing import List, Optional
 
 from gdl.ast import PlaceKind
@@ -504,7 +504,7 @@ class State:
                     raise
             if moves:                               # `_random_plain`, its calls inline
                 n = len(moves)
-                if type(rng) is Random and _DRAW_BY_BITS:       # `_below`, inline
+                if type(rng) is Random and _DRAW_BY_BITS:       # `_bits_below`, inline
                     k = n.bit_length()
                     i = rng.getrandbits(k)
                     while i >= n:
@@ -661,7 +661,7 @@ class State:
         if node[1] == "random":
             values = node[3]
             n = len(values)
-            if type(rng) is Random and _DRAW_BY_BITS:           # `_below`, inline
+            if type(rng) is Random and _DRAW_BY_BITS:           # `_bits_below`, inline
                 k = n.bit_length()
                 i = rng.getrandbits(k)
                 while i >= n:
@@ -879,28 +879,32 @@ def _last_values(st, info, epochs):
 _NO_PARAMETERS = object()
 
 
-def _draws_by_bits() -> bool:
-    """Whether `Random.randrange(n)` is CPython's draw of `n.bit_length()` random bits,
-    redrawn while too large, which the hottest paths make inline (checked on a sample,
-    so another Python's draw falls back to `randrange`)."""
-    def by_bits(rng, n):
-        k = n.bit_length()
+def _bits_below(rng, n: int) -> int:
+    """CPython's `Random.randrange(n)` for n >= 1: `n.bit_length()` random bits, drawn
+    again while too large (the two hottest draws, in `random_step` and `chance_step`,
+    have it inline)."""
+    k = n.bit_length()
+    i = rng.getrandbits(k)
+    while i >= n:
         i = rng.getrandbits(k)
-        while i >= n:
-            i = rng.getrandbits(k)
-        return i
+    return i
+
+
+def _draws_by_bits() -> bool:
+    """Whether this Python's `Random.randrange` draws as `_bits_below` (checked on a
+    sample; if not, every draw goes through `randrange`)."""
     a, b = Random(7), Random(7)
-    return all(a.randrange(n) == by_bits(b, n) for n in (1, 2, 3, 5, 6, 7, 52, 1000) * 8)
+    return all(a.randrange(n) == _bits_below(b, n) for n in (1, 2, 3, 5, 6, 7, 52, 1000) * 8)
 
 
 _DRAW_BY_BITS = _draws_by_bits()
 
 
 def _below(rng, n: int) -> int:
-    """`rng.randrange(n)` for n >= 1: for a `random.Random` the very call randrange makes
-    (the same number, the same stream), without randrange's argument checks."""
-    if isinstance(rng, Random):
-        return rng._randbelow(n)
+    """`rng.randrange(n)` for n >= 1: the same number and the same stream, without
+    randrange's argument checks where `rng` is a plain `random.Random`."""
+    if type(rng) is Random and _DRAW_BY_BITS:
+        return _bits_below(rng, n)
     return rng.randrange(n)
 
 

@@ -168,7 +168,7 @@ class ActionMixin:
             return memo[1]
         once_per_loop.render = lambda ctx: (   # the memo read inline while it is current
             f"({ctx.k(memo)}[1] if {ctx.k(memo)}[0] == {ctx.k(epochs)}[{level:d}] "
-            f"else {ctx.k(once_per_loop)}(st))")
+            f"else {ctx.call(once_per_loop)})")
         return once_per_loop
 
     def narrowed(self, node, scope, bounds):

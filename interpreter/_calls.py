@@ -46,7 +46,7 @@ class CallMixin:
 
         def render(ctx):
             t = ctx.tmp()
-            return f"({t} if isinstance(({t} := {ctx.sub(fn)}), {ctx.k(ZoneRef)}) else {ctx.k(zone)}(st))"
+            return f"({t} if isinstance(({t} := {ctx.sub(fn)}), {ctx.k(ZoneRef)}) else {ctx.call(zone)})"
         zone.render = render
         return zone
 
@@ -108,7 +108,7 @@ class CallMixin:
             def render(ctx):
                 t = ctx.tmp()
                 return (f"({t}[{end:d}] if ({t} := st.zones[{ctx.sub(z)}.slot]) "
-                        f"else {ctx.k(one)}(st))")
+                        f"else {ctx.call(one)})")
             one.render = render
             return one
         n = args[1]
@@ -182,7 +182,7 @@ class CallMixin:
             return others[0]
         if other is not None:   # two seats, both in: one dict lookup
             def render(ctx):
-                return f"({ctx.k(other)}[{ctx.sub(p)}] if not st.out else {ctx.k(opponent)}(st))"
+                return f"({ctx.k(other)}[{ctx.sub(p)}] if not st.out else {ctx.call(opponent)})"
             opponent.render = render
         return opponent
 
@@ -344,42 +344,44 @@ class CallMixin:
 
     def call_with(self, body, slots, args):
         """The closure behind `call_def`: the arguments are evaluated in order, then
-        written to the def's slots, then the body runs."""
+        written to the def's slots, then the body runs.  Rendered inline, the arguments
+        go to temporaries that the body reads instead of the slots (`Ctx.params`), and
+        only a part of the body called as a closure has them written first."""
         scratch = self.scratch
         put = scratch.__setitem__
         if len(slots) == 1:
             (s0,), (a0,) = slots, args
 
-            def call1(st):
+            def call(st):
                 scratch[s0] = a0(st)
                 return body(st)
-
-            def render(ctx):   # the argument is written, then the body read
-                return (f"({ctx.sub(body)} if {ctx.k(put)}({s0:d}, {ctx.sub(a0)}) is None "
-                        f"else None)")
-            call1.render = render
-            return call1
-        if len(slots) == 2:
+        elif len(slots) == 2:
             (s0, s1), (a0, a1) = slots, args
 
-            def call2(st):
+            def call(st):
                 v0 = a0(st)
                 scratch[s1] = a1(st)
                 scratch[s0] = v0
                 return body(st)
+        else:
+            def call(st):
+                values = [a(st) for a in args]
+                for s, v in zip(slots, values):
+                    scratch[s] = v
+                return body(st)
 
-            def render(ctx):   # as `call2`: the first argument is written last
-                t = ctx.tmp()
-                return (f"({ctx.sub(body)} if (({t} := {ctx.sub(a0)}), {ctx.k(put)}({s1:d}, "
-                        f"{ctx.sub(a1)}), {ctx.k(put)}({s0:d}, {t})) else None)")
-            call2.render = render
-            return call2
-
-        def call(st):
-            values = [a(st) for a in args]
-            for s, v in zip(slots, values):
-                scratch[s] = v
-            return body(st)
+        def render(ctx):   # the arguments in order, then the body
+            temps = [ctx.tmp() for _ in args]
+            bound = " and ".join(f"(({t} := {ctx.sub(a)}) or True)"
+                                 for t, a in zip(temps, args))
+            outer = ctx.params, ctx.put
+            ctx.params, ctx.put = dict(zip(slots, temps)), ctx.k(put)
+            try:
+                inner = ctx.sub(body)
+            finally:
+                ctx.params, ctx.put = outer
+            return f"({inner} if {bound} else None)"
+        call.render = render
         return call
 
     def def_body(self, decl):

@@ -361,7 +361,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def render(ctx):   # one card, the common case, inline
             t = ctx.tmp()
             return (f"(({t},) if isinstance(({t} := {ctx.sub(fn)}), {ctx.k(Card)}) "
-                    f"else {ctx.k(others)}(st, {t}))")
+                    f"else {ctx.call(others, t)})")
         cards.render = render
         return cards
 
@@ -380,7 +380,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             def render(ctx):
                 t = ctx.tmp()
                 return (f"({t} if isinstance(({t} := {ctx.sub(fn)}), {ctx.k(ZoneRef)}) "
-                        f"else {ctx.k(zone)}(st))")
+                        f"else {ctx.call(zone)})")
             zone.render = render
         return zone
 

@@ -85,7 +85,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             scratch = self.scratch
             fn = lambda st: scratch[slot]  # noqa: E731
             fn.scratch_slot = slot
-            fn.render = lambda ctx: f"{ctx.k(scratch)}[{slot:d}]"
+            fn.render = lambda ctx: (ctx.params and ctx.params.get(slot)
+                                     or f"{ctx.k(scratch)}[{slot:d}]")
         if local.zone:
             fn.zone_valued = True   # consumers skip the type test
         return fn
@@ -150,7 +151,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
 
         def render(ctx):   # a none value goes through `attr`, which reports it
             t = ctx.tmp()
-            return (f"({ctx.k(attr)}(st) if ({t} := {ctx.sub(obj)}) is None "
+            return (f"({ctx.call(attr)} if ({t} := {ctx.sub(obj)}) is None "
                     f"else {t}.attrs[{ctx.k(field)}])")
         attr.render = render
         return attr
@@ -225,7 +226,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 key = ", ".join(ctx.sub(k) for k in t_keys)
                 if len(t_keys) == 2:
                     key = f"({key})"
-                return f"({ctx.k(fn)}(st) if ({t} := {ctx.k(by_value)}.get({key})) is None else {t})"
+                return f"({ctx.call(fn)} if ({t} := {ctx.k(by_value)}.get({key})) is None else {t})"
             fn.render = render
         return fn
 

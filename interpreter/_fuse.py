@@ -67,12 +67,15 @@ _MAX_FACTORIES = 20_000
 
 
 class Ctx:
-    """Rendering state: the values passed in (`K<n>`) and the temporaries (`_t<n>`)."""
+    """Rendering state: the values passed in (`K<n>`), the temporaries (`_t<n>`), and,
+    while a def's body is rendered inline, its parameters' temporaries (`params`: scratch
+    slot -> temporary) and the name of the scratch list's writer (`put`)."""
 
-    __slots__ = ("consts", "ids", "temps", "depth")
+    __slots__ = ("consts", "ids", "temps", "depth", "params", "put")
 
     def __init__(self):
         self.consts, self.ids, self.temps, self.depth = [], {}, 0, 0
+        self.params, self.put = None, None
 
     def k(self, value) -> str:
         """The name of a value passed into the fused function (once per object)."""
@@ -94,11 +97,22 @@ class Ctx:
         self.temps += 1
         return f"_t{self.temps - 1}"
 
+    def call(self, fn, *args: str) -> str:
+        """The text of a call `fn(st, *args)` of a closure.  Inside a def's body rendered
+        inline, the closure reads the def's parameters from their scratch slots, so the
+        call writes them there first (only on this path: the rendered body reads them
+        from temporaries)."""
+        text = f"{self.k(fn)}({', '.join(('st',) + args)})"
+        if not self.params:
+            return text
+        puts = "".join(f"{self.put}({slot:d}, {t}), " for slot, t in self.params.items())
+        return f"({puts}{text})[-1]"
+
     def sub(self, fn) -> str:
         """The text of a part: its own rendering, or a call to its closure."""
         render = getattr(fn, "render", None)
         if render is None or self.depth >= MAX_DEPTH:
-            return f"{self.k(fn)}(st)"
+            return self.call(fn)
         self.depth += 1
         try:
             return render(self)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gdl.errors import GdlError
+from gdl.errors import GdlError, RuleError
 from interpreter import _fuse, load, load_text
 from interpreter._fuzz_sweep import sweep_configs
 from interpreter.game import load_ruleset
@@ -148,3 +148,25 @@ def test_gdl_fuse_in_the_environment_turns_generated_code_off(value, enabled):
                           "print(_fuse.ENABLED)"], env=env, capture_output=True, text=True,
                          cwd=str(ROOT.parent), check=True)
     assert out.stdout.strip() == str(enabled)
+
+
+def test_a_def_body_part_called_as_a_closure_sees_the_arguments(monkeypatch):
+    # Rendered inline, a def's arguments are temporaries; a part of its body that runs as
+    # a closure (here `opponent` once a player is out) reads them from the def's slots,
+    # which the generated code must write first.  With `b` as the argument and `a` out,
+    # `opponent(b)` has nobody left and fails; with a stale argument it would name `b`.
+    text = '''game "t"
+players a, b
+var first: player? = none
+var second: player? = none
+def other_of(p: player) = opponent(p)
+flow:
+    first = other_of(b)
+    eliminate a
+    second = other_of(b)
+    end game
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        with pytest.raises(RuleError, match="exactly two active players"):
+            load_text(text).new_state()

@@ -12,7 +12,7 @@ from gdl import ast as A
 
 from ._closures import _all_zones, _const, _folded
 from . import _fuse
-from ._fuse import Ctx, build, fuse
+from ._fuse import Ctx, build, fuse, holding
 from ._scope import Local, Scope
 from .values import Move
 
@@ -313,10 +313,15 @@ def generated_chunks(info, epochs):
     """Returns `chunks(st)` for an action of one or two parameters: what
     `state._chunk_enumerators` gives (the leading value bound in turn, the last
     parameter's values its requires allow), in the same order and evaluating the same
-    parts in the same order, as one function; or None when generated code is off."""
+    parts in the same order, as one function; or None when generated code is off.  The
+    parameters are held in the loops' own variables, not written to their frame slots,
+    unless a part called as a closure on the way (not an error path) reads the slots."""
     if not _fuse.ENABLED:
         return None
-    ctx = Ctx()
+    return build(*holding(lambda ctx: _chunk_lines(info, epochs, ctx)))
+
+
+def _chunk_lines(info, epochs, ctx) -> list:
     params, tests = info.enum_params, info.tests
     n = len(params)
     out, vals = ctx.tmp(), ctx.tmp()
@@ -330,7 +335,8 @@ def generated_chunks(info, epochs):
         v0 = ctx.tmp()
         if epochs is not None:
             lines.append(f"{ctx.k(epochs)}[0] += 1")
-        lines += [f"for {v0} in {ctx.sub(d0)}:", f"    st.frame[{s0:d}] = {v0}"]
+        lines.append(f"for {v0} in {ctx.sub(d0)}:")
+        lines += ctx.bind("frame", s0, v0, "    ")
         if tests[1] is not None:
             lines.append(f"    if not {ctx.sub(tests[1])}: continue")
         pad, prefix = "    ", f"({v0},)"
@@ -347,11 +353,11 @@ def generated_chunks(info, epochs):
         if epochs is not None:
             lines.append(f"{pad}{ctx.k(epochs)}[{n - 1:d}] += 1")
         lines += [f"{pad}{kept} = []", f"{pad}for {v} in {vals}:",
-                  f"{pad}    st.frame[{slot:d}] = {v}",
+                  *ctx.bind("frame", slot, v, pad + "    "),
                   f"{pad}    if {ctx.sub(test)}: {kept}.append({v})", f"{pad}{vals} = {kept}"]
     lines += [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {prefix}, {vals}))",
               f"return {out}"]
-    return build(ctx, "\n        ".join(lines))
+    return lines
 
 
 def generated_plain(site):

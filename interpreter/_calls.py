@@ -46,7 +46,8 @@ class CallMixin:
 
         def render(ctx):
             t = ctx.tmp()
-            return f"({t} if isinstance(({t} := {ctx.sub(fn)}), {ctx.k(ZoneRef)}) else {ctx.call(zone)})"
+            return (f"({t} if isinstance(({t} := {ctx.sub(fn)}), {ctx.k(ZoneRef)}) "
+                    f"else {ctx.call(zone, cold=True)})")
         zone.render = render
         return zone
 
@@ -108,7 +109,7 @@ class CallMixin:
             def render(ctx):
                 t = ctx.tmp()
                 return (f"({t}[{end:d}] if ({t} := st.zones[{ctx.sub(z)}.slot]) "
-                        f"else {ctx.call(one)})")
+                        f"else {ctx.call(one, cold=True)})")
             one.render = render
             return one
         n = args[1]
@@ -182,7 +183,8 @@ class CallMixin:
             return others[0]
         if other is not None:   # two seats, both in: one dict lookup
             def render(ctx):
-                return f"({ctx.k(other)}[{ctx.sub(p)}] if not st.out else {ctx.call(opponent)})"
+                return (f"({ctx.k(other)}[{ctx.sub(p)}] if not st.out "
+                        f"else {ctx.call(opponent, cold=True)})")
             opponent.render = render
         return opponent
 
@@ -345,10 +347,9 @@ class CallMixin:
     def call_with(self, body, slots, args):
         """The closure behind `call_def`: the arguments are evaluated in order, then
         written to the def's slots, then the body runs.  Rendered inline, the arguments
-        go to temporaries that the body reads instead of the slots (`Ctx.params`), and
+        go to temporaries that the body reads instead of the slots (`Ctx.held`), and
         only a part of the body called as a closure has them written first."""
         scratch = self.scratch
-        put = scratch.__setitem__
         if len(slots) == 1:
             (s0,), (a0,) = slots, args
 
@@ -374,12 +375,16 @@ class CallMixin:
             temps = [ctx.tmp() for _ in args]
             bound = " and ".join(f"(({t} := {ctx.sub(a)}) or True)"
                                  for t, a in zip(temps, args))
-            outer = ctx.params, ctx.put
-            ctx.params, ctx.put = dict(zip(slots, temps)), ctx.k(put)
+            # the body sees only its parameters: the held locals around the call are
+            # not written before the body's calls, nor do those calls count for them
+            outer, hot = ctx.held, ctx.hot
+            ctx.held = {}
+            for s, t in zip(slots, temps):
+                ctx.hold_in("scratch", s, t, scratch)
             try:
                 inner = ctx.sub(body)
             finally:
-                ctx.params, ctx.put = outer
+                ctx.held, ctx.hot = outer, hot
             return f"({inner} if {bound} else None)"
         call.render = render
         return call

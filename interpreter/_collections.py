@@ -212,10 +212,9 @@ class CollectionMixin:
 
         def lines(ctx):   # the loop with its test and item inline
             out, v = ctx.tmp(), ctx.tmp()
+            head = [f"for {v} in {ctx.sub(it)}:", *ctx.bind("scratch", slot, v, "    ", scratch)]
             x = v if getattr(item, "scratch_slot", None) == slot else ctx.sub(item)
-            return [f"{out} = []", f"for {v} in {ctx.sub(it)}:",
-                    f"    {ctx.k(scratch)}[{slot:d}] = {v}",
-                    *_when(ctx, test, f"{out}.append({x})"),
+            return [f"{out} = []", *head, *_when(ctx, test, f"{out}.append({x})"),
                     f"return {ctx.k(tuple)}({out})"]
         return fuse_body(fn, lines)
 
@@ -294,7 +293,7 @@ class CollectionMixin:
 
         def lines(ctx):   # the loop with its test and item inline, in the same order
             v = ctx.tmp()
-            head = [f"for {v} in {ctx.sub(it)}:", f"    {ctx.k(scratch)}[{slot:d}] = {v}"]
+            head = [f"for {v} in {ctx.sub(it)}:", *ctx.bind("scratch", slot, v, "    ", scratch)]
             x = v if getattr(item, "scratch_slot", None) == slot else ctx.sub(item)
             if f == "sum":     # 0 + x + ... as sum() adds
                 total = ctx.tmp()

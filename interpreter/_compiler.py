@@ -380,7 +380,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             def render(ctx):
                 t = ctx.tmp()
                 return (f"({t} if isinstance(({t} := {ctx.sub(fn)}), {ctx.k(ZoneRef)}) "
-                        f"else {ctx.call(zone)})")
+                        f"else {ctx.call(zone, cold=True)})")
             zone.render = render
         return zone
 

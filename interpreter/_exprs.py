@@ -80,13 +80,12 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         slot = local.slot
         if local.where == "frame":
             fn = lambda st: st.frame[slot]  # noqa: E731
-            fn.render = lambda ctx: f"st.frame[{slot:d}]"
+            fn.render = lambda ctx: ctx.local("frame", slot, f"st.frame[{slot:d}]")
         else:
             scratch = self.scratch
             fn = lambda st: scratch[slot]  # noqa: E731
             fn.scratch_slot = slot
-            fn.render = lambda ctx: (ctx.params and ctx.params.get(slot)
-                                     or f"{ctx.k(scratch)}[{slot:d}]")
+            fn.render = lambda ctx: ctx.local("scratch", slot, f"{ctx.k(scratch)}[{slot:d}]")
         if local.zone:
             fn.zone_valued = True   # consumers skip the type test
         return fn
@@ -151,7 +150,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
 
         def render(ctx):   # a none value goes through `attr`, which reports it
             t = ctx.tmp()
-            return (f"({ctx.call(attr)} if ({t} := {ctx.sub(obj)}) is None "
+            return (f"({ctx.call(attr, cold=True)} if ({t} := {ctx.sub(obj)}) is None "
                     f"else {t}.attrs[{ctx.k(field)}])")
         attr.render = render
         return attr
@@ -226,7 +225,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 key = ", ".join(ctx.sub(k) for k in t_keys)
                 if len(t_keys) == 2:
                     key = f"({key})"
-                return f"({ctx.call(fn)} if ({t} := {ctx.k(by_value)}.get({key})) is None else {t})"
+                return (f"({ctx.call(fn, cold=True)} if ({t} := {ctx.k(by_value)}.get({key})) "
+                        f"is None else {t})")
             fn.render = render
         return fn
 

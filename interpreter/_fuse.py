@@ -60,6 +60,8 @@ _NAMES = frozenset({
 _GENERATED = re.compile(r"(K|_t)\d+")
 _GLOBALS = {"__builtins__": {}, "len": len, "isinstance": isinstance, "float": float}
 
+_SET = list.__setitem__
+
 #: factory functions by source text (texts of the same shape share their code); cleared
 #: when it grows past `_MAX_FACTORIES`, as a long session reloading rules might make it
 _FACTORIES: dict = {}
@@ -67,15 +69,17 @@ _MAX_FACTORIES = 20_000
 
 
 class Ctx:
-    """Rendering state: the values passed in (`K<n>`), the temporaries (`_t<n>`), and,
-    while a def's body is rendered inline, its parameters' temporaries (`params`: scratch
-    slot -> temporary) and the name of the scratch list's writer (`put`)."""
+    """Rendering state: the values passed in (`K<n>`), the temporaries (`_t<n>`), and the
+    locals held in temporaries instead of their slots (`held`: ("scratch" or "frame",
+    slot) -> (temporary, the text writing it to its slot)); `hold` says whether loops
+    hold their variables (see `holding`), `hot` counts the calls made while some local
+    is held (see `call`)."""
 
-    __slots__ = ("consts", "ids", "temps", "depth", "params", "put")
+    __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot")
 
-    def __init__(self):
+    def __init__(self, hold: bool = False):
         self.consts, self.ids, self.temps, self.depth = [], {}, 0, 0
-        self.params, self.put = None, None
+        self.held, self.hold, self.hot = {}, hold, 0
 
     def k(self, value) -> str:
         """The name of a value passed into the fused function (once per object)."""
@@ -97,16 +101,37 @@ class Ctx:
         self.temps += 1
         return f"_t{self.temps - 1}"
 
-    def call(self, fn, *args: str) -> str:
-        """The text of a call `fn(st, *args)` of a closure.  Inside a def's body rendered
-        inline, the closure reads the def's parameters from their scratch slots, so the
-        call writes them there first (only on this path: the rendered body reads them
-        from temporaries)."""
+    def local(self, where: str, slot: int, text: str) -> str:
+        """A local's read: its temporary if it is held in one, else `text`."""
+        held = self.held.get((where, slot))
+        return text if held is None else held[0]
+
+    def hold_in(self, where: str, slot: int, temp: str, scratch=None):
+        """Holds a local (a frame slot, or a slot of the `scratch` list) in `temp`: its
+        reads are `temp` and nothing writes its slot, except before a call (`call`)."""
+        target = "st.frame" if where == "frame" else self.k(scratch)
+        self.held[where, slot] = (temp, f"{self.k(_SET)}({target}, {slot:d}, {temp})")
+
+    def bind(self, where: str, slot: int, var: str, pad: str, scratch=None) -> list:
+        """The lines binding a loop's variable `var` to its local: none if this rendering
+        holds loop variables (`hold`), else the write to the slot."""
+        if self.hold:
+            self.hold_in(where, slot, var, scratch)
+            return []
+        target = "st.frame" if where == "frame" else self.k(scratch)
+        return [f"{pad}{target}[{slot:d}] = {var}"]
+
+    def call(self, fn, *args: str, cold: bool = False) -> str:
+        """The text of a call `fn(st, *args)` of a closure.  The closure reads locals
+        from their slots, so the locals held in temporaries are written there first; a
+        `cold` call is an error path or a rare case, any other counts in `hot`."""
         text = f"{self.k(fn)}({', '.join(('st',) + args)})"
-        if not self.params:
+        if not self.held:
             return text
-        puts = "".join(f"{self.put}({slot:d}, {t}), " for slot, t in self.params.items())
-        return f"({puts}{text})[-1]"
+        if not cold:
+            self.hot += 1
+        writes = "".join(f"{write}, " for _, write in self.held.values())
+        return f"({writes}{text})[-1]"
 
     def sub(self, fn) -> str:
         """The text of a part: its own rendering, or a call to its closure."""
@@ -152,10 +177,21 @@ def fuse_body(fn, lines):
     its consumer calls it."""
     if not ENABLED:
         return fn
-    ctx = Ctx()
-    out = build(ctx, "\n        ".join(lines(ctx)))
+    out = build(*holding(lines))
     out.__dict__.update(fn.__dict__)
     return out
+
+
+def holding(lines) -> tuple:
+    """Renders `lines(ctx)` with loop variables held in temporaries (`Ctx.bind`), unless
+    a part called as a closure on the way (not an error path) would read their slots:
+    then again, writing the slots.  Returns (ctx, body)."""
+    ctx = Ctx(hold=True)
+    body = lines(ctx)
+    if ctx.hot:
+        ctx = Ctx()
+        body = lines(ctx)
+    return ctx, "\n        ".join(body)
 
 
 def fuse_runs(code: list):

@@ -17,7 +17,9 @@ is one call instead of seven), `fuse_body` compiles a loop with its test and ite
 and `fuse_runs` compiles, for each instruction, the rest of its run (following jumps and
 branches) into one function; `_actions.generated_chunks` builds an action's move
 enumeration with `build`.  A part without a text stays a closure and is called from the
-generated code.
+generated code (`Ctx.call`).  Inside generated loops and inlined def bodies, locals live
+in Python variables (`Ctx.held`); a call of a closure, which reads them from their slots,
+writes them there first.
 
 Safety: a ruleset is untrusted text, and none of it reaches the generated source.  The
 source is built only from the templates in the handlers, slot numbers and small ints;

@@ -353,8 +353,9 @@ class State:
         last parameter) chunks, in `legal_moves` order."""
         frame = self.frame
         frame[info.me_slot] = seat
+        chunks = info.chunks                 # `_chunk_enumerators`' first step, inline
         try:
-            return _chunk_enumerators(self, info)
+            return chunks(self) if chunks is not None else _chunk_enumerators(self, info)
         finally:
             frame[info.me_slot] = None
             for _, slot, _ in info.params:

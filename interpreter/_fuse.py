@@ -38,8 +38,10 @@ import re
 #: whether programs are fused (tests compare both ways)
 ENABLED = os.environ.get("GDL_FUSE", "1") != "0"
 
-#: the most instructions one fused function runs
+#: the most instructions one fused function runs, and about the most text it holds (a
+#: run's rests repeat its text, so this bounds the source compiled per program)
 MAX_RUN = 16
+MAX_TEXT = 3000
 
 #: deeper parts stay calls (Python's parser nests parentheses 200 deep at most)
 MAX_DEPTH = 24
@@ -213,26 +215,31 @@ def fuse_runs(code: list):
     for k, fn in enumerate(code):
         if any(getattr(fn, tag, None) is not None for tag in ("lines", "fork", "tail")):
             ctx = Ctx()
-            fused[k] = build(ctx, "\n        ".join(_rest(code, k, ctx, [MAX_RUN])))
+            body = _rest(code, k, ctx, [MAX_RUN, MAX_TEXT])
+            fused[k] = build(ctx, "\n        ".join(body))
     code[:] = fused
 
 
 def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
     """The lines running `code` from `pc` to the end of its run (see `fuse_runs`);
-    `left[0]` is how many more instructions the whole function may take in."""
+    `left` is how many more instructions, and characters of text, the whole function may
+    take in (the first instruction is always taken)."""
     out: list = []
     n = len(code)
-    while pc < n and left[0] > 0:
+    while pc < n and left[0] > 0 and left[1] > 0:
         left[0] -= 1
         fn = code[pc]
         lines = getattr(fn, "lines", None)
         if lines is not None:
-            out += lines(ctx)
+            added = lines(ctx)
+            left[1] -= sum(map(len, added))
+            out += added
             pc += 1
             continue
         fork = getattr(fn, "fork", None)
         if fork is not None:
             before, test, pc, after, other = fork(ctx)
+            left[1] -= sum(map(len, before)) + len(test or "")
             out += before
             if test is not None:
                 out.append(f"if {test}:")

@@ -187,9 +187,10 @@ def fuse_body(fn, lines):
 
 
 def holding(lines) -> tuple:
-    """Renders `lines(ctx)` with loop variables held in temporaries (`Ctx.bind`), unless
-    a part called as a closure on the way (not an error path) would read their slots:
-    then again, writing the slots.  Returns (ctx, body)."""
+    """Renders `lines(ctx)` with loop variables held in temporaries (`Ctx.bind`); if a
+    part on the way runs as a closure (not on an error path), every such call would write
+    them to their slots first, so it renders again, writing the slots once per item
+    instead.  Returns (ctx, body)."""
     ctx = Ctx(hold=True)
     body = lines(ctx)
     if ctx.hot:

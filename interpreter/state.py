@@ -687,7 +687,8 @@ class State:
             cards.sort(key=_card_id)
 
     def _chanced(self, outcome):
-        """Records a chance outcome (already in effect) and runs the rules on."""
+        """Records a chance outcome (already in effect) and runs the rules on (the
+        instruction loop is `run`'s, inline: it is every chance event's)."""
         self.history.append(outcome.entry)
         self.node = None
         code = self.prog.code

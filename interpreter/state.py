@@ -326,8 +326,8 @@ class State:
 
     def _random_plain(self, site, seat, rng):
         """`random_move` where no action has parameters (`fold`, `call`, `raise`): the
-        ones whose requires hold, then one of them."""
-        frame = self.frame
+        ones whose requires hold, then one of them.  The generated list
+        (`Site.plain_moves`) clears the `me` slots itself, unless a require raises."""
         listed = site.plain_moves
         try:
             if listed is not None:
@@ -337,16 +337,29 @@ class State:
                 for info, _ in site.actions:
                     test = info.tests[0]
                     if test is not None:
-                        frame[info.me_slot] = seat
+                        self.frame[info.me_slot] = seat
                         if not test(self):
                             continue
                     moves.append(info.plain)
-        finally:
-            for info, _ in site.actions:
-                frame[info.me_slot] = None
+        except BaseException:
+            self._clear_me(site)
+            raise
+        if listed is None:
+            self._clear_me(site)
         if not moves:
             return self.legal_moves(seat)[0]      # raises the deadlock error
-        return moves[_below(rng, len(moves))]
+        n = len(moves)
+        if type(rng) is Random and _DRAW_BY_BITS:       # `_below`: inline on this hot path
+            k = n.bit_length()
+            i = rng.getrandbits(k)
+            while i >= n:
+                i = rng.getrandbits(k)
+            return moves[i]
+        return moves[rng.randrange(n)]
+
+    def _clear_me(self, site):
+        for info, _ in site.actions:
+            self.frame[info.me_slot] = None
 
     def _chunks_of(self, info, seat):
         """Returns the action's legal moves as (info, leading arguments, values of the
@@ -494,27 +507,7 @@ class State:
         site, seat = node[1], node[2][0]
         fixed = site.fixed
         if fixed is _NO_PARAMETERS:
-            listed = site.plain_moves
-            moves = None
-            if listed is not None:
-                try:
-                    moves = listed(self, seat)
-                except BaseException:
-                    for info, _ in site.actions:
-                        self.frame[info.me_slot] = None
-                    raise
-            if moves:                               # `_random_plain`, its calls inline
-                n = len(moves)
-                if type(rng) is Random and _DRAW_BY_BITS:       # `_bits_below`, inline
-                    k = n.bit_length()
-                    i = rng.getrandbits(k)
-                    while i >= n:
-                        i = rng.getrandbits(k)
-                else:
-                    i = rng.randrange(n)
-                move = moves[i]
-            else:
-                move = self._random_plain(site, seat, rng)
+            move = self._random_plain(site, seat, rng)
         elif fixed:
             move = fixed[_below(rng, len(fixed))]
         else:

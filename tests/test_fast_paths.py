@@ -350,3 +350,31 @@ def test_run_time_values_compare_by_identity_in_c():
     for cls in (Seat, Member, Card, ZoneRef):
         for name in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
             assert getattr(cls, name) is getattr(object, name), (cls.__name__, name)
+
+
+def test_a_require_that_fails_to_evaluate_leaves_no_me_behind(monkeypatch):
+    # The generated list of a site's parameterless moves binds `me` per action and
+    # clears it as it goes; a require that raises must still leave the slot empty (the
+    # frame is part of the state's key), as the plain closures do.
+    from gdl.errors import RuleError
+    from interpreter import _fuse
+    text = '''game "t"
+players a, b
+zone pile: stack
+var n: int = 0
+action pass() "always":
+    n += 1
+action take() "needs a card":
+    require count(pile) >= 0 and faceup(top(pile)) "a card"
+    n += 1
+flow:
+    choose a: pass, take
+    end game
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        state = load_text(text).new_state()
+        before = state.key()
+        with pytest.raises(RuleError, match="empty"):
+            state.random_move(random.Random(0))
+        assert state.key() == before

@@ -199,15 +199,11 @@ class CallMixin:
 
     def _b_adjacent(self, node, scope):
         a, b = self.args(node, scope, 2)
+        known = _Adjacency()
 
         def adjacent(st):
-            x, y = a(st), b(st)
-            if x.family != y.family or not all(
-                    type(i) is int for i in x.indices + y.indices):
-                return False
-            diffs = [abs(i - j) for i, j in zip(x.indices, y.indices)]
-            return sorted(diffs)[-1:] == [1] and sum(diffs) == 1
-        return adjacent
+            return known[a(st), b(st)]
+        return _rendered(adjacent, lambda ctx: f"{ctx.k(known)}[{ctx.sub(a)}, {ctx.sub(b)}]")
 
     def _b_index(self, node, scope):
         z, i = self.args(node, scope, 2)
@@ -448,3 +444,26 @@ def _product(choices):
 def _rendered(fn, render):
     fn.render = render
     return fn
+
+
+class _Adjacency(dict):
+    """(zone, zone) -> whether they are orthogonal neighbours of one grid, worked out on
+    first use: a move list tests one zone against every cell, every turn."""
+
+    __slots__ = ()
+
+    def __missing__(self, pair):
+        x, y = pair
+        if x.family != y.family or not all(type(i) is int for i in x.indices + y.indices):
+            found = False
+        else:
+            diffs = [abs(i - j) for i, j in zip(x.indices, y.indices)]
+            found = sorted(diffs)[-1:] == [1] and sum(diffs) == 1
+        if len(self) >= ADJACENCY_LIMIT:
+            self.clear()
+        self[pair] = found
+        return found
+
+
+#: the most pairs one `adjacent` call site remembers (zones are few: never reached in practice)
+ADJACENCY_LIMIT = 100_000

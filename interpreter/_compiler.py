@@ -445,6 +445,11 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 st.up[c.id] = up
         self.effect(code, flip)
 
+        def lines(ctx):
+            c = ctx.tmp()
+            return [f"for {c} in {ctx.sub(cards)}: st.up[{c}.id] = {up!r}"]
+        code[-1].lines = lines
+
     def _s_Reveal(self, s, scope, code):
         cards, who = self.cards_of(s.cards, scope), self.expr(s.to, scope)
 
@@ -494,6 +499,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 for slot, v in zip(slots, values):
                     st.frame[slot] = v
             self.effect(code, bind)
+
+            def lines(ctx):             # every argument first, then the slots, as `bind`
+                temps = [ctx.tmp() for _ in args]
+                return [f"{t} = {ctx.sub(a)}" for t, a in zip(temps, args)] + [
+                    f"st.frame[{slot:d}] = {t}" for slot, t in zip(slots, temps)]
+            code[-1].lines = lines
         self.rule_stack.append(s.name)
         self.stmts(decl.body, inner, code)
         self.rule_stack.pop()

@@ -335,10 +335,45 @@ class CallMixin:
             raise self.error(f"{name} takes {len(decl.params)} arguments", node)
         args = [self.expr(a, scope) for a in node.args]
         body, slots = self.def_body(decl)
+        key = self.repeated_call_key(name, args) if getattr(body, "constant", None) is None \
+            else None
         if not slots:
-            return body
-        fn = self.call_with(body, slots, args)
+            if key is None:
+                return body
+            fn = lambda st: body(st)  # noqa: E731   (a site of its own, to remember)
+            fn.__dict__.update(body.__dict__)
+            fn.render = lambda ctx: ctx.sub(body)
+        else:
+            fn = self.call_with(body, slots, args)
+        if key is not None:
+            _remembered(fn, key, self.def_stack[-1][1])
         return _tuples(fn) if _tuple_valued(body) else fn
+
+    def repeated_call_key(self, name, args):
+        """Inside a def body, the key of a call whose arguments are constants or the def's
+        own parameters (`colour_sum(z, black)`), counted for that body: its value cannot
+        change while the body is evaluated (expressions change nothing, and the body's
+        parameters are written only on entry), so an inlined body computes it once.  None
+        for any other call."""
+        if not self.def_stack:
+            return None
+        params, counts = self.def_stack[-1]
+        parts = []
+        for a in args:
+            c = getattr(a, "constant", None)
+            if c is not None:
+                try:
+                    hash(c[0])
+                except TypeError:
+                    return None
+                parts.append((type(c[0]), c[0]))
+            elif getattr(a, "scratch_slot", None) in params:
+                parts.append(a.scratch_slot)
+            else:
+                return None
+        key = (name, tuple(parts))
+        counts[key] = counts.get(key, 0) + 1
+        return key
 
     def call_with(self, body, slots, args):
         """The closure behind `call_def`: the arguments are evaluated in order, then
@@ -373,14 +408,17 @@ class CallMixin:
                                  for t, a in zip(temps, args))
             # the body sees only its parameters: the held locals around the call are
             # not written before the body's calls, nor do those calls count for them
-            outer, hot = ctx.held, ctx.hot
-            ctx.held = {}
+            outer, hot, memo = ctx.held, ctx.hot, ctx.memo
+            ctx.held, ctx.memo = {}, {}
             for s, t in zip(slots, temps):
                 ctx.hold_in("scratch", s, t, scratch)
             try:
                 inner = ctx.sub(body)
+                # the repeated calls' temporaries start unset at every evaluation
+                bound += "".join(f" and (({t} := {ctx.k(_UNSET)}) or True)"
+                                 for t in ctx.memo.values())
             finally:
-                ctx.held, ctx.hot = outer, hot
+                ctx.held, ctx.hot, ctx.memo = outer, hot, memo
             return f"({inner} if {bound} else None)"
         call.render = render
         return call
@@ -392,7 +430,11 @@ class CallMixin:
             slots = [scope.bind(p.name, Local("scratch", self.new_scratch())).slot
                      for p in decl.params]
             self.def_cache[decl.name] = cached = (None, slots)
-            cached = (self.expr(decl.body, scope), slots)
+            self.def_stack.append((frozenset(slots), {}))   # see `repeated_call_key`
+            try:
+                cached = (self.expr(decl.body, scope), slots)
+            finally:
+                self.def_stack.pop()
             self.def_cache[decl.name] = cached
         if cached[0] is None:
             raise self.error(f"{decl.name} calls itself", decl)
@@ -444,6 +486,26 @@ def _product(choices):
 def _rendered(fn, render):
     fn.render = render
     return fn
+
+
+#: the value of a repeated call's temporary before the call is first made
+_UNSET = object()
+
+
+def _remembered(fn, key, counts):
+    """Makes a def call site, rendered inside an inlined def body that makes the same call
+    more than once, compute it at the first of them to be evaluated and reuse it after."""
+    plain = fn.render
+
+    def render(ctx):
+        memo = ctx.memo
+        if memo is None or counts[key] < 2:
+            return plain(ctx)
+        t = memo.get(key)
+        if t is None:
+            t = memo[key] = ctx.tmp()
+        return f"({t} if {t} is not {ctx.k(_UNSET)} else ({t} := {plain(ctx)}))"
+    fn.render = render
 
 
 class _Adjacency(dict):

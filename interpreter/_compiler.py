@@ -62,6 +62,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.const_state = _ConstState()
         self.watched: set = set()
         self.def_cache: dict = {}
+        self.def_stack: list = []     # the def bodies being compiled (repeated_call_key)
         self.table_cache: dict = {}
         self.ambiguous: set = set()
         self.card_kinds: dict = {}

@@ -77,13 +77,15 @@ class Ctx:
     locals held in temporaries instead of their slots (`held`: ("scratch" or "frame",
     slot) -> (temporary, the text writing it to its slot)); `hold` says whether loops
     hold their variables (see `holding`), `hot` counts the calls made while some local
-    is held (see `call`)."""
+    is held (see `call`); `memo` gives the temporaries of the def calls an inlined def
+    body repeats (see `CallMixin.call_def`)."""
 
-    __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot")
+    __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot", "memo")
 
     def __init__(self, hold: bool = False):
         self.consts, self.ids, self.temps, self.depth = [], {}, 0, 0
         self.held, self.hold, self.hot = {}, hold, 0
+        self.memo = None      # inside an inlined def body: repeated call -> temporary
 
     def k(self, value) -> str:
         """The name of a value passed into the fused function (once per object)."""

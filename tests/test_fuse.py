@@ -170,3 +170,24 @@ flow:
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         with pytest.raises(RuleError, match="exactly two active players"):
             load_text(text).new_state()
+
+
+def test_a_call_repeated_in_a_def_body_is_made_afresh_at_every_evaluation(monkeypatch):
+    # Inlined, `pick` computes `sq(n)` once, at whichever of its sites runs first (here
+    # in one branch or the other) and reuses it after; the loop evaluates the same
+    # generated code with other arguments, which must not see the last evaluation's value.
+    text = '''game "t"
+players a, b
+var out[1..3]: int = 0
+def sq(n: int) = n * n
+def pick(n: int, flag: bool) = if flag then sq(n) + 1 else sq(n) + sq(n) + sq(n + 0)
+flow:
+    for i in 1..3:
+        out[i] = pick(i, i == 2) * 10 + pick(i + 1, i == 2)
+    end game
+returns(p) = if p == a then out[1] * 1000000 + out[2] * 1000 + out[3] else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        # 3 * 10 + 12, (4 + 1) * 10 + (9 + 1), 27 * 10 + 48
+        assert load_text(text).new_state().returns() == (42060318.0, 0.0)

@@ -48,9 +48,12 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
     """Plays `state` to the end in place; returns the number of decisions made.  Reads
     the node kind directly (the hot loop of every benchmark and fuzz run) instead of
     through `is_terminal`/`is_chance`/`to_move`, with the same steps in the same order; a
-    random agent's decision is `State.random_step`, the same draw in one call."""
+    random agent's decision is `State.random_step`, the same draw in one call, and a
+    simultaneous decision of random agents only is `State.random_joint_step`."""
     decisions = 0
     apply, chance_step, random_step = state.apply, state.chance_step, state.random_step
+    random_joint_step = state.random_joint_step
+    all_random = all(a is random_agent for a in agents)   # then simultaneous ones draw at once
     for _ in range(max_steps):
         node = state.node
         kind = node[0]
@@ -66,6 +69,8 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
             else:
                 apply(agent(state, seat, rng), seat)
             decisions += 1
+        elif all_random:
+            decisions += random_joint_step(rng)
         else:
             for seat in state.to_move():
                 apply(agents[seat.index](state, seat, rng), seat)

@@ -514,6 +514,20 @@ class State:
             move = self.random_move(rng, seat)
         self._decided(site, seat, move)
 
+    def random_joint_step(self, rng) -> int:
+        """At a simultaneous decision, every waiting seat's `random_move` (in `to_move`
+        order, each drawn after the previous one commits, as a loop of `apply` would),
+        then the moves take effect together; returns how many seats moved."""
+        node = self.node
+        if node[0] != SIMUL:
+            raise MoveError("random_joint_step is for a simultaneous decision")
+        pending = node[3]
+        waiting = [p for p in node[2] if p not in pending]
+        for seat in waiting:
+            pending[seat] = self.random_move(rng, seat)
+        self._resolve_simultaneous(node)
+        return len(waiting)
+
     def _redacted(self, moves):
         """Returns, per seat, how it sees these (seat, move) pairs, taken before they apply
         and finished by `_observe` after."""

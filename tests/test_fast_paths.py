@@ -287,9 +287,10 @@ def _trace_of(game, seed, agent):
 
 @pytest.mark.parametrize("path", PLAYED, ids=lambda p: p.stem)
 def test_random_steps_play_as_random_move_then_apply(path):
-    # play_out takes `random_step`/`chance_step` for the random agent; an agent that is
-    # the same function under another name goes through random_move, apply and
-    # sample_chance/apply_chance, and the games must be the very same.
+    # play_out takes `random_step`/`chance_step`/`random_joint_step` for the random
+    # agent; an agent that is the same function under another name goes through
+    # random_move, apply and sample_chance/apply_chance, and the games must be the very
+    # same (Double Dealing Shuffle and Evil Deal have simultaneous decisions).
     from interpreter.agents import random_agent
     game = load(str(path))
     for seed in range(4):

@@ -84,10 +84,12 @@ class CollectionMixin:
             fn = lambda st: reversed(st.zones[slot])  # noqa: E731
             fn.render = lambda ctx: f"{ctx.k(reversed)}(st.zones[{slot:d}])"
             return fn
+        order = self.zone_order()
         if getattr(inner, "zone_valued", False):
             def zone_cards(st):   # `hand[me]`: always a zone
                 slot = inner(st).slot
                 return st.zones[slot] if is_set[slot] else reversed(st.zones[slot])
+            zone_cards.render = lambda ctx: _zone_pass(ctx, order, ctx.sub(inner))
             return zone_cards
 
         slot = getattr(inner, "scratch_slot", None)
@@ -100,6 +102,7 @@ class CollectionMixin:
                     z = st.zones[value.slot]
                     return z if is_set[value.slot] else reversed(z)
                 return value
+            iterate_loop_var.render = lambda ctx: _maybe_zone_pass(ctx, order, inner)
             return iterate_loop_var
 
         def iterate(st):
@@ -108,7 +111,17 @@ class CollectionMixin:
                 z = st.zones[value.slot]
                 return z if is_set[value.slot] else reversed(z)
             return value
+        iterate.render = lambda ctx: _maybe_zone_pass(ctx, order, inner)
         return iterate
+
+    def zone_order(self) -> list:
+        """Per zone slot, the builtin that passes over its live card list in `collection`
+        order: `iter` for a set zone (kept in card order), `reversed` for a stack (kept
+        bottom first): a C call in generated code, where the closures test `is_set`."""
+        order = getattr(self, "_zone_order", None)
+        if order is None:
+            order = self._zone_order = [iter if s else reversed for s in self.prog.is_set]
+        return order
 
     def container(self, node, scope):
         """Like `collection` but only for `in`, where order does not matter: a zone gives its
@@ -386,3 +399,16 @@ def _when(ctx, test, line):
     if test is None:
         return [f"    {line}"]
     return [f"    if {ctx.sub(test)}:", f"        {line}"]
+
+
+def _zone_pass(ctx, order, zone: str) -> str:
+    """The text of one pass over the cards of the zone `zone` (a ZoneRef's text)."""
+    t = ctx.tmp()
+    return f"{ctx.k(order)}[({t} := {zone}).slot](st.zones[{t}.slot])"
+
+
+def _maybe_zone_pass(ctx, order, inner) -> str:
+    """The text of one pass over `inner`'s value: its cards if it is a zone, else itself."""
+    t = ctx.tmp()
+    return (f"({ctx.k(order)}[{t}.slot](st.zones[{t}.slot]) "
+            f"if isinstance(({t} := {ctx.sub(inner)}), {ctx.k(ZoneRef)}) else {t})")

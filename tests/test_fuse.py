@@ -191,3 +191,32 @@ returns(p) = if p == a then out[1] * 1000000 + out[2] * 1000 + out[3] else 0
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         # 3 * 10 + 12, (4 + 1) * 10 + (9 + 1), 27 * 10 + 48
         assert load_text(text).new_state().returns() == (42060318.0, 0.0)
+
+
+def test_passes_over_zones_keep_their_order_in_generated_code(monkeypatch):
+    # A stack is passed over from the top, a set in card order, whether the zone is a
+    # def's parameter (`z`), a zone expression (`box[opponent(b)]`) or a list value.
+    text = '''game "t"
+players a, b
+enum n = one "1", two "2", three "3", four "4"
+card n: n
+cards into pile: card(n: x) for x in n
+zone pile: stack
+zone box[player]: set
+zone hand[player]: stack
+var out: int = 0
+def top_of(z: hand) = ord(first(c for c in z).n)
+flow:
+    move top(pile) to box[a]
+    move top(pile) to box[a]
+    move top(pile) to hand[a]
+    move top(pile) to hand[a]
+    out = ord(first(c for c in box[opponent(b)]).n) * 1000 + ord(first(c for c in hand[opponent(b)]).n) * 100 + top_of(hand[a]) * 10 + ord(first(c for c in sublist(cards(hand[a]), 1, 1)).n)
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        # the box holds four and three: three first (ord 2); the hand holds two under
+        # one: one first (ord 0) from either side, then two (ord 1)
+        assert load_text(text).new_state().returns() == (2001.0, 0.0)

@@ -161,6 +161,11 @@ class CallMixin:
                 if not st.out >> i & 1:
                     return seats[i]
             raise self.runtime_error("no active player left", node, st)
+        following = {s: seats[(s.index + step) % n] for s in seats}
+
+        def render(ctx):   # nobody out: one dict lookup
+            return f"({ctx.k(following)}[{ctx.sub(p)}] if not st.out else {ctx.call(nxt)})"
+        nxt.render = render
         return nxt
 
     def _b_prev(self, node, scope):
@@ -291,11 +296,24 @@ class CallMixin:
     def _b_number(self, node, scope):
         (s,) = self.args(node, scope, 1)
 
+        numbers: dict = {}    # text -> its number, for texts read again and again
+
+        def parse(st, text):
+            t = text.strip()
+            if not (t.isdigit() or (t[:1] == "-" and t[1:].isdigit())):
+                raise self.runtime_error(f"{t!r} is not a whole number", node, st)
+            if len(numbers) < NUMBERS_KEPT:
+                numbers[text] = int(t)
+            return int(t)
+
         def number(st):
-            text = s(st).strip()
-            if not (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())):
-                raise self.runtime_error(f"{text!r} is not a whole number", node, st)
-            return int(text)
+            return parse(st, s(st))
+
+        def render(ctx):
+            t, v = ctx.tmp(), ctx.tmp()
+            return (f"({v} if ({v} := {ctx.k(numbers)}.get({t} := {ctx.sub(s)})) is not None "
+                    f"else {ctx.call(parse, t)})")
+        number.render = render
         return number
 
     def _b_card_named(self, node, scope):
@@ -529,3 +547,6 @@ class _Adjacency(dict):
 
 #: the most pairs one `adjacent` call site remembers (zones are few: never reached in practice)
 ADJACENCY_LIMIT = 100_000
+
+#: the most texts one `number` call site remembers the numbers of (beyond, it parses)
+NUMBERS_KEPT = 10_000

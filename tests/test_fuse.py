@@ -220,3 +220,43 @@ returns(p) = if p == a then out else 0
         # the box holds four and three: three first (ord 2); the hand holds two under
         # one: one first (ord 0) from either side, then two (ord 1)
         assert load_text(text).new_state().returns() == (2001.0, 0.0)
+
+
+def test_next_and_prev_skip_eliminated_seats_in_generated_code(monkeypatch):
+    # With nobody out, `next` is one lookup; once p2 is out, the generated code must
+    # take the closure that skips it.
+    text = '''game "t"
+players p1, p2, p3, p4
+var out: int = 0
+flow:
+    out = seat(next(p1)) * 1000 + seat(prev(p1)) * 100
+    eliminate p2
+    out += seat(next(p1)) * 10 + seat(prev(p3))
+    end game
+returns(p) = if p == p1 then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        assert load_text(text).new_state().returns()[0] == 2000 + 400 + 30 + 1
+
+
+def test_number_reads_a_text_again_from_its_memory_and_still_refuses_bad_text(monkeypatch):
+    text = '''game "t"
+players a, b
+option digits: text = "12 -3 x"
+var out: int = 0
+flow:
+    for i in 1..3:
+        out = out * 100 + number(word(if i == 2 then 1 else 0))
+    out += number(word(2))
+    end game
+def word(i: int) = join(sublist(split(digits, " "), i, 1), "")
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        with pytest.raises(RuleError, match="'x' is not a whole number"):
+            load_text(text).new_state()
+        # the loop's third number is the first one again, read from the site's memory
+        game = load_text(text, {"digits": "12 -3 7"})
+        assert game.new_state().returns()[0] == (12 * 100 - 3) * 100 + 12 + 7

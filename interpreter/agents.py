@@ -52,8 +52,7 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
     simultaneous decision of random agents only is `State.random_joint_step`."""
     decisions = 0
     apply, chance_step, random_step = state.apply, state.chance_step, state.random_step
-    random_joint_step = state.random_joint_step
-    all_random = all(a is random_agent for a in agents)   # then simultaneous ones draw at once
+    all_random = None     # whether simultaneous decisions draw at once: found at the first
     for _ in range(max_steps):
         node = state.node
         kind = node[0]
@@ -69,9 +68,12 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
             else:
                 apply(agent(state, seat, rng), seat)
             decisions += 1
-        elif all_random:
-            decisions += random_joint_step(rng)
         else:
+            if all_random is None:
+                all_random = all(a is random_agent for a in agents)
+            if all_random:
+                decisions += state.random_joint_step(rng)
+                continue
             for seat in state.to_move():
                 apply(agents[seat.index](state, seat, rng), seat)
                 decisions += 1

@@ -302,9 +302,10 @@ class CallMixin:
             t = text.strip()
             if not (t.isdigit() or (t[:1] == "-" and t[1:].isdigit())):
                 raise self.runtime_error(f"{t!r} is not a whole number", node, st)
+            value = int(t)
             if len(numbers) < NUMBERS_KEPT:
-                numbers[text] = int(t)
-            return int(t)
+                numbers[text] = value
+            return value
 
         def number(st):
             return parse(st, s(st))

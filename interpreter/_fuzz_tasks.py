@@ -50,9 +50,19 @@ def run_task(task: dict) -> dict:
         return out
 
 
+#: the checked ruleset of the run whose tasks this process runs: a run's tasks (hundreds of
+#: short ones in a long run, two games per trigger order) read and parse its file once
+_RULESET: dict = {}
+
+
 def _load(task, order=None):
-    from .game import load
-    game = load(task["path"], task["overrides"], coverage=True)
+    from .game import Game, load_ruleset
+    key = (task.get("run"), task["path"])
+    ruleset = _RULESET.get(key)
+    if ruleset is None:
+        _RULESET.clear()
+        ruleset = _RULESET[key] = load_ruleset(task["path"])
+    game = Game(ruleset, task["overrides"], coverage=True)
     if order is not None:
         game.set_trigger_order(order)
     return game

@@ -25,6 +25,7 @@ import json
 import re
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Callable, Dict, List, Optional
 
@@ -145,6 +146,7 @@ class _Run:
         self.max_steps, self.max_states = max_steps, max_states
         self.progress = progress
         self.start = time.monotonic()
+        self.token = uuid.uuid4().hex             # tells a worker's tasks of this run apart
         self.findings: Dict[tuple, dict] = {}
         self.coverage: Dict[tuple, int] = {}
         self.corpus: Dict[tuple, list] = {}
@@ -165,7 +167,8 @@ class _Run:
 
     def task(self, kind: str, config: dict, **fields) -> dict:
         self.task_no += 1
-        return {"type": kind, "path": self.path, "overrides": config, "config": _key(config),
+        return {"type": kind, "path": self.path, "run": self.token,
+                "overrides": config, "config": _key(config),
                 "seed": self.seed * 100_003 + self.task_no, "max_steps": self.max_steps,
                 "max_states": self.max_states, **fields}
 

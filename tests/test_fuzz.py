@@ -413,7 +413,7 @@ def test_the_dd8_resolution_closes_the_deadlock(tmp_path):
 
 
 def test_double_down_dd5_as_two_triggers_depends_on_their_order(tmp_path):
-    f = one(run(LITERAL / "double_down_two_triggers.gdl", tmp_path, budget=2.5,
+    f = one(run(LITERAL / "double_down_two_triggers.gdl", tmp_path, budget=4.0,
                 options={"players": "2"}), "order dependence")
     assert names(f) == ["double_loses_chip", "ninety_nine_ends_round"]
     assert any(line.startswith("-chips") for line in f.detail)

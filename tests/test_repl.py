@@ -348,8 +348,12 @@ def test_ctrl_c_stops_a_long_auto(tmp_path):
     child.expect_exact("clash 0 p1> ")
     child.sendline("auto")
     time.sleep(1.5)                    # well inside a run of 100,000 slow steps
-    child.sendintr()
-    child.expect(r"interrupted at step \d+")
+    for attempt in range(3):           # a loaded machine may still be leaving the prompt
+        child.sendintr()
+        if child.expect([r"interrupted at step \d+", pexpect.TIMEOUT], timeout=10) == 0:
+            break
+    else:
+        pytest.fail("Ctrl-C did not stop auto")
     child.expect_exact("p1> ")
     say(child, "eval n > 0", "true", "p1> ")
     finish(child)

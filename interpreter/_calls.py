@@ -6,6 +6,7 @@ from gdl import ast as A
 
 from ._closures import _const, _folded, _tuple_valued, _tuples
 from ._fuse import fuse
+from ._purity import pure_def, rememberable
 from ._scope import Local, Scope
 from .values import ZoneRef, text_of
 
@@ -362,6 +363,8 @@ class CallMixin:
             fn = lambda st: body(st)  # noqa: E731   (a site of its own, to remember)
             fn.__dict__.update(body.__dict__)
             fn.render = lambda ctx: ctx.sub(body)
+        elif pure_def(self.prog, name) and rememberable(self.prog, decl):
+            fn = self.call_remembering(name, body, slots, args)
         else:
             fn = self.call_with(body, slots, args)
         if key is not None:
@@ -393,6 +396,47 @@ class CallMixin:
         key = (name, tuple(parts))
         counts[key] = counts.get(key, 0) + 1
         return key
+
+    def call_remembering(self, name, body, slots, args):
+        """A call of a def whose value depends on its arguments alone (`_purity`): its
+        answers are kept per argument value (per tuple of them), so the body runs once per
+        card, say, not at every call.  An answer of none is not kept (a miss and a none
+        look alike), nor one the body fails on.  Every call site of the def shares them."""
+        scratch = self.scratch
+        answers = self.def_answers.setdefault(name, {})
+
+        def fill(st, key):
+            if len(slots) == 1:
+                scratch[slots[0]] = key
+            else:
+                for s, v in zip(slots, key):
+                    scratch[s] = v
+            value = body(st)
+            if value is not None and len(answers) < ANSWERS_KEPT:
+                answers[key] = value
+            return value
+
+        if len(args) == 1:
+            (a0,) = args
+
+            def call(st):
+                key = a0(st)
+                value = answers.get(key)
+                return value if value is not None else fill(st, key)
+        else:
+            def call(st):
+                key = tuple([a(st) for a in args])
+                value = answers.get(key)
+                return value if value is not None else fill(st, key)
+
+        def render(ctx):   # `fill` writes the slots it reads: no held local is written
+            key, value = ctx.tmp(), ctx.tmp()
+            parts = [ctx.sub(a) for a in args]
+            given = parts[0] if len(parts) == 1 else f"({', '.join(parts)},)"
+            return (f"({value} if ({value} := {ctx.k(answers)}.get({key} := {given})) "
+                    f"is not None else {ctx.k(fill)}(st, {key}))")
+        call.render = render
+        return call
 
     def call_with(self, body, slots, args):
         """The closure behind `call_def`: the arguments are evaluated in order, then
@@ -548,6 +592,9 @@ class _Adjacency(dict):
 
 #: the most pairs one `adjacent` call site remembers (zones are few: never reached in practice)
 ADJACENCY_LIMIT = 100_000
+
+#: the most answers one remembered def keeps (per argument value: cards, members, seats)
+ANSWERS_KEPT = 100_000
 
 #: the most texts one `number` call site remembers the numbers of (beyond, it parses)
 NUMBERS_KEPT = 10_000

@@ -260,3 +260,61 @@ returns(p) = if p == a then out else 0
         # the loop's third number is the first one again, read from the site's memory
         game = load_text(text, {"digits": "12 -3 7"})
         assert game.new_state().returns()[0] == (12 * 100 - 3) * 100 + 12 + 7
+
+
+_PURITY = '''game "t"
+players a, b
+enum shade = light, dark
+card face: text, shade: shade
+cards into pile: card(face: f, shade: s) for f in {"1", "2", "x"} for s in shade
+zone pile: stack
+zone hand[player]: stack
+var total: int = 0
+var out: int = 0
+def worth(c: card) = number(c.face) * (if c.shade == dark then 10 else 1)
+def twice(c: card) = worth(c) * 2
+def is_dark(c: card) = c.shade in {dark}
+def nothing(c: card) = if is_dark(c) then none else c
+def sq(n: int) = n * n
+def with_total(c: card) = worth(c) + total
+def held(c: card) = c in hand[a]
+def seated(p: player) = p in players
+def hand_size(p: player) = count(hand[p])
+def sum_of(p: player) = sum(worth(c) for c in hand[p])
+flow:
+    for c in pile:
+        if c.face != "x":
+            out = out + twice(c) + with_total(c) + (if nothing(c) == none then 1000 else 0)
+    total = 7
+    out = out * 100 + with_total(first(c for c in pile if c.face == "2" and c.shade == light))
+    for c in pile:
+        out = out + worth(c)
+    end game
+returns(p) = if p == a then out else 0
+'''
+
+
+def test_a_def_is_remembered_only_when_it_reads_nothing_but_its_arguments():
+    from interpreter._purity import pure_def, rememberable
+    prog = load_text(_PURITY).prog
+    pure = {name for name in prog.defs if pure_def(prog, name)}
+    assert pure == {"worth", "twice", "is_dark", "nothing", "sq"}
+    assert {n for n in pure if rememberable(prog, prog.defs[n])} == pure - {"sq"}
+
+
+def test_remembered_defs_answer_as_the_body_does_and_still_fail_where_it_fails(monkeypatch):
+    # `worth` fails on the card "x"; the first loop skips it, the last reaches it.
+    # `nothing` answers none for the dark cards, which is never kept; `with_total`
+    # reads a variable that changed after `worth` of the same card was kept.
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        with pytest.raises(RuleError, match="'x' is not a whole number"):
+            load_text(_PURITY).new_state()
+        game = load_text(_PURITY.replace('"2", "x"}', '"2", "3"}'))
+        # three times the worth of 1, 2, 3 and 10, 20, 30, a thousand per dark card; then
+        # the light 2's worth and 7 (not the 2 it was with the total at 0); then the worths
+        assert game.new_state().returns()[0] == (198 + 3000) * 100 + 9 + 66
+        answers = game.prog.compiler.def_answers
+        assert len(answers["worth"]) == 6 and len(answers["is_dark"]) == 6
+        assert all(v is not None for v in answers["nothing"].values())
+        assert len(answers["nothing"]) == 3 and "with_total" not in answers

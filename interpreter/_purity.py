@@ -1,0 +1,107 @@
+"""Which defs depend on their arguments alone, so that their values can be remembered.
+
+A def such as `value(c: card) = ord(c.rank) + 1` or `colour_of(c: card) = if c.suit in
+{hearts, diamonds} then red else black` reads no variable, no zone's cards and no seat's
+standing: given the same card it always gives the same answer.  `CallMixin.call_def`
+remembers the answers of such a def per argument (a dict lookup instead of the body).
+
+The test is on the AST and errs on the side of "no": any node not listed here, any name
+that is a variable or `players`, any builtin not in `PURE_BUILTINS`, any collection that
+could be a zone's cards (iterating, `in`, `count`) makes a def impure.  Options are
+constants of a compiled program, so reading them is pure.
+"""
+from __future__ import annotations
+
+from gdl import ast as A
+
+#: builtins that compute from their arguments' values only (never a zone's cards, never
+#: who is still in)
+PURE_BUILTINS = frozenset({"ord", "abs", "min", "max", "number", "text", "seat", "split",
+                           "chars", "card_named"})
+
+#: global names whose values are constants of the compiled program
+_CONSTANT_NAMES = frozenset({"all_players", "player", "num_players", "bool", "card"})
+
+#: parameter types whose values compare by identity (cards, enum members, seats, zones):
+#: a remembered answer is found only for the very same value, and every value hashes
+_IDENTITY_TYPES = frozenset({"card", "player"})
+
+
+def pure_def(prog, name: str, _open=None) -> bool:
+    """Whether def `name`'s value depends on its arguments alone."""
+    decl = prog.defs[name]
+    known = prog.derived.setdefault(pure_def, {})
+    if name in known:
+        return known[name]
+    opened = _open if _open is not None else set()
+    if name in opened:                    # a cycle: the compiler reports it
+        return False
+    opened.add(name)
+    params = {p.name for p in decl.params}
+    found = _pure(decl.body, params, prog, opened)
+    opened.discard(name)
+    known[name] = found
+    return found
+
+
+def rememberable(prog, decl) -> bool:
+    """Whether a pure def's answers can be kept per argument: it has parameters, each of a
+    type whose values compare by identity (so `1` and `true`, equal in Python, never share
+    an answer)."""
+    if not decl.params:
+        return False
+    for p in decl.params:
+        d = p.domain
+        if not isinstance(d, A.Name):
+            return False
+        if d.id not in _IDENTITY_TYPES and d.id not in prog.enums and d.id not in prog.families:
+            return False
+    return True
+
+
+def _pure(node, params, prog, opened) -> bool:
+    def pure(x):
+        return _pure(x, params, prog, opened)
+
+    if isinstance(node, (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)):
+        return True
+    if isinstance(node, A.Name):
+        n = node.id
+        if n in params:
+            return True
+        if n in prog.var_slots or n in prog.var_index or n == "players":
+            return False
+        return (n in prog.options or n in prog.zone_plain or n in prog.families
+                or n in prog.values or n in prog.enums or n in _CONSTANT_NAMES)
+    if isinstance(node, A.Attr):           # a card's field, or `suit.hearts`
+        return pure(node.obj)
+    if isinstance(node, A.Index):          # `cell[r, k]`: which zone, not its cards
+        return (isinstance(node.obj, A.Name) and node.obj.id not in params
+                and node.obj.id in prog.families and all(map(pure, node.args)))
+    if isinstance(node, A.Call):
+        if not all(map(pure, node.args)):
+            return False
+        if node.func in prog.defs:
+            return pure_def(prog, node.func, opened)
+        if node.func in prog.tables:
+            default = prog.tables[node.func].default
+            return default is None or _pure(default, set(), prog, opened)
+        return node.func in PURE_BUILTINS
+    if isinstance(node, A.Member):         # only in a list written out: never a zone
+        return (isinstance(node.coll, (A.SetLit, A.ListLit, A.Range))
+                and pure(node.item) and pure(node.coll))
+    if isinstance(node, (A.SetLit, A.ListLit)):
+        return all(map(pure, node.items))
+    if isinstance(node, A.BinOp):
+        return pure(node.left) and pure(node.right)
+    if isinstance(node, A.Compare):
+        return pure(node.left) and pure(node.right)
+    if isinstance(node, (A.Neg, A.Not)):
+        return pure(node.operand)
+    if isinstance(node, (A.And, A.Or)):
+        return all(map(pure, node.items))
+    if isinstance(node, A.Cond):
+        return pure(node.test) and pure(node.then) and pure(node.else_)
+    if isinstance(node, A.Range):
+        return pure(node.lo) and pure(node.hi)
+    return False

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 import traceback
 from pathlib import Path
@@ -465,6 +466,10 @@ def run_repl(args) -> int:
         repl.cmd_load(args.trace, overrides)
     else:
         repl.show_steps(session.opening)
+    if sys.stdin.isatty():
+        # Ctrl-C stops a long `auto`: a process started with SIGINT ignored (a parent
+        # inside system(), some launchers) would otherwise run it to the end
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if sys.stdin.isatty() and sys.stdout.isatty():
         reader = prompt_toolkit_reader(repl)
     elif sys.stdin.isatty():

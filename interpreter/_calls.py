@@ -2,6 +2,8 @@
 scratch slots) and tables."""
 from __future__ import annotations
 
+import re
+
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuple_valued, _tuples
@@ -438,6 +440,13 @@ class CallMixin:
         call.render = render
         return call
 
+    def def_parameters(self):
+        """(scratch, the slots of its parameters) of the def whose body is being compiled,
+        or None: a loop in a def body takes them as arguments (`fuse_body`)."""
+        if not self.def_stack or not self.def_stack[-1][0]:
+            return None
+        return self.scratch, tuple(sorted(self.def_stack[-1][0]))
+
     def call_with(self, body, slots, args):
         """The closure behind `call_def`: the arguments are evaluated in order, then
         written to the def's slots, then the body runs.  Rendered inline, the arguments
@@ -466,9 +475,15 @@ class CallMixin:
                 return body(st)
 
         def render(ctx):   # the arguments in order, then the body
-            temps = [ctx.tmp() for _ in args]
-            bound = " and ".join(f"(({t} := {ctx.sub(a)}) or True)"
-                                 for t, a in zip(temps, args))
+            temps, binds = [], []
+            for a in args:     # a constant or a temporary needs no temporary of its own
+                text = ctx.sub(a)
+                if _STABLE.fullmatch(text):
+                    temps.append(text)
+                else:
+                    temps.append(ctx.tmp())
+                    binds.append(f"(({temps[-1]} := {text}) or True)")
+            bound = " and ".join(binds) or "True"
             # the body sees only its parameters: the held locals around the call are
             # not written before the body's calls, nor do those calls count for them
             outer, hot, memo = ctx.held, ctx.hot, ctx.memo
@@ -550,6 +565,10 @@ def _rendered(fn, render):
     fn.render = render
     return fn
 
+
+#: argument texts whose value cannot change while a def body runs: a temporary is
+#: assigned once per evaluation, a `K` is a value passed in, the rest are literals
+_STABLE = re.compile(r"_t\d+|K\d+|\(-?\d+\)|True|False|None")
 
 #: the value of a repeated call's temporary before the call is first made
 _UNSET = object()

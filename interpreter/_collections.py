@@ -229,7 +229,7 @@ class CollectionMixin:
             x = v if getattr(item, "scratch_slot", None) == slot else ctx.sub(item)
             return [f"{out} = []", *head, *_when(ctx, test, f"{out}.append({x})"),
                     f"return {ctx.k(tuple)}({out})"]
-        return fuse_body(fn, lines)
+        return fuse_body(fn, lines, self.def_parameters())
 
     def _list_comprehension(self, loops, test, item):
         scratch = self.scratch
@@ -321,7 +321,7 @@ class CollectionMixin:
             if f == "all":
                 return [*head, *_when(ctx, test, f"if not {x}: return False"), "return True"]
             return [*head, *_when(ctx, test, f"return {x}"), "return None"]   # first
-        return fuse_body(fn, lines)
+        return fuse_body(fn, lines, self.def_parameters())
 
     def _aggregate1_closure(self, f, node, loop, test, item):
         """An aggregate over one loop as one plain function with a for loop: no generator

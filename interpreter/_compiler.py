@@ -364,7 +364,16 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             t = ctx.tmp()
             return (f"(({t},) if isinstance(({t} := {ctx.sub(fn)}), {ctx.k(Card)}) "
                     f"else {ctx.call(others, t)})")
-        cards.render = render
+
+        def any_order(ctx):   # for a consumer the order is nothing to: a zone's own list
+            if getattr(fn, "zone_valued", False):
+                return f"st.zones[{ctx.sub(fn)}.slot]"
+            t = ctx.tmp()
+            return (f"(({t},) if isinstance(({t} := {ctx.sub(fn)}), {ctx.k(Card)}) else "
+                    f"st.zones[{t}.slot] if isinstance({t}, {ctx.k(ZoneRef)}) else "
+                    f"{ctx.call(others, t)})")
+        cards.render, cards.any_order = render, any_order
+        cards.value, cards.others = fn, others     # for `move`'s one-card path inline
         return cards
 
     def zone_of_expr(self, node, scope):
@@ -393,7 +402,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         depth = self.expr(place.depth, scope) if place.depth is not None else None
         kind = place.kind
         facing = None if s.facing is None else s.facing is A.Facing.UP
-        info = self.prog.zone_info
+        info, is_set = self.prog.zone_info, self.prog.is_set
 
         nxt = len(code) + 1
 
@@ -408,8 +417,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             z, d = ctx.tmp(), ctx.tmp()
             up = f"{ctx.k(info)}[{z}.slot].facing_up" if facing is None else repr(facing)
             if kind is A.PlaceKind.TOP or kind is A.PlaceKind.DEFAULT:   # both go on top
-                return [f"{z} = {ctx.sub(dest)}",
-                        f"st.move_top({ctx.sub(cards)}, {z}.slot, {up})"]
+                return [f"{z} = {ctx.sub(dest)}", *_move_top_lines(ctx, cards, z, up, is_set)]
             return [f"{z} = {ctx.sub(dest)}",
                     f"{d} = {'None' if depth is None else ctx.sub(depth)}",
                     f"st.move_cards({ctx.sub(cards)}, {z}.slot, {ctx.k(kind)}, {d}, {up}, "
@@ -449,7 +457,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
         def lines(ctx):
             c = ctx.tmp()
-            return [f"for {c} in {ctx.sub(cards)}: st.up[{c}.id] = {up!r}"]
+            return [f"for {c} in {cards.any_order(ctx)}: st.up[{c}.id] = {up!r}"]
         code[-1].lines = lines
 
     def _s_Reveal(self, s, scope, code):
@@ -844,6 +852,23 @@ class _DeadCode(list):
     """Where the instructions of a branch that can never run are compiled and dropped;
     `main` says whether it stands in the flow's own code (where decisions may wait)."""
     main = False
+
+
+def _move_top_lines(ctx, cards, z: str, up: str, is_set) -> list:
+    """`State.move_top` of one card written out (no call: most moves move one card onto a
+    stack); several cards, or a set zone's sorted place, take the call."""
+    c, i, src = ctx.tmp(), ctx.tmp(), ctx.tmp()
+    return [f"{c} = {ctx.sub(cards.value)}",
+            f"if isinstance({c}, {ctx.k(Card)}) and not {ctx.k(is_set)}[{z}.slot]:",
+            f"    {i} = {c}.id",
+            f"    {src} = st.zones[st.loc[{i}]]",
+            f"    if {src}[-1] is {c}: {src}.pop()",
+            f"    else: {src}.remove({c})",
+            f"    st.zones[{z}.slot].append({c})",
+            f"    st.loc[{i}] = {z}.slot",
+            f"    st.up[{i}] = {up}",
+            f"else: st.move_top((({c},) if isinstance({c}, {ctx.k(Card)}) else "
+            f"{ctx.call(cards.others, c)}), {z}.slot, {up})"]
 
 
 def _goto(target: int):

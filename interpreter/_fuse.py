@@ -58,7 +58,7 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 _NAMES = frozenset({
     "st", "frame", "vars", "zones", "attrs", "slot", "up", "id", "out", "index", "budget",
     "facing_up", "move_cards", "move_top", "get", "append", "remove", "len", "isinstance",
-    "seat", "float", "node", "pc", "result",
+    "seat", "float", "node", "pc", "result", "loc", "pop",
     "return", "raise", "for", "while", "in", "if", "else", "and", "or", "not", "is",
     "continue", "True", "False", "None"})
 _GENERATED = re.compile(r"(K|_t)\d+")
@@ -139,10 +139,26 @@ class Ctx:
         writes = "".join(f"{write}, " for _, write in self.held.values())
         return f"({writes}{text})[-1]"
 
+    def call_given(self, inner, scratch, slots) -> str:
+        """The text of a call of a def body's loop compiled with the def's parameters as
+        arguments (`fuse_body`): they are passed from where they are held, or read from
+        their slots; only the other held locals are written first."""
+        args = [self.local("scratch", s, f"{self.k(scratch)}[{s:d}]") for s in slots]
+        text = f"{self.k(inner)}({', '.join(['st', *args])})"
+        writes = [write for (where, slot), (_, write) in self.held.items()
+                  if where != "scratch" or slot not in slots]
+        if not writes:
+            return text
+        self.hot += 1
+        return f"({''.join(w + ', ' for w in writes)}{text})[-1]"
+
     def sub(self, fn) -> str:
         """The text of a part: its own rendering, or a call to its closure."""
         render = getattr(fn, "render", None)
         if render is None or self.depth >= MAX_DEPTH:
+            given = getattr(fn, "given", None)
+            if given is not None:
+                return self.call_given(*given)
             return self.call(fn)
         self.depth += 1
         try:
@@ -177,15 +193,44 @@ def fuse(fn, render):
     return out
 
 
-def fuse_body(fn, lines):
+def fuse_body(fn, lines, given=None):
     """Returns a function equivalent to `fn` (whose tags it keeps), compiled from the
     statements `lines(ctx)` gives (a loop, say): it has no text of its own to inline, so
-    its consumer calls it."""
+    its consumer calls it.
+
+    `given` is (scratch, slots): the parameters of the def whose body holds the loop.
+    Unless a part on the way runs as a closure, they are the compiled function's own
+    arguments (`st, _t0, _t1`): generated code calling it passes what it holds instead of
+    writing the slots (`Ctx.sub`), and `fn`'s stand-in reads the slots and passes them."""
     if not ENABLED:
         return fn
+    if given:
+        scratch, slots = given
+        ctx = Ctx(hold=True)
+        names = [ctx.tmp() for _ in slots]
+        for slot, name in zip(slots, names):
+            ctx.hold_in("scratch", slot, name, scratch)
+        body = lines(ctx)
+        if not ctx.hot:
+            inner = build(ctx, "\n        ".join(body), ", ".join(["st", *names]))
+            out = _reading_slots(inner, scratch, slots)
+            out.__dict__.update(fn.__dict__)
+            out.given = (inner, scratch, slots)
+            return out
     out = build(*holding(lines))
     out.__dict__.update(fn.__dict__)
     return out
+
+
+def _reading_slots(inner, scratch, slots):
+    """`inner(st, *args)` as a closure of `st`: the arguments read from their slots."""
+    if len(slots) == 1:
+        (a,) = slots
+        return lambda st: inner(st, scratch[a])
+    if len(slots) == 2:
+        a, b = slots
+        return lambda st: inner(st, scratch[a], scratch[b])
+    return lambda st: inner(st, *[scratch[s] for s in slots])
 
 
 def holding(lines) -> tuple:

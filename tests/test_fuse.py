@@ -318,3 +318,78 @@ def test_remembered_defs_answer_as_the_body_does_and_still_fail_where_it_fails(m
         assert len(answers["worth"]) == 6 and len(answers["is_dark"]) == 6
         assert all(v is not None for v in answers["nothing"].values())
         assert len(answers["nothing"]) == 3 and "with_total" not in answers
+
+
+def test_moves_and_flips_written_out_in_generated_code_do_as_the_closures(monkeypatch):
+    # One card onto a stack is written out: from the top of its zone or from the middle,
+    # with the zone's facing or a given one; a set zone, several cards and none take the
+    # closures' ways.  A flip of a zone needs no order, a list or one card flips as given.
+    text = '''game "t"
+players a, b
+enum n = one "1", two "2", three "3", four "4", five "5"
+card n: n
+cards into pile: card(n: x) for x in n
+zone pile: stack
+zone box: set
+zone row: stack, face up
+var out: int = 0
+var gone: card? = none
+flow:
+    move top(pile) to row
+    move top(pile) to box
+    move first(c for c in pile if c.n == two) to top of row face down
+    move top(pile) to box
+    out = ord(top(row).n) * 10000 + (if faceup(top(row)) then 1000 else 0) + (if faceup(first(c for c in row if c.n == five)) then 100 else 0) + ord(first(c for c in box).n) * 10 + count(pile)
+    move row to top of pile
+    out = out * 100 + ord(top(pile).n) * 10 + count(pile)
+    flip pile up
+    flip [c for c in box] down
+    flip top(pile) down
+    out = out * 1000 + count(c for c in pile if faceup(c)) * 100 + count(c for c in box if faceup(c)) * 10 + (if faceup(top(pile)) then 1 else 0)
+    if out > 0:
+        move gone to row
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        with pytest.raises(RuleError, match="there is no card here"):
+            load_text(text).new_state()
+        game = load_text(text.replace("        move gone to row", "        pass"))
+        # the row: two (face down) on five (face up); the box: three and four; the pile:
+        # one.  Then the row onto the pile: two on top, three cards; all face up, then
+        # the box and the pile's top face down.
+        assert game.new_state().returns()[0] == ((10000 + 100 + 20 + 1) * 100 + 13) * 1000 + 200
+
+
+def test_a_loop_in_a_def_body_gets_the_arguments_and_the_loops_around_it(monkeypatch):
+    # `within` is a loop in a def body: compiled with the def's parameters as its own
+    # arguments, called from `score`'s inlined body with what it holds, and from a loop
+    # over `y`; in `weighted`, the inner loop reads the outer loop's `y` from its slot.
+    text = '''game "t"
+players a, b
+enum n = one "1", two "2", three "3"
+card n: n
+cards into pile: card(n: x) for x in n for i in 1..2
+zone pile: stack
+zone spot[1..2]: stack
+var out: int = 0
+def within(z: spot, lo: int, hi: int) = count(c for c in z if ord(c.n) >= lo and ord(c.n) <= hi)
+def score(z: spot, k: int) = within(z, k, k) * 100 + sum(within(z, y, k) for y in 0..k)
+def mixed(k: int) = sum(within(spot[2], y, y + k) * y for y in 0..2)
+def weighted(z: spot, k: int) = sum(count(c for c in z if ord(c.n) == y) * (y + k) for y in 0..2)
+flow:
+    repeat 6:
+        move top(pile) to spot[2]
+    out = score(spot[2], 1) * 1000 + score(spot[2], 2)
+    out = out * 100 + mixed(1)
+    out = out * 100 + weighted(spot[2], 1)
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        # two cards of each ord 0..2; score(1) = 2*100 + (4 + 2), score(2) = 200 + 6+4+2,
+        # mixed(1) = 0*4 + 1*4 + 2*2, weighted(1) = 2*1 + 2*2 + 2*3
+        assert load_text(text).new_state().returns()[0] == \
+            ((206 * 1000 + 212) * 100 + 8) * 100 + 12

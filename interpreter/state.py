@@ -279,11 +279,18 @@ class State:
             return self._random_plain(node[1], seat, rng)
         if fixed:
             return fixed[_below(rng, len(fixed))]
+        picked = self._random_pick(node[1], seat, rng)
+        return picked if type(picked) is not tuple else Move(*picked)
+
+    def _random_pick(self, site, seat, rng):
+        """`random_move` at a site whose actions have parameters: the move drawn, as a
+        Move where one is made already, else as (action, arguments), which
+        `random_step` applies without making one."""
         twins = self.prog.has_twins
         chunks = []
         total = 0
         frame = self.frame
-        for info, _ in node[1].actions:
+        for info, _ in site.actions:
             if info.never:
                 continue
             plain = info.plain
@@ -320,7 +327,7 @@ class State:
             if i < n:
                 if prefix is None:
                     return values[i]
-                return Move(info, prefix + (values[i],))
+                return info, prefix + (values[i],)
             i -= n
         raise AssertionError("random_move: index past the last chunk")
 
@@ -477,14 +484,26 @@ class State:
 
     def _decided(self, site, seat, move):
         """Records a legal move of the one deciding seat and runs the rules on from its
-        action's entry (the instruction loop is `run`'s, inline: it is every move's)."""
-        self.history.append((seat.index, move._text or move.text, None))   # text made once
-        seen = self._redacted([(seat, move)]) if self.obs is not None else None
-        info = move.action
+        action's entry."""
+        self._decided_args(site, seat, move.action, move.args, move._text or move.text)
+
+    def _decided_args(self, site, seat, info, args, text=None):
+        """`_decided` of the move (info, args), whose text is made once per distinct move
+        of the action (the instruction loop is `run`'s, inline: it is every move's)."""
+        if text is None:
+            try:
+                text = info.texts.get(args)
+            except TypeError:                 # an unhashable argument: Move makes it
+                pass
+            if text is None:
+                text = Move(info, args).text
+        self.history.append((seat.index, text, None))
+        seen = self._redacted([(seat, Move(info, args, text))]) if self.obs is not None \
+            else None
         frame = self.frame
         frame[info.me_slot] = seat
-        if move.args:
-            for (_, slot, _), v in zip(info.params, move.args):
+        if args:
+            for (_, slot, _), v in zip(info.params, args):
                 frame[slot] = v
         entries = site.entries
         if entries is None:
@@ -510,8 +529,12 @@ class State:
             move = self._random_plain(site, seat, rng)
         elif fixed:
             move = fixed[_below(rng, len(fixed))]
-        else:
+        elif fixed is None:                   # the first decision here: random_move finds out
             move = self.random_move(rng, seat)
+        else:
+            move = self._random_pick(site, seat, rng)
+            if type(move) is tuple:
+                return self._decided_args(site, seat, *move)
         self._decided(site, seat, move)
 
     def random_joint_step(self, rng) -> int:

@@ -379,3 +379,21 @@ flow:
         with pytest.raises(RuleError, match="empty"):
             state.random_move(random.Random(0))
         assert state.key() == before
+
+
+@pytest.mark.parametrize("name", ["gerry.gdl", "evil_deal.gdl"])
+def test_random_steps_keep_the_same_observations_as_random_move_then_apply(name):
+    # `random_step` applies a drawn (action, arguments) without making a Move, except to
+    # redact it for each seat when the state keeps observation logs.
+    from interpreter.agents import play_out, random_agent
+    from interpreter.observe import observations
+    game = load(str(ROOT / name))
+    for seed in range(3):
+        logs = []
+        for agent in (random_agent, lambda st, seat, rng: random_agent(st, seat, rng)):
+            state = game.new_state(observe=True)
+            play_out(state, [agent] * game.num_players, random.Random(seed))
+            logs.append([state.observation_log(s.name) for s in game.seats])
+            if name == "gerry.gdl":        # one record per step, after the setup's view
+                assert len(observations(state, "p1")) == len(state.history) + 1
+        assert logs[0] == logs[1] and any(logs[0][0])

@@ -467,7 +467,7 @@ class State:
                     raise MoveError(f"it is {seat.name}'s turn, not {asked.name}'s")
             if isinstance(move, str):
                 move = self.parse_move(move, seat)
-            return self._decided(node[1], seat, move)
+            return self._decided(node[1], seat, move.action, move.args, move._text or move.text)
         seat = self._seat(player)
         if seat not in node[2] or seat in node[3]:            # not among `to_move()`
             raise MoveError(f"{seat.name} has already committed a move or is not deciding")
@@ -482,14 +482,10 @@ class State:
         for seat, move in zip(list(self.to_move()), moves):
             self.apply(move, seat)
 
-    def _decided(self, site, seat, move):
-        """Records a legal move of the one deciding seat and runs the rules on from its
-        action's entry."""
-        self._decided_args(site, seat, move.action, move.args, move._text or move.text)
-
-    def _decided_args(self, site, seat, info, args, text=None):
-        """`_decided` of the move (info, args), whose text is made once per distinct move
-        of the action (the instruction loop is `run`'s, inline: it is every move's)."""
+    def _decided(self, site, seat, info, args, text=None):
+        """Records a legal move (info, args) of the one deciding seat, whose text is made
+        once per distinct move of the action, and runs the rules on from its action's
+        entry (the instruction loop is `run`'s, inline: it is every move's)."""
         if text is None:
             try:
                 text = info.texts.get(args)
@@ -534,8 +530,8 @@ class State:
         else:
             move = self._random_pick(site, seat, rng)
             if type(move) is tuple:
-                return self._decided_args(site, seat, *move)
-        self._decided(site, seat, move)
+                return self._decided(site, seat, *move)
+        self._decided(site, seat, move.action, move.args, move._text or move.text)
 
     def random_joint_step(self, rng) -> int:
         """At a simultaneous decision, every waiting seat's `random_move` (in `to_move`

@@ -21,7 +21,7 @@ from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_plain
 from ._keys import state_key
-from .values import Card, Move, Seat, text_of
+from .values import Card, Move, Seat, move_text, text_of
 
 #: A shuffle with at most this many distinct orders lists them; larger ones only sample.
 CHANCE_LIST_LIMIT = 5040
@@ -487,12 +487,7 @@ class State:
         once per distinct move of the action, and runs the rules on from its action's
         entry (the instruction loop is `run`'s, inline: it is every move's)."""
         if text is None:
-            try:
-                text = info.texts.get(args)
-            except TypeError:                 # an unhashable argument: Move makes it
-                pass
-            if text is None:
-                text = Move(info, args).text
+            text = move_text(info, args)
         self.history.append((seat.index, text, None))
         seen = self._redacted([(seat, Move(info, args, text))]) if self.obs is not None \
             else None

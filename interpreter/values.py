@@ -143,21 +143,10 @@ class Move:
 
     @property
     def text(self) -> str:
-        """The move's text, made once per distinct move of the action (the action keeps
-        the texts it made in `texts`, up to `MOVE_TEXTS` of them)."""
+        """The move's text (see `move_text`)."""
         text = self._text
         if text is None:
-            texts = self.action.texts
-            try:
-                text = texts.get(self.args)
-            except TypeError:                 # an unhashable argument: made each time
-                texts = {}
-                text = None
-            if text is None:
-                text = " ".join([self.action.name] + [text_of(v) for v in self.args])
-                if len(texts) < MOVE_TEXTS:
-                    texts[self.args] = text
-            self._text = text
+            text = self._text = move_text(self.action, self.args)
         return text
 
     def __repr__(self):
@@ -168,3 +157,19 @@ class Move:
 
     def __hash__(self):
         return hash(self.text)
+
+
+def move_text(action, args: tuple) -> str:
+    """The text of the move (action, args), made once per distinct move of the action
+    (the action keeps the texts it made in `texts`, up to `MOVE_TEXTS` of them)."""
+    texts = action.texts
+    try:
+        text = texts.get(args)
+    except TypeError:                 # an unhashable argument: made each time
+        texts = {}
+        text = None
+    if text is None:
+        text = " ".join([action.name] + [text_of(v) for v in args])
+        if len(texts) < MOVE_TEXTS:
+            texts[args] = text
+    return text

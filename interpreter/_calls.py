@@ -313,11 +313,8 @@ class CallMixin:
         def number(st):
             return parse(st, s(st))
 
-        def render(ctx):
-            t, v = ctx.tmp(), ctx.tmp()
-            return (f"({v} if ({v} := {ctx.k(numbers)}.get({t} := {ctx.sub(s)})) is not None "
-                    f"else {ctx.call(parse, t)})")
-        number.render = render
+        # `parse` reads no local: no held one is written before it
+        number.render = lambda ctx: _kept_or_made(ctx, numbers, ctx.sub(s), parse)
         return number
 
     def _b_card_named(self, node, scope):
@@ -432,11 +429,9 @@ class CallMixin:
                 return value if value is not None else fill(st, key)
 
         def render(ctx):   # `fill` writes the slots it reads: no held local is written
-            key, value = ctx.tmp(), ctx.tmp()
             parts = [ctx.sub(a) for a in args]
             given = parts[0] if len(parts) == 1 else f"({', '.join(parts)},)"
-            return (f"({value} if ({value} := {ctx.k(answers)}.get({key} := {given})) "
-                    f"is not None else {ctx.k(fill)}(st, {key}))")
+            return _kept_or_made(ctx, answers, given, fill)
         call.render = render
         return call
 
@@ -559,6 +554,14 @@ def _product(choices):
     for v in choices[0]:
         for rest in _product(choices[1:]):
             yield (v,) + rest
+
+
+def _kept_or_made(ctx, kept: dict, key_text: str, make) -> str:
+    """The text of a lookup in `kept` by the value of `key_text`, or, on a miss (or a kept
+    none), of `make(st, key)`, which may keep what it makes (`number`, remembered defs)."""
+    key, value = ctx.tmp(), ctx.tmp()
+    return (f"({value} if ({value} := {ctx.k(kept)}.get({key} := {key_text})) is not None "
+            f"else {ctx.k(make)}(st, {key}))")
 
 
 def _rendered(fn, render):

@@ -39,6 +39,7 @@ class ActionInfo:
     texts: dict = attrs.Factory(dict)    # arguments -> move text (`Move.text`)
     chunks: object = None                # chunks(st): `_chunk_enumerators` as generated
     #                                      code (one or two parameters), or None
+    slots: tuple = ()                    # the parameters' frame slots, in order
 
 
 class ActionMixin:
@@ -102,6 +103,7 @@ class ActionMixin:
         if not params:
             info.plain = Move(info, ())
         info.never = any(_folded(r) == [False] for r, _, _ in requires)
+        info.slots = tuple(slot for _, slot, _ in params)
         info.hoisted = hoisted
         info.exclude = exclude
         if 1 <= len(params) <= 2:

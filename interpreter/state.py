@@ -306,7 +306,14 @@ class State:
                 chunks.append((info, None, (plain,)))
                 total += 1
                 continue
-            found = self._chunks_of(info, seat)
+            frame[info.me_slot] = seat           # `_chunks_of`, inline
+            try:
+                found = info.chunks(self) if info.chunks is not None \
+                    else _chunk_enumerators(self, info)
+            finally:
+                frame[info.me_slot] = None
+                for slot in info.slots:
+                    frame[slot] = None
             if twins and found:
                 if info.card_args is None:         # a parameter's type never changes
                     info.card_args = _has_card(found)
@@ -321,7 +328,13 @@ class State:
                 total += len(chunk[2])
         if not total:
             return self.legal_moves(seat)[0]      # raises the deadlock error
-        i = _below(rng, total)
+        if type(rng) is Random and _DRAW_BY_BITS:       # `_below`, inline
+            k = total.bit_length()
+            i = rng.getrandbits(k)
+            while i >= total:
+                i = rng.getrandbits(k)
+        else:
+            i = rng.randrange(total)
         for info, prefix, values in chunks:
             n = len(values)
             if i < n:
@@ -487,14 +500,17 @@ class State:
         once per distinct move of the action, and runs the rules on from its action's
         entry (the instruction loop is `run`'s, inline: it is every move's)."""
         if text is None:
-            text = move_text(info, args)
+            try:                                # `move_text`'s lookup, inline
+                text = info.texts.get(args) or move_text(info, args)
+            except TypeError:
+                text = move_text(info, args)
         self.history.append((seat.index, text, None))
         seen = self._redacted([(seat, Move(info, args, text))]) if self.obs is not None \
             else None
         frame = self.frame
         frame[info.me_slot] = seat
         if args:
-            for (_, slot, _), v in zip(info.params, args):
+            for slot, v in zip(info.slots, args):
                 frame[slot] = v
         entries = site.entries
         if entries is None:
@@ -525,7 +541,7 @@ class State:
         else:
             move = self._random_pick(site, seat, rng)
             if type(move) is tuple:
-                return self._decided(site, seat, *move)
+                return self._decided(site, seat, move[0], move[1])
         self._decided(site, seat, move.action, move.args, move._text or move.text)
 
     def random_joint_step(self, rng) -> int:

@@ -856,7 +856,8 @@ class _DeadCode(list):
 
 def _move_top_lines(ctx, cards, z: str, up: str, is_set) -> list:
     """`State.move_top` of one card written out (no call: most moves move one card onto a
-    stack); several cards, or a set zone's sorted place, take the call."""
+    stack); a whole zone takes `State.move_zone`, several cards or a set zone's sorted
+    place take `move_top`."""
     c, i, src = ctx.tmp(), ctx.tmp(), ctx.tmp()
     return [f"{c} = {ctx.sub(cards.value)}",
             f"if isinstance({c}, {ctx.k(Card)}) and not {ctx.k(is_set)}[{z}.slot]:",
@@ -867,6 +868,7 @@ def _move_top_lines(ctx, cards, z: str, up: str, is_set) -> list:
             f"    st.zones[{z}.slot].append({c})",
             f"    st.loc[{i}] = {z}.slot",
             f"    st.up[{i}] = {up}",
+            f"elif isinstance({c}, {ctx.k(ZoneRef)}): st.move_zone({c}.slot, {z}.slot, {up})",
             f"else: st.move_top((({c},) if isinstance({c}, {ctx.k(Card)}) else "
             f"{ctx.call(cards.others, c)}), {z}.slot, {up})"]
 

@@ -119,6 +119,23 @@ class State:
         loc[i] = dest
         self.up[i] = up
 
+    def move_zone(self, source: int, dest: int, up: bool):
+        """`move_top` of a whole zone's cards (top first): the block keeps its order, as
+        `move_cards` would leave it, without taking the cards off one by one."""
+        cards = self.zones[source]
+        if not cards:
+            return
+        block = cards[:]
+        cards.clear()
+        target = self.zones[dest]
+        target.extend(block)
+        if self.prog.is_set[dest]:
+            target.sort(key=_card_id)
+        loc, face = self.loc, self.up
+        for c in block:
+            loc[c.id] = dest
+            face[c.id] = up
+
     def move_cards(self, cards, dest: int, kind, depth, up: bool, node):
         """Moves cards (top first) onto a zone.  One card, the common case, takes a path
         without the block copy; a set zone (kept sorted by id) is re-sorted only when the
@@ -510,8 +527,12 @@ class State:
         frame = self.frame
         frame[info.me_slot] = seat
         if args:
-            for slot, v in zip(info.slots, args):
-                frame[slot] = v
+            slots = info.slots
+            if len(slots) == 1:                 # no zip: it costs more than the writes
+                frame[slots[0]] = args[0]
+            else:
+                for slot, v in zip(slots, args):
+                    frame[slot] = v
         entries = site.entries
         if entries is None:
             entries = site.entries = {a: entry for a, entry in site.actions}

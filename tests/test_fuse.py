@@ -393,3 +393,43 @@ returns(p) = if p == a then out else 0
         # mixed(1) = 0*4 + 1*4 + 2*2, weighted(1) = 2*1 + 2*2 + 2*3
         assert load_text(text).new_state().returns()[0] == \
             ((206 * 1000 + 212) * 100 + 8) * 100 + 12
+
+
+
+def test_whole_zones_moved_as_blocks_do_as_the_closures(monkeypatch):
+    # A zone moved whole keeps its order on a stack and is sorted into a set; an empty
+    # zone moves nothing; a zone moved onto itself stays as it was; the given facing, or
+    # else the destination's, applies to every card.
+    steps = ["move top(pile) to row", "move top(pile) to row", "move pile to box",
+             "move box to top of row face down", "move empty to row",
+             "move row to row face up", "move top(row) to box", "move row to box",
+             "move box to pile"]
+    head = '''game "t"
+players a, b
+enum n = one "1", two "2", three "3", four "4", five "5"
+card n: n
+cards into pile: card(n: x) for x in n
+zone pile: stack
+zone box: set
+zone row: stack, face up
+zone empty: stack
+flow:
+'''
+
+    def after(k):
+        st = load_text(head + "".join(f"    {s}\n" for s in steps[:k]) +
+                       "    end game\nreturns(p) = 0\n").new_state()
+        return tuple("".join(c.text + ("u" if st.up[c.id] else "d")
+                             for c in st.cards_in(z)) for z in ("pile", "box", "row"))
+    # the pile starts 5 4 3 2 1 (top first), face down; (pile, box, row) top first
+    expected = {0: ("5d4d3d2d1d", "", ""),
+                3: ("", "1d2d3d", "4u5u"),
+                4: ("", "", "3d2d1d4u5u"),
+                5: ("", "", "3d2d1d4u5u"),
+                6: ("", "", "3u2u1u4u5u"),
+                7: ("", "3d", "2u1u4u5u"),
+                8: ("", "1d2d3d4d5d", ""),
+                9: ("5d4d3d2d1d", "", "")}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        assert {k: after(k) for k in expected} == expected

@@ -999,7 +999,12 @@ def _excluding(values, exclude, st):
 
 def _one_per_kind(values):
     """The first of each group of identical cards, in order (`_without_twins` for the
-    values of a lone parameter)."""
+    values of a lone parameter); cards of as many kinds as there are come back as given."""
+    try:
+        if len({v.kind for v in values}) == len(values):
+            return values
+    except AttributeError:              # not only cards
+        pass
     seen = set()
     out = []
     for v in values:

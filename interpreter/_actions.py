@@ -382,3 +382,59 @@ def generated_plain(site):
                   f"st.frame[{info.me_slot:d}] = None"]
     lines.append(f"return {out}")
     return build(ctx, "\n        ".join(lines), "st, seat")
+
+
+def generated_pick(site, twins: bool):
+    """Returns `pick(st, seat, rng, bits)` for a site some of whose actions have
+    parameters: `State._random_pick` with its loop over the actions unrolled, giving the
+    same move for the same draw (a Move for an action without parameters, else (action,
+    arguments)), or None when no move is legal; `bits` says the draw is `_bits_below`'s.
+    None (no function) when generated code is off, when some cards are identical (moves
+    then go one per kind) or when an action lists its moves without generated chunks.
+    `State._clear_slots` empties the `me` and parameter slots if a part raises."""
+    if not _fuse.ENABLED or twins:
+        return None
+    actions = [info for info, _ in site.actions if not info.never]
+    if any(info.plain is None and info.chunks is None for info in actions):
+        return None
+    ctx = Ctx()
+    total, i, k = ctx.tmp(), ctx.tmp(), ctx.tmp()
+    count = [f"{total} = 0"]
+    pick = []
+    for info in actions:
+        found = ctx.tmp()
+        if info.plain is not None:
+            test = info.tests[0]
+            if test is None:
+                count.append(f"{found} = 1")
+            else:
+                count += [f"st.frame[{info.me_slot:d}] = seat",
+                          f"{found} = 1 if {ctx.sub(test)} else 0",
+                          f"st.frame[{info.me_slot:d}] = None"]
+            count.append(f"{total} += {found}")
+            pick += [f"if {found}:",
+                     f"    if {i} == 0: return {ctx.k(info.plain)}",
+                     f"    {i} -= 1"]
+            continue
+        chunk, values = ctx.tmp(), ctx.tmp()
+        count += [f"st.frame[{info.me_slot:d}] = seat",
+                  f"{found} = {ctx.k(info.chunks)}(st)",
+                  f"st.frame[{info.me_slot:d}] = None",
+                  *(f"st.frame[{slot:d}] = None" for slot in info.slots),
+                  f"for {chunk} in {found}: {total} += len({chunk}[2])"]
+        pick += [f"for {chunk} in {found}:",
+                 f"    {values} = {chunk}[2]",
+                 f"    if {i} < len({values}):",
+                 f"        if {chunk}[1] is None: return {values}[{i}]",
+                 f"        return {chunk}[0], {chunk}[1] + ({values}[{i}],)",
+                 f"    {i} -= len({values})"]
+    lines = [*count,
+             f"if not {total}: return None",
+             "if bits:",
+             f"    {k} = {total}.bit_length()",
+             f"    {i} = rng.getrandbits({k})",
+             f"    while {i} >= {total}: {i} = rng.getrandbits({k})",
+             f"else: {i} = rng.randrange({total})",
+             *pick,
+             "return None"]
+    return build(ctx, "\n        ".join(lines), "st, seat, rng, bits")

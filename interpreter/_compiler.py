@@ -42,6 +42,7 @@ class Site:
     fixed: object = None  # the legal moves when no action has parameters or requires
     entries: Optional[dict] = None   # ActionInfo -> entry pc, for entering a move
     plain_moves: object = None   # generated `moves(st, seat)` where no action has parameters
+    pick: object = None          # generated `_random_pick` (`generated_pick`), False if none
 
 
 class _ConstState:

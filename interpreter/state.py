@@ -19,7 +19,7 @@ from gdl.ast import PlaceKind
 from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
-from ._actions import generated_plain
+from ._actions import generated_pick, generated_plain
 from ._keys import state_key
 from .values import Card, Move, Seat, move_text, text_of
 
@@ -303,6 +303,16 @@ class State:
         """`random_move` at a site whose actions have parameters: the move drawn, as a
         Move where one is made already, else as (action, arguments), which
         `random_step` applies without making one."""
+        pick = site.pick
+        if pick is None:
+            pick = site.pick = generated_pick(site, self.prog.has_twins) or False
+        if pick:
+            try:
+                move = pick(self, seat, rng, type(rng) is Random and _DRAW_BY_BITS)
+            except BaseException:
+                self._clear_slots(site)
+                raise
+            return move if move is not None else self.legal_moves(seat)[0]
         twins = self.prog.has_twins
         chunks = []
         total = 0
@@ -393,6 +403,13 @@ class State:
                 i = rng.getrandbits(k)
             return moves[i]
         return moves[rng.randrange(n)]
+
+    def _clear_slots(self, site):
+        """Clears the `me` and parameter slots of a site's actions (a require raised)."""
+        for info, _ in site.actions:
+            self.frame[info.me_slot] = None
+            for slot in info.slots:
+                self.frame[slot] = None
 
     def _clear_me(self, site):
         for info, _ in site.actions:
@@ -560,7 +577,19 @@ class State:
         elif fixed is None:                   # the first decision here: random_move finds out
             move = self.random_move(rng, seat)
         else:
-            move = self._random_pick(site, seat, rng)
+            pick = site.pick
+            if pick is None:
+                pick = site.pick = generated_pick(site, self.prog.has_twins) or False
+            if pick:                          # `_random_pick`'s first lines, inline
+                try:
+                    move = pick(self, seat, rng, type(rng) is Random and _DRAW_BY_BITS)
+                except BaseException:
+                    self._clear_slots(site)
+                    raise
+                if move is None:
+                    move = self.legal_moves(seat)[0]      # raises the deadlock error
+            else:
+                move = self._random_pick(site, seat, rng)
             if type(move) is tuple:
                 return self._decided(site, seat, move[0], move[1])
         self._decided(site, seat, move.action, move.args, move._text or move.text)

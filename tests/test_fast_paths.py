@@ -312,9 +312,12 @@ class _OnlyRandrange:
         self.rng.shuffle(items)
 
 
-def test_a_random_source_need_only_have_randrange():
+@pytest.mark.parametrize("name", ["classics/leduc_poker.gdl", "gerry.gdl"])
+def test_a_random_source_need_only_have_randrange(name):
+    # Leduc's decisions are among moves without parameters, Gerry's among moves with
+    # them (the generated pick draws by bits from a random.Random, else by randrange).
     from interpreter.agents import AGENTS
-    game = load(str(ROOT / "classics" / "leduc_poker.gdl"))
+    game = load(str(ROOT / name))
     for seed in range(5):
         plain = _trace_of(game, seed, AGENTS["random"])
         state = game.new_state()
@@ -397,3 +400,56 @@ def test_random_steps_keep_the_same_observations_as_random_move_then_apply(name)
             if name == "gerry.gdl":        # one record per step, after the setup's view
                 assert len(observations(state, "p1")) == len(state.history) + 1
         assert logs[0] == logs[1] and any(logs[0][0])
+
+
+def test_a_require_that_fails_while_listing_moves_with_parameters_leaves_no_slot_behind(
+        monkeypatch):
+    # A site whose actions have parameters is drawn from by a generated pick (one per
+    # site); a require that raises on the way must leave `me` and the parameters' slots
+    # empty, as `_random_pick` does, whichever way the move is drawn.
+    from gdl.errors import RuleError
+    from interpreter import _fuse
+    text = '''game "t"
+players a, b
+zone pile: stack
+var n: int = 0
+action pass() "always":
+    n += 1
+action take(k: 1..3) "needs a card":
+    require k < 3 or faceup(top(pile)) "a card"
+    n += k
+flow:
+    choose a: pass, take
+    end game
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        state = game.new_state()
+        before = state.key()
+        with pytest.raises(RuleError, match="empty"):
+            state.random_move(random.Random(0))
+        assert state.key() == before
+        with pytest.raises(RuleError, match="empty"):
+            state.random_step(random.Random(0))
+        assert state.key() == before
+        site = state.node[1]
+        assert bool(site.pick) is enabled
+        # without the failing value, every legal move is drawn, as legal_moves lists them
+        good = load_text(text.replace("1..3", "1..2"))
+        state = good.new_state()
+        moves = [m.text for m in state.legal_moves()]
+        assert moves == ["pass", "take 1", "take 2"]
+        assert [state.random_move(random.Random(i)).text for i in range(12)] == \
+            [moves[random.Random(i).randrange(3)] for i in range(12)]
+
+
+@pytest.mark.parametrize("path", PLAYED, ids=lambda p: p.stem)
+def test_drawing_a_random_move_leaves_the_state_as_it_was(path):
+    # Listing moves binds `me` and the parameters (Gerry's `move_face_down` lists its
+    # destinations with the card written to its slot); the slots are part of the key.
+    game = load(str(path))
+    for state, seat in _decisions(game, 3, limit=80):
+        before = state.key()
+        state.random_move(random.Random(0), seat)
+        assert state.key() == before

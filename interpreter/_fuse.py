@@ -264,9 +264,29 @@ def fuse_runs(code: list):
     for k, fn in enumerate(code):
         if any(getattr(fn, tag, None) is not None for tag in ("lines", "fork", "tail")):
             ctx = Ctx()
-            body = _rest(code, k, ctx, [MAX_RUN, MAX_TEXT])
+            body = _looping(_rest(code, k, ctx, [MAX_RUN, MAX_TEXT]), k)
             fused[k] = build(ctx, "\n        ".join(body))
     code[:] = fused
+
+
+def _looping(body: list, pc: int) -> list:
+    """A run that can end by going back to its own first instruction (a loop's body and
+    step in one run) loops in place: its `return pc` becomes `continue` in a `while`,
+    saving a return to `State.run` and a call per pass; the step budget is kept by the
+    loop step's own lines, as before.  Left as it is if it holds a block loop of its own
+    (where `continue` would mean that loop)."""
+    back = f"return {pc:d}"
+    if not any(line.strip() == back for line in body):
+        return body
+    if any(line.lstrip().startswith(("for ", "while ")) and line.endswith(":")
+           for line in body):
+        return body
+    out = ["while True:"]
+    for line in body:
+        if line.strip() == back:
+            line = line[:len(line) - len(back)] + "continue"
+        out.append("    " + line)
+    return out
 
 
 def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
@@ -303,9 +323,29 @@ def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
     return out
 
 
+#: a state's lists that generated code reads and writes in place, never rebinding them
+_STATE_LISTS = re.compile(r"\bst\.(frame|zones|vars|up|loc)\b")
+
+
+def _hoisted(ctx: Ctx, body: str) -> str:
+    """`body` with each of the state's lists it names more than once read into a local
+    first: a run, a loop or a listing names `st.frame` over and over, and a local is
+    cheaper than an attribute.  Nothing rebinds these lists while a function runs (only
+    `clone`, `new_state` and `undo` make or swap them)."""
+    counts: dict = {}
+    for name in _STATE_LISTS.findall(body):
+        counts[name] = counts.get(name, 0) + 1
+    names = {name: ctx.tmp() for name, n in counts.items() if n > 1}
+    if not names:
+        return body
+    body = _STATE_LISTS.sub(lambda m: names.get(m.group(1), m.group(0)), body)
+    return "".join(f"{t} = st.{name}\n        " for name, t in names.items()) + body
+
+
 def build(ctx: Ctx, body: str, params: str = "st"):
     """Compiles `body` (checked) as a function of `params`, with `ctx`'s values passed
     in."""
+    body = _hoisted(ctx, body)
     _check(params + "\n" + body)
     make = _FACTORIES.get((params, body))
     if make is None or make.__code__.co_argcount != len(ctx.consts):

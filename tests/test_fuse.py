@@ -433,3 +433,35 @@ flow:
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         assert {k: after(k) for k in expected} == expected
+
+
+def test_a_run_that_goes_back_to_its_start_loops_in_place(monkeypatch):
+    # A loop whose body and step fit in one run goes round inside the generated function
+    # (`while True` ... `continue`) instead of returning to the instruction loop, with
+    # the state's lists it names read into locals first; the step budget still stops a
+    # loop that never ends.
+    import linecache
+    text = '''game "t"
+players a, b
+var out: int = 0
+flow:
+    for i in 1..5:
+        for k in 1..3:
+            out += i * k
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        assert game.new_state().returns()[0] == 15 * 6
+        sources = ["".join(linecache.cache[fn.__code__.co_filename][2])
+                   for fn in game.prog.code
+                   if fn.__code__.co_filename.startswith("<gdl fused")]
+        assert any("while True:" in s and "continue" in s for s in sources) is enabled
+        # the run names the frame over and over: it reads the list into a local once
+        assert any(" = st.frame\n" in s and "st.frame[" not in s for s in sources) is enabled
+        endless = load_text(text.replace("for k in 1..3:", "while true:")
+                            .replace("out += i * k", "out += i"))
+        with pytest.raises(RuleError, match="loop for ever"):
+            endless.new_state()

@@ -384,15 +384,16 @@ def generated_plain(site):
     return build(ctx, "\n        ".join(lines), "st, seat")
 
 
-def generated_pick(site, twins: bool):
+def generated_pick(site, twins):
     """Returns `pick(st, seat, rng, bits)` for a site some of whose actions have
     parameters: `State._random_pick` with its loop over the actions unrolled, giving the
     same move for the same draw (a Move for an action without parameters, else (action,
     arguments)), or None when no move is legal; `bits` says the draw is `_bits_below`'s.
-    None (no function) when generated code is off, when some cards are identical (moves
-    then go one per kind) or when an action lists its moves without generated chunks.
-    `State._clear_slots` empties the `me` and parameter slots if a part raises."""
-    if not _fuse.ENABLED or twins:
+    Where cards have twins, `twins(st, seat, info, chunks)` merges them in an action's
+    chunks.  None (no function) when generated code is off or when an action lists its
+    moves without generated chunks.  `State._clear_slots` empties the `me` and parameter
+    slots if a part raises."""
+    if not _fuse.ENABLED:
         return None
     actions = [info for info, _ in site.actions if not info.never]
     if any(info.plain is None and info.chunks is None for info in actions):
@@ -420,8 +421,11 @@ def generated_pick(site, twins: bool):
         count += [f"st.frame[{info.me_slot:d}] = seat",
                   f"{found} = {ctx.k(info.chunks)}(st)",
                   f"st.frame[{info.me_slot:d}] = None",
-                  *(f"st.frame[{slot:d}] = None" for slot in info.slots),
-                  f"for {chunk} in {found}: {total} += len({chunk}[2])"]
+                  *(f"st.frame[{slot:d}] = None" for slot in info.slots)]
+        if twins is not None:
+            count.append(f"if {found}: {found} = {ctx.k(twins)}(st, seat, {ctx.k(info)}, "
+                         f"{found})")
+        count.append(f"for {chunk} in {found}: {total} += len({chunk}[2])")
         pick += [f"for {chunk} in {found}:",
                  f"    {values} = {chunk}[2]",
                  f"    if {i} < len({values}):",

@@ -305,7 +305,7 @@ class State:
         `random_step` applies without making one."""
         pick = site.pick
         if pick is None:
-            pick = site.pick = generated_pick(site, self.prog.has_twins) or False
+            pick = site.pick = generated_pick(site, self._twins_step()) or False
         if pick:
             try:
                 move = pick(self, seat, rng, type(rng) is Random and _DRAW_BY_BITS)
@@ -342,14 +342,7 @@ class State:
                 for slot in info.slots:
                     frame[slot] = None
             if twins and found:
-                if info.card_args is None:         # a parameter's type never changes
-                    info.card_args = _has_card(found)
-                if info.card_args:
-                    if len(info.params) == 1:      # one card parameter: one per kind
-                        found = [(info, (), _one_per_kind(found[0][2]))]
-                    else:
-                        moves = _without_twins(self._moves_of(info, seat))
-                        found = [(info, None, moves)] if moves else []
+                found = _twins_merged(self, seat, info, found)
             chunks.extend(found)
             for chunk in found:
                 total += len(chunk[2])
@@ -403,6 +396,10 @@ class State:
                 i = rng.getrandbits(k)
             return moves[i]
         return moves[rng.randrange(n)]
+
+    def _twins_step(self):
+        """What a generated pick calls on an action's chunks where cards have twins."""
+        return _twins_merged if self.prog.has_twins else None
 
     def _clear_slots(self, site):
         """Clears the `me` and parameter slots of a site's actions (a require raised)."""
@@ -579,7 +576,7 @@ class State:
         else:
             pick = site.pick
             if pick is None:
-                pick = site.pick = generated_pick(site, self.prog.has_twins) or False
+                pick = site.pick = generated_pick(site, self._twins_step()) or False
             if pick:                          # `_random_pick`'s first lines, inline
                 try:
                     move = pick(self, seat, rng, type(rng) is Random and _DRAW_BY_BITS)
@@ -1007,6 +1004,20 @@ def _fixed_moves(site):
         site.plain_moves = generated_plain(site)
         return _NO_PARAMETERS
     return False
+
+
+def _twins_merged(st, seat, info, found):
+    """An action's chunks (not empty) with identical cards merged, as `legal_moves` lists
+    them: one card parameter keeps the first card of each kind, several list the moves
+    and drop twins."""
+    if info.card_args is None:         # a parameter's type never changes
+        info.card_args = _has_card(found)
+    if not info.card_args:
+        return found
+    if len(info.params) == 1:
+        return [(info, (), _one_per_kind(found[0][2]))]
+    moves = _without_twins(st._moves_of(info, seat))
+    return [(info, None, moves)] if moves else []
 
 
 def _has_card(chunks):

@@ -453,3 +453,50 @@ def test_drawing_a_random_move_leaves_the_state_as_it_was(path):
         before = state.key()
         state.random_move(random.Random(0), seat)
         assert state.key() == before
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_random_moves_among_identical_cards_are_legal_moves_at_the_same_index(
+        monkeypatch, enabled):
+    # Two copies of each card: `legal_moves` offers the first of each kind, for an action
+    # of one card parameter and for one of a card and a number; a random move is the
+    # legal move at the index drawn, through the generated pick or `_random_pick`.
+    from interpreter import _fuse
+    monkeypatch.setattr(_fuse, "ENABLED", enabled)
+    game = load_text('''game "t"
+players a, b
+enum n = one "1", two "2", three "3"
+card n: n
+cards into deck: card(n: x) for x in n for i in 1..2
+zone deck: stack
+zone hand: set
+zone pile: stack
+var total: int = 0
+action play(c: hand) "a card":
+    move c to pile
+action bet(c: hand, k: 1..2) "a card and a stake":
+    require ord(c.n) + k > 1 "not the smallest"
+    move c to pile
+    total += k
+flow:
+    repeat 5:
+        move top(deck) to hand
+    repeat 3:
+        choose a: play, bet
+    end game
+''')
+    state = game.new_state()
+    assert len({c.kind for c in state.cards_in("hand")}) < 5      # twins in the hand
+    seen = 0
+    while not state.is_terminal():
+        moves = state.legal_moves()
+        texts = [m.text for m in moves]
+        assert len(texts) == len(set(texts))
+        for i in range(8):
+            got = state.random_move(random.Random(i))
+            want = moves[random.Random(i).randrange(len(moves))]
+            assert got.text == want.text and got.args == want.args
+            assert all(a is b for a, b in zip(got.args, want.args))
+            seen += 1
+        state.apply(moves[0])
+    assert seen == 24

@@ -333,7 +333,7 @@ class State:
                 chunks.append((info, None, (plain,)))
                 total += 1
                 continue
-            frame[info.me_slot] = seat           # `_chunks_of`, inline
+            frame[info.me_slot] = seat           # the action's chunks, in `legal_moves` order
             try:
                 found = info.chunks(self) if info.chunks is not None \
                     else _chunk_enumerators(self, info)
@@ -382,10 +382,10 @@ class State:
                             continue
                     moves.append(info.plain)
         except BaseException:
-            self._clear_me(site)
+            self._clear_slots(site)
             raise
         if listed is None:
-            self._clear_me(site)
+            self._clear_slots(site)
         if not moves:
             return self.legal_moves(seat)[0]      # raises the deadlock error
         n = len(moves)
@@ -407,23 +407,6 @@ class State:
             self.frame[info.me_slot] = None
             for slot in info.slots:
                 self.frame[slot] = None
-
-    def _clear_me(self, site):
-        for info, _ in site.actions:
-            self.frame[info.me_slot] = None
-
-    def _chunks_of(self, info, seat):
-        """Returns the action's legal moves as (info, leading arguments, values of the
-        last parameter) chunks, in `legal_moves` order."""
-        frame = self.frame
-        frame[info.me_slot] = seat
-        chunks = info.chunks                 # `_chunk_enumerators`' first step, inline
-        try:
-            return chunks(self) if chunks is not None else _chunk_enumerators(self, info)
-        finally:
-            frame[info.me_slot] = None
-            for _, slot, _ in info.params:
-                frame[slot] = None
 
     def _moves_of(self, info, seat):
         """Enumerates the action's parameter domains depth-first, checking each require as

@@ -395,7 +395,6 @@ returns(p) = if p == a then out else 0
             ((206 * 1000 + 212) * 100 + 8) * 100 + 12
 
 
-
 def test_whole_zones_moved_as_blocks_do_as_the_closures(monkeypatch):
     # A zone moved whole keeps its order on a stack and is sorted into a set; an empty
     # zone moves nothing; a zone moved onto itself stays as it was; the given facing, or

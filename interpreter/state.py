@@ -302,7 +302,9 @@ class State:
     def _random_pick(self, site, seat, rng):
         """`random_move` at a site whose actions have parameters: the move drawn, as a
         Move where one is made already, else as (action, arguments), which
-        `random_step` applies without making one."""
+        `random_step` applies without making one.  The site's generated pick draws it
+        (`_actions.generated_pick`); the lines after it are the same in Python, for when
+        generated code is off or an action lists its moves without generated chunks."""
         pick = site.pick
         if pick is None:
             pick = site.pick = generated_pick(site, self._twins_step()) or False
@@ -348,13 +350,7 @@ class State:
                 total += len(chunk[2])
         if not total:
             return self.legal_moves(seat)[0]      # raises the deadlock error
-        if type(rng) is Random and _DRAW_BY_BITS:       # `_below`, inline
-            k = total.bit_length()
-            i = rng.getrandbits(k)
-            while i >= total:
-                i = rng.getrandbits(k)
-        else:
-            i = rng.randrange(total)
+        i = _below(rng, total)
         for info, prefix, values in chunks:
             n = len(values)
             if i < n:

@@ -7,6 +7,7 @@ and hashed like plain data: no Python generator or call stack has to be copied.
 """
 from __future__ import annotations
 
+from bisect import insort
 from typing import List, Optional
 
 import attrs
@@ -20,7 +21,7 @@ from ._exprs import ExprCompiler
 from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
 from ._scope import Local, Scope
-from .values import Card, Seat, ZoneRef
+from .values import Card, Seat, ZoneRef, card_id
 
 PAUSE = -1
 DECIDE, SIMUL, CHANCE, END = 1, 2, 3, 4
@@ -857,21 +858,22 @@ class _DeadCode(list):
 
 def _move_top_lines(ctx, cards, z: str, up: str, is_set) -> list:
     """`State.move_top` of one card written out (no call: most moves move one card onto a
-    stack); a whole zone takes `State.move_zone`, several cards or a set zone's sorted
-    place take `move_top`."""
+    stack, or into a set zone at its place in card order); a whole zone takes
+    `State.move_zone`, several cards take `move_top`."""
     c, i, src = ctx.tmp(), ctx.tmp(), ctx.tmp()
     return [f"{c} = {ctx.sub(cards.value)}",
-            f"if isinstance({c}, {ctx.k(Card)}) and not {ctx.k(is_set)}[{z}.slot]:",
+            f"if isinstance({c}, {ctx.k(Card)}):",
             f"    {i} = {c}.id",
             f"    {src} = st.zones[st.loc[{i}]]",
             f"    if {src}[-1] is {c}: {src}.pop()",
             f"    else: {src}.remove({c})",
-            f"    st.zones[{z}.slot].append({c})",
+            f"    if {ctx.k(is_set)}[{z}.slot]: {ctx.k(insort)}(st.zones[{z}.slot], {c}, "
+            f"key={ctx.k(card_id)})",
+            f"    else: st.zones[{z}.slot].append({c})",
             f"    st.loc[{i}] = {z}.slot",
             f"    st.up[{i}] = {up}",
             f"elif isinstance({c}, {ctx.k(ZoneRef)}): st.move_zone({c}.slot, {z}.slot, {up})",
-            f"else: st.move_top((({c},) if isinstance({c}, {ctx.k(Card)}) else "
-            f"{ctx.call(cards.others, c)}), {z}.slot, {up})"]
+            f"else: st.move_top({ctx.call(cards.others, c)}, {z}.slot, {up})"]
 
 
 def _goto(target: int):

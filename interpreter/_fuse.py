@@ -57,7 +57,7 @@ _CHARS = re.compile(r"[A-Za-z0-9_ .,\[\]()=!<>+\-*/%&:\n]*")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _NAMES = frozenset({
     "st", "frame", "vars", "zones", "attrs", "slot", "up", "id", "out", "index", "budget",
-    "move_zone", "elif", "rng", "bits", "bit_length", "getrandbits", "randrange",
+    "move_zone", "elif", "key", "rng", "bits", "bit_length", "getrandbits", "randrange",
     "facing_up", "move_cards", "move_top", "get", "append", "remove", "len", "isinstance",
     "seat", "float", "node", "pc", "result", "loc", "pop",
     "return", "raise", "for", "while", "in", "if", "else", "and", "or", "not", "is",

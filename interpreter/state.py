@@ -21,7 +21,7 @@ from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_pick, generated_plain
 from ._keys import state_key
-from .values import Card, Move, Seat, move_text, text_of
+from .values import Card, Move, Seat, card_id as _card_id, move_text, text_of
 
 #: A shuffle with at most this many distinct orders lists them; larger ones only sample.
 CHANCE_LIST_LIMIT = 5040
@@ -1046,7 +1046,6 @@ def _without_twins(moves):
     return out
 
 
-_card_id = attrgetter("id")
 _seat_index = attrgetter("index")
 _seat_first = (lambda item: item[0].index)  # noqa: E731
 

@@ -8,6 +8,7 @@ defines an ordering (`__lt__`): a class that defines any comparison makes every 
 """
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Tuple
 
 
@@ -107,6 +108,9 @@ def text_of(value) -> str:
 
 
 HAS_TEXT = frozenset((Seat, Member, Card, ZoneRef))
+
+#: the order of a set zone's cards: by id (`insort` and `sort` take it as their key)
+card_id = attrgetter("id")
 
 _PLAIN = (int, str, type(None))
 

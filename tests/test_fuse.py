@@ -321,9 +321,10 @@ def test_remembered_defs_answer_as_the_body_does_and_still_fail_where_it_fails(m
 
 
 def test_moves_and_flips_written_out_in_generated_code_do_as_the_closures(monkeypatch):
-    # One card onto a stack is written out: from the top of its zone or from the middle,
-    # with the zone's facing or a given one; a set zone, several cards and none take the
-    # closures' ways.  A flip of a zone needs no order, a list or one card flips as given.
+    # One card onto a stack or into a set (at its place in card order) is written out:
+    # from the top of its zone or from the middle, with the zone's facing or a given one;
+    # several cards and none take the closures' ways.  A flip of a zone needs no order, a
+    # list or one card flips as given.
     text = '''game "t"
 players a, b
 enum n = one "1", two "2", three "3", four "4", five "5"

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import json
 import random
+import signal
+import threading
+from contextlib import contextmanager
 from typing import Dict, List, NamedTuple, Optional
 
 from .errors import GdlError, MoveError, OptionError, TraceError, did_you_mean
@@ -234,14 +237,38 @@ class Session:
         shown: List[Shown] = []
         self.interrupted = False
         try:
-            while not self.state.is_terminal() and len(shown) < (limit or MAX_AUTO_STEPS):
-                made = self._auto_step(everyone)
-                if made is None:
-                    break
-                shown += made
-        except KeyboardInterrupt:               # Ctrl-C: keep the steps made so far
+            with self._ctrl_c_noted():
+                while not self.state.is_terminal() and len(shown) < (limit or MAX_AUTO_STEPS):
+                    made = self._auto_step(everyone)
+                    if made is None or self.interrupted:
+                        shown += made or []
+                        break
+                    shown += made
+        except KeyboardInterrupt:               # a second Ctrl-C: keep the steps made so far
             self.interrupted = True
         return shown
+
+    @contextmanager
+    def _ctrl_c_noted(self):
+        """While it lasts, a first Ctrl-C only sets `interrupted`, so a run stops between
+        two steps; a second raises KeyboardInterrupt as usual.  Raised at once, the first
+        could land in a finalizer, which Python reports and swallows, and the run would go
+        on.  Where Ctrl-C does not raise (ignored, or not the main thread) nothing changes."""
+        if (threading.current_thread() is not threading.main_thread()
+                or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+            yield
+            return
+
+        def note(signum, frame):
+            if self.interrupted:
+                raise KeyboardInterrupt
+            self.interrupted = True
+
+        signal.signal(signal.SIGINT, note)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def _auto_step(self, everyone: bool) -> Optional[List[Shown]]:
         """Makes one automatic step; returns what it showed, or None if none is due."""

@@ -308,6 +308,31 @@ def test_session_replay_names_the_forbidding_rule(tmp_path):
     assert f"rule select, line {line}: require c != cell[2,2]" in stopped.reason
 
 
+def test_ctrl_c_during_auto_stops_between_two_steps(tmp_path, monkeypatch):
+    # Ctrl-C arrives inside step 3 and inside a finalizer-like spot that would swallow
+    # a KeyboardInterrupt: the run still stops, and step 3 is kept whole.
+    from gdl._repl_session import Session
+    rules = tmp_path / "clash.gdl"
+    rules.write_text(CLASH)
+    s = Session(str(rules), {}, seed=1)
+    made = s._auto_step
+
+    def step(everyone):
+        out = made(everyone)
+        if s.step_count() == 3:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+            except KeyboardInterrupt:       # what a finalizer does with it
+                pass
+        return out
+
+    monkeypatch.setattr(s, "_auto_step", step)
+    shown = s.auto(50)
+    assert s.interrupted and [x.number for x in shown] == [1, 2, 3]
+    assert s.step_count() == 3
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_plain_output_has_no_escapes():
     from gdl._repl_render import Painter, one_line
     from gdl.errors import MoveError

@@ -312,7 +312,13 @@ def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
             out += before
             if test is not None:
                 out.append(f"if {test}:")
-                out += ["    " + line for line in _rest(code, pc, ctx, left)]
+                # the branch taken gets at most half of what is left, so the path past
+                # it is not cut short by a long branch (often the rare case: a refill)
+                half = [(left[0] + 1) // 2, (left[1] + 1) // 2]
+                share = half[:]
+                out += ["    " + line for line in _rest(code, pc, ctx, share)]
+                left[0] -= half[0] - share[0]
+                left[1] -= half[1] - share[1]
                 out += after
                 pc = other
             continue

@@ -465,3 +465,34 @@ returns(p) = if p == a then out else 0
                             .replace("out += i * k", "out += i"))
         with pytest.raises(RuleError, match="loop for ever"):
             endless.new_state()
+
+
+def test_a_long_branch_leaves_room_for_the_path_past_it(monkeypatch):
+    # The branch of an `if` gets at most half of a run's budget: a refill-like branch of
+    # twenty statements, taken once, must not cut short the common path past it, which
+    # the run entering at the `if` (the loop body's start) then takes on to the loop step.
+    import linecache
+    rare = "".join(f"            extra += {k}\n" for k in range(20))
+    text = f'''game "t"
+players a, b
+var out: int = 0
+var extra: int = 0
+flow:
+    for i in 1..30:
+        if i == 1:
+{rare}        out += i
+    end game
+returns(p) = if p == a then out + extra else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        assert game.new_state().returns()[0] == 465 + 190
+        sources = ["".join(linecache.cache[fn.__code__.co_filename][2])
+                   for fn in game.prog.code
+                   if fn.__code__.co_filename.startswith("<gdl fused")]
+        at_the_if = [s for s in sources
+                     if [ln.strip() for ln in s.splitlines() if "= st." not in ln][2]
+                     .startswith("if (")]
+        assert len(at_the_if) == enabled
+        assert all("st.budget -= 1" in s for s in at_the_if)

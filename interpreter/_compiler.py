@@ -449,6 +449,29 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             st.frame[slot] = None
         self.effect(code, deal)
 
+        def empty(st):
+            raise self.runtime_error("cannot deal: the source zone is empty", s, st)
+
+        def lines(ctx):   # `deal` written out: each card is the source's top, popped
+            src, n, p, z, c, i = (ctx.tmp() for _ in range(6))
+            up = f"{ctx.k(info)}[{z}.slot].facing_up" if facing is None else repr(facing)
+            set_ = ctx.k(self.prog.is_set)
+            return [f"{src} = st.zones[{ctx.sub(source)}.slot]",
+                    f"for {n} in {ctx.k(range)}({ctx.sub(count)}):",
+                    f"    for {p} in {ctx.sub(targets)}:",
+                    f"        if not {src}: {ctx.call(empty, cold=True)}",
+                    *ctx.bind("frame", slot, p, "        "),
+                    f"        {z} = {ctx.sub(dest)}",
+                    f"        {c} = {src}.pop()",
+                    f"        {i} = {c}.id",
+                    f"        if {set_}[{z}.slot]: {ctx.k(insort)}(st.zones[{z}.slot], {c}, "
+                    f"key={ctx.k(card_id)})",
+                    f"        else: st.zones[{z}.slot].append({c})",
+                    f"        st.loc[{i}] = {z}.slot",
+                    f"        st.up[{i}] = {up}",
+                    f"st.frame[{slot:d}] = None"]
+        code[-1].lines = lines
+
     def _s_Flip(self, s, scope, code):
         cards, up = self.cards_of(s.cards, scope), s.facing is A.Facing.UP
 

@@ -496,3 +496,40 @@ returns(p) = if p == a then out + extra else 0
                      .startswith("if (")]
         assert len(at_the_if) == enabled
         assert all("st.budget -= 1" in s for s in at_the_if)
+
+
+def test_deals_written_out_do_as_the_closures(monkeypatch):
+    # `deal` takes the source's top card each time, round after round over the seats;
+    # a set zone keeps card order, a stack the dealing order (last dealt on top); the
+    # zone's own facing applies unless the deal names one; an empty source is an error.
+    text = '''game "t"
+players a, b
+enum n = one "1", two "2", three "3", four "4", five "5", six "6", seven "7"
+card n: n
+cards into pile: card(n: x) for x in n
+zone pile: stack
+zone hand[player]: set
+zone row[player]: stack, face up
+flow:
+    deal 2 from pile to hand[p] for p in players
+    deal 1 from pile to row[p] for p in [b, a]
+    deal 1 from pile to row[p] for p in players face down
+    end game
+returns(p) = 0
+'''
+
+    def after(t):
+        st = load_text(t).new_state()
+        return tuple("".join(c.text + ("u" if st.up[c.id] else "d")
+                             for c in st.cards_in(z))
+                     for z in ("pile", "hand[a]", "hand[b]", "row[a]", "row[b]"))
+    # the pile starts 7 6 5 4 3 2 1 (top first): a gets 7 and 5, b 6 and 4; b then a get
+    # 3 and 2 face up; a gets 1 face down, and the pile runs dry for b
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        two = text.replace("    deal 1 from pile to row[p] for p in players face down\n", "")
+        assert after(two) == ("1d", "5d7d", "4d6d", "2u", "3u")
+        with pytest.raises(RuleError, match="cannot deal: the source zone is empty"):
+            after(text)
+        assert after(text.replace("for p in players face down", "for p in [a] face down")) \
+            == ("", "5d7d", "4d6d", "1d2u", "3u")

@@ -10,7 +10,7 @@ import attrs
 
 from gdl import ast as A
 
-from ._closures import _all_zones, _const, _folded
+from ._closures import _all_cards, _all_zones, _const, _folded
 from . import _fuse
 from ._fuse import Ctx, build, fuse, holding
 from ._scope import Local, Scope
@@ -60,7 +60,8 @@ class ActionMixin:
             before.append(scope)
             scope = scope.child()
             local = scope.bind(prm.name, Local("frame", self.new_frame(),
-                                               zone=_all_zones(domain)))
+                                               zone=_all_zones(domain),
+                                               card=_all_cards(domain)))
             params.append((prm.name, local.slot, domain))
         while len(self.prog.epoch) < len(params):
             self.prog.epoch.append(0)
@@ -70,6 +71,8 @@ class ActionMixin:
         bounds = [[] for _ in names]
         hoisted, exclude = False, None
         for r, compiled in zip(decl.requires, requires):
+            if _folded(compiled[0]) == [True]:     # holds whatever the options: no test
+                continue
             bound = self.param_bound(r.cond, names, scope)
             if bound is not None and isinstance(decl.params[bound[0]].domain, A.Range):
                 bounds[bound[0]].append(bound[1:])

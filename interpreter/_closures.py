@@ -20,6 +20,18 @@ def _tuples(fn):
     return fn
 
 
+def _cards(fn):
+    """Tags a closure giving a zone's cards (a copy or a pass over them): a local taking
+    its values from it is always a card, never none."""
+    fn.cards_only = True
+    return fn
+
+
+def _all_cards(fn) -> bool:
+    """Whether a closure gives only cards (tagged by `_cards`)."""
+    return getattr(fn, "cards_only", False)
+
+
 def _tuple_valued(fn):
     """Whether a closure always gives a tuple: tagged so, or a constant tuple."""
     if getattr(fn, "tuple_valued", False):

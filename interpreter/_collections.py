@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gdl import ast as A
 
-from ._closures import _all_zones, _const, _folded, _tuple_valued, _tuples
+from ._closures import _all_cards, _all_zones, _cards, _const, _folded, _tuple_valued, _tuples
 from ._fuse import fuse, fuse_body
 from ._scope import Local
 from .values import ZoneRef
@@ -26,14 +26,14 @@ class CollectionMixin:
         if c is not None:
             slot = c[0].slot
             if is_set[slot]:
-                return _tuples(lambda st: tuple(st.zones[slot]))
-            return _tuples(lambda st: tuple(reversed(st.zones[slot])))
+                return _cards(_tuples(lambda st: tuple(st.zones[slot])))
+            return _cards(_tuples(lambda st: tuple(reversed(st.zones[slot]))))
         if getattr(inner, "zone_valued", False):
             def zone_tuple(st):   # `hand[me]`: always a zone
                 slot = inner(st).slot
                 z = st.zones[slot]
                 return tuple(z) if is_set[slot] else tuple(reversed(z))
-            return _tuples(zone_tuple)
+            return _cards(_tuples(zone_tuple))
 
         def as_tuple(st):
             value = inner(st)
@@ -80,17 +80,17 @@ class CollectionMixin:
             if is_set[slot]:
                 fn = lambda st: st.zones[slot]  # noqa: E731
                 fn.render = lambda ctx: f"st.zones[{slot:d}]"
-                return fn
+                return _cards(fn)
             fn = lambda st: reversed(st.zones[slot])  # noqa: E731
             fn.render = lambda ctx: f"{ctx.k(reversed)}(st.zones[{slot:d}])"
-            return fn
+            return _cards(fn)
         order = self.zone_order()
         if getattr(inner, "zone_valued", False):
             def zone_cards(st):   # `hand[me]`: always a zone
                 slot = inner(st).slot
                 return st.zones[slot] if is_set[slot] else reversed(st.zones[slot])
             zone_cards.render = lambda ctx: _zone_pass(ctx, order, ctx.sub(inner))
-            return zone_cards
+            return _cards(zone_cards)
 
         slot = getattr(inner, "scratch_slot", None)
         if slot is not None:
@@ -158,7 +158,7 @@ class CollectionMixin:
         for f in fors:
             it = self.iterable(f.iter, inner)
             local = inner.bind(f.var, Local("scratch", self.new_scratch(),
-                                            zone=_all_zones(it)))
+                                            zone=_all_zones(it), card=_all_cards(it)))
             loops.append((local.slot, it))
         test = self.expr(cond, inner) if cond is not None else None
         item = self.expr(item_node, inner)

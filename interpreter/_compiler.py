@@ -16,7 +16,7 @@ from gdl import ast as A
 from gdl.errors import CheckError, GdlError, RuleError
 
 from ._actions import ActionInfo, ActionMixin
-from ._closures import _tuple_valued
+from ._closures import _all_cards, _tuple_valued
 from ._exprs import ExprCompiler
 from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
@@ -663,7 +663,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         items = self.collection(s.iter, scope)
         it_slot, i_slot = self.new_frame(), self.new_frame()
         inner = scope.child()
-        var_slot = inner.bind(s.var, Local("frame", self.new_frame())).slot
+        var_slot = inner.bind(s.var, Local("frame", self.new_frame(),
+                                           card=_all_cards(items))).slot
 
         nxt = len(code) + 1
 

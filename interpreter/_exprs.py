@@ -88,6 +88,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             fn.render = lambda ctx: ctx.local("scratch", slot, f"{ctx.k(scratch)}[{slot:d}]")
         if local.zone:
             fn.zone_valued = True   # consumers skip the type test
+        if local.card:
+            fn.card_valued = True   # never none: `.field` skips the test
         return fn
 
     def global_name(self, name, node):
@@ -140,6 +142,10 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 return _const(qualified)
         obj = self.expr(node.obj, scope)
         field = node.name
+        if getattr(obj, "card_valued", False):   # a card drawn from a zone: never none
+            fn = lambda st: obj(st).attrs[field]  # noqa: E731
+            fn.render = lambda ctx: f"{ctx.sub(obj)}.attrs[{ctx.k(field)}]"
+            return fn
 
         def attr(st):
             value = obj(st)

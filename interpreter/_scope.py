@@ -13,6 +13,7 @@ class Local:
     slot: int
     assignable: bool = False
     zone: bool = False  # always a zone: it takes its values from a zone family
+    card: bool = False  # always a card: it takes its values from a zone's cards
 
 
 class Scope:

@@ -533,3 +533,75 @@ returns(p) = 0
             after(text)
         assert after(text.replace("for p in players face down", "for p in [a] face down")) \
             == ("", "5d7d", "4d6d", "1d2u", "3u")
+
+
+def test_fields_of_cards_drawn_from_zones_skip_the_none_test(monkeypatch):
+    # A parameter, a comprehension variable or a loop variable over a zone is always a
+    # card: its `.rank` is read without testing for none.  A variable that may be none
+    # still is tested, and reports a none the same way fused or plain.  A require that
+    # holds under the options given is not tested at all.
+    import re
+    text = '''game "t"
+players a, b
+option strict: bool = false
+enum n = one "1", two "2", three "3", four "4"
+card rank: n
+cards into pile: card(rank: x) for x in n
+zone pile: stack
+zone hand[player]: set
+var led: card? = none
+var total: int = 0
+action play(c: hand[me]):
+    require not strict or c.rank != four
+    require led == none or c.rank != led.rank or all(x.rank == led.rank for x in hand[me])
+    led = c
+    move c to pile
+flow:
+    deal 2 from pile to hand[p] for p in players
+    choose a: play
+    for c in hand[b]:
+        total += if c.rank == three then 1 else 0
+    led = none
+    total += if led.rank == one then 1 else 0
+returns(p) = 0
+'''
+    for enabled, strict in ((True, False), (True, True), (False, False), (False, True)):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text, {"strict": strict})
+        st = game.new_state()
+        seat = st.to_move()[0]
+        assert [m.text for m in st.legal_moves(seat)] == ["play 2"] + ["play 4"] * (not strict)
+        with pytest.raises(RuleError, match=r"no card to take \.rank of \(the value is none\)"):
+            st.apply(st.legal_moves(seat)[0])
+        assert len(game.prog.compiler.action_info["play"].staged[1]) == 1 + strict
+        if not enabled:
+            continue
+        sources = _generated_sources(game)
+        (lister,) = [s for s in sources if ".append((" in s]
+        unchecked = re.findall(r"\]\.attrs\[", lister)        # st.frame[2].attrs[...]
+        assert len(unchecked) == 1 + strict                     # c.rank, once per require
+        assert len(re.findall(r"is None else _t\d+\.attrs\[", lister)) == 1   # led.rank
+        assert any(re.search(r"for _t(\d+) in .*\n.*\b_t\1\.attrs\[", s) for s in sources)
+        assert any(re.search(r"\]\.attrs\[K\d+\] == K\d+\)", s) for s in sources)
+
+
+def _generated_sources(game) -> list:
+    """The source of every generated function a game's program reaches: its runs, its
+    actions' listings, and the functions those call (found in their closures)."""
+    import linecache
+    todo = list(game.prog.code) + [i.chunks for i in game.prog.compiler.action_info.values()]
+    seen, out = set(), []
+    while todo:
+        fn = todo.pop()
+        if id(fn) in seen or not callable(fn):
+            continue
+        seen.add(id(fn))
+        code = getattr(fn, "__code__", None)
+        if code is not None and code.co_filename.startswith("<gdl fused"):
+            out.append("".join(linecache.cache[code.co_filename][2]))
+        for cell in getattr(fn, "__closure__", None) or ():
+            try:
+                todo.append(cell.cell_contents)
+            except ValueError:
+                pass
+    return out

@@ -11,7 +11,7 @@ import re
 from bisect import insort
 from fractions import Fraction
 from math import factorial
-from operator import attrgetter
+from operator import attrgetter, is_ as _is
 from random import Random
 from typing import List, Optional
 
@@ -123,18 +123,18 @@ class State:
         """`move_top` of a whole zone's cards (top first): the block keeps its order, as
         `move_cards` would leave it, without taking the cards off one by one."""
         cards = self.zones[source]
-        if not cards:
+        loc, face = self.loc, self.up
+        for c in cards:
+            i = c.id                    # a local: cheaper than reading c.id twice
+            loc[i] = dest
+            face[i] = up
+        if source == dest or not cards:         # onto itself: it stays as it was
             return
-        block = cards[:]
-        cards.clear()
         target = self.zones[dest]
-        target.extend(block)
+        target.extend(cards)
+        cards.clear()
         if self.prog.is_set[dest]:
             target.sort(key=_card_id)
-        loc, face = self.loc, self.up
-        for c in block:
-            loc[c.id] = dest
-            face[c.id] = up
 
     def move_cards(self, cards, dest: int, kind, depth, up: bool, node):
         """Moves cards (top first) onto a zone.  One card, the common case, takes a path
@@ -164,15 +164,21 @@ class State:
             loc[i] = dest
             face[i] = up
             return
-        for c in cards:
-            source = zones[loc[c.id]]
-            if source[-1] is c:         # the common case, taking from the top: no search
-                source.pop()
-            else:
-                source.remove(c)
+        n = len(cards)
+        source = zones[loc[cards[0].id]] if n else ()
+        block = source[-n:]                     # lists are bottom first, cards top first
+        if n and len(block) == n and all(map(_is, reversed(cards), block)):
+            del source[-n:]                     # `top(z, n)`: the top n in one cut
+        else:
+            for c in cards:
+                source = zones[loc[c.id]]
+                if source[-1] is c:             # taking from the top: no search
+                    source.pop()
+                else:
+                    source.remove(c)
+            block = list(cards)
+            block.reverse()
         target = zones[dest]
-        block = list(cards)
-        block.reverse()                         # cards come top first; lists are bottom first
         if kind is PlaceKind.BOTTOM:
             target[0:0] = block
         elif kind is PlaceKind.DEPTH:
@@ -186,8 +192,9 @@ class State:
         if self.prog.is_set[dest]:
             target.sort(key=_card_id)
         for c in cards:
-            loc[c.id] = dest
-            face[c.id] = up
+            i = c.id
+            loc[i] = dest
+            face[i] = up
 
     def forget(self, cards):
         mask = 0
@@ -605,18 +612,20 @@ class State:
         seen = self._redacted(sorted(pending.items(), key=_seat_first)) \
             if self.obs is not None else None
         self.node = None
+        history, frame = self.history, self.frame
         for seat, move in pending.items():            # the order the seats committed in
-            self.history.append((seat.index, move.text, "simultaneous"))
+            history.append((seat.index, move.text, "simultaneous"))
         for seat in sorted(pending, key=_seat_index):   # the moves take effect in seat order
             move = pending[seat]
             info = move.action
-            self.frame[info.me_slot] = seat
-            for (_, slot, _), v in zip(info.params, move.args):
-                self.frame[slot] = v
+            frame[info.me_slot] = seat
+            slots = info.slots
+            for slot, v in zip(slots, move.args):
+                frame[slot] = v
             ended = self.exec_block(info.block)
-            self.frame[info.me_slot] = None
-            for _, slot, _ in info.params:
-                self.frame[slot] = None
+            frame[info.me_slot] = None
+            for slot in slots:
+                frame[slot] = None
             if ended:
                 break
         else:

@@ -605,3 +605,34 @@ def _generated_sources(game) -> list:
             except ValueError:
                 pass
     return out
+
+
+def test_packets_move_as_the_rules_say_from_the_top_or_from_inside():
+    # Several cards at once: the top packet of a zone (cut off in one piece), a packet
+    # from inside it (taken card by card), onto the same zone at a depth, onto the
+    # bottom, or into a set zone (card order).  Positions computed by hand.
+    head = '''game "t"
+players a, b
+enum n = one "1", two "2", three "3", four "4", five "5", six "6"
+card n: n
+cards into deck: card(n: x) for x in n
+zone deck: stack
+zone other: stack
+zone box: set
+flow:
+'''
+
+    def after(*steps):
+        st = load_text(head + "".join(f"    {s}\n" for s in steps) +
+                       "    end game\nreturns(p) = 0\n").new_state()
+        return tuple("".join(c.text for c in st.cards_in(z)) for z in ("deck", "other", "box"))
+    # the deck starts 6 5 4 3 2 1 (top first)
+    assert after("move top(deck, 2) to deck at depth 1") == ("465321", "", "")
+    assert after("move top(deck, 3) to deck at depth 3") == ("321654", "", "")
+    assert after("move top(deck, 2) to bottom of deck") == ("432165", "", "")
+    assert after("move sublist(cards(deck), 1, 2) to deck at depth 2") == ("635421", "", "")
+    assert after("move top(deck, 2) to other", "move top(deck, 3) to box") == \
+        ("1", "65", "234")
+    assert after("move top(deck, 0) to other") == ("654321", "", "")
+    assert after("move top(deck, 6) to other", "move top(other, 2) to other") == \
+        ("", "654321", "")

@@ -460,7 +460,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     f"for {n} in {ctx.k(range)}({ctx.sub(count)}):",
                     f"    for {p} in {ctx.sub(targets)}:",
                     f"        if not {src}: {ctx.call(empty, cold=True)}",
-                    *ctx.bind("frame", slot, p, "        "),
+                    f"        st.frame[{slot:d}] = {p}",   # runs never hold locals
                     f"        {z} = {ctx.sub(dest)}",
                     f"        {c} = {src}.pop()",
                     f"        {i} = {c}.id",

@@ -133,6 +133,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             if not out:
                 return seats
             return tuple([s for s in seats if not out >> s.index & 1])
+        players.render = lambda ctx: (     # inline while nobody is out
+            f"({ctx.k(seats)} if not st.out else {ctx.call(players, cold=True)})")
         return _tuples(players)
 
     def _e_Attr(self, node, scope):

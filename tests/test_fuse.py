@@ -636,3 +636,26 @@ flow:
     assert after("move top(deck, 0) to other") == ("654321", "", "")
     assert after("move top(deck, 6) to other", "move top(other, 2) to other") == \
         ("", "654321", "")
+
+
+def test_players_inline_while_nobody_is_out(monkeypatch):
+    # `players` is every seat, in seat order, until someone is eliminated; then the seats
+    # still in.  Generated code reads the seats' tuple inline and calls only after that.
+    text = '''game "t"
+players a, b, c
+var before: int = 0
+var after: int = 0
+var last: player? = none
+flow:
+    before = count(players)
+    eliminate b
+    after = count(players)
+    for p in players:
+        last = p
+    end game
+returns(p) = if p == a then before * 10 + after else if last == c then 1 else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        st = load_text(text).new_state()
+        assert tuple(st.returns()) == (32.0, 1.0, 1.0)

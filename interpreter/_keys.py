@@ -48,7 +48,7 @@ class _Layout:
     cards, which zones are sets, a getter of its ordered zones, and its values'
     canonical forms as found."""
 
-    __slots__ = ("twins", "is_set", "stacks", "canonical")
+    __slots__ = ("twins", "is_set", "stacks", "canonical", "key")
 
     def __init__(self, prog):
         self.canonical = _Canon().__getitem__
@@ -61,36 +61,52 @@ class _Layout:
             self.stacks = lambda zones, slot=stacks[0]: (zones[slot],)
         else:
             self.stacks = itemgetter(*stacks)
+        self.key = _key_function(self)
 
 
 def state_key(st):
     """Returns the canonical, hashable form of a state."""
-    layout = st.prog.helper(_Layout)
-    canonical = layout.canonical
-    node = st.node
-    kind = node[0] if node is not None else 0
-    if kind == DECIDE:
-        nk = (kind, node[1].id, canonical(tuple(node[2])))
-    elif kind == SIMUL:
-        nk = (kind, node[1].id, canonical(tuple(node[2])),
-              tuple(sorted((p.index, m.text) for p, m in node[3].items())))
-    elif kind == CHANCE:
-        nk = (kind,) + tuple(canon(x) for x in node[1:])
-    else:
-        nk = (kind, st.result)
-    if layout.twins:
-        zones = _twin_zones(st, layout.is_set)
-    else:
-        # every card differs from every other: where each card is (a set zone is no
-        # more), the order of the ordered zones, and what each card shows and to whom
-        zones = (tuple(st.loc), tuple(map(_ID, _chain(layout.stacks(st.zones)))),
-                 tuple(st.up), tuple(st.known))
-    try:
-        return (st.pc, nk, st.out, canonical(tuple(st.vars)), canonical(tuple(st.frame)),
-                zones)
-    except TypeError:                   # an unhashable value: canonicalised one by one
-        return (st.pc, nk, st.out, tuple(map(canon, st.vars)), tuple(map(canon, st.frame)),
-                zones)
+    return st.prog.helper(_Layout).key(st)
+
+
+def keyer(prog):
+    """Returns `state_key` for the states of one program, its layout looked up once (an
+    enumerator keys every edge)."""
+    return prog.helper(_Layout).key
+
+
+def _key_function(layout):
+    """Returns the key function of a layout: a closure, so that the per-key work reads
+    its constants from cells, not from the layout's attributes."""
+    canonical, stacks, twins, is_set = layout.canonical, layout.stacks, layout.twins, \
+        layout.is_set
+
+    def key(st):
+        node = st.node
+        kind = node[0] if node is not None else 0
+        if kind == DECIDE:                      # one seat decides: its index says it
+            nk = (kind, node[1].id, node[2][0].index)
+        elif kind == SIMUL:
+            nk = (kind, node[1].id, canonical(tuple(node[2])),
+                  tuple(sorted((p.index, m.text) for p, m in node[3].items())))
+        elif kind == CHANCE:
+            nk = (kind,) + tuple(canon(x) for x in node[1:])
+        else:
+            nk = (kind, st.result)
+        try:
+            head = (st.pc, nk, st.out, canonical(tuple(st.vars)), canonical(tuple(st.frame)))
+        except TypeError:               # an unhashable value: canonicalised one by one
+            head = (st.pc, nk, st.out, tuple(map(canon, st.vars)),
+                    tuple(map(canon, st.frame)))
+        if twins:
+            return head + (_twin_zones(st, is_set),)
+        # every card differs from every other: where each card is (a set zone is no more),
+        # the order of the ordered zones, and what each card shows and to whom (the ids'
+        # run splits into zones by where each card is, so one flat tuple is exact)
+        return head + (tuple(st.loc), tuple(map(_ID, _chain(stacks(st.zones)))),
+                       tuple(st.up), tuple(st.known))
+
+    return key
 
 
 def _twin_zones(st, is_set) -> tuple:

@@ -6,8 +6,10 @@ how many states of each kind, each player's information sets, the longest line o
 whether the graph has cycles (a game that can go on for ever), and the exact probability
 of each outcome when every decision is uniformly random.
 
-Only the public game API is used, besides `State.key()`'s body and the views, called
-directly (once per edge or state).  A simultaneous decision is one node whose children are
+The walk uses the game API, but for what it does once per edge or state: it reads a
+state's node tag, keys states with `State.key()`'s function, applies a move it has just
+listed without `apply`'s checks, and makes an expanded state its own last child instead
+of cloning it once more (`_Walk.expand`).  A simultaneous decision is one node whose children are
 the joint moves (each deciding seat uniform and independent); a chance node's children are
 its listed outcomes.  A state reached by several lines of play is expanded once, and its
 information-set keys are those of the first line that reached it (breadth first).
@@ -28,7 +30,8 @@ import attrs
 
 from gdl.errors import GdlError
 
-from ._keys import state_key
+from ._compiler import CHANCE as CHANCE_NODE, DECIDE, END, SIMUL
+from ._keys import keyer
 from .observe import finish_redaction, redaction, seen_in_full, views
 from .state import CHANCE_LIST_LIMIT
 from .values import text_of
@@ -38,6 +41,9 @@ from .values import text_of
 CYCLE_SOLVE_LIMIT = 400
 
 TERMINAL, CHANCE, DECISION, SIMULTANEOUS = "terminal", "chance", "decision", "simultaneous"
+
+#: the kind of state a node is, by the node's tag (a state's `node[0]`)
+_KINDS = {END: TERMINAL, CHANCE_NODE: CHANCE, DECIDE: DECISION, SIMUL: SIMULTANEOUS}
 
 
 class EnumerationError(GdlError):
@@ -102,6 +108,8 @@ class _Walk:
     def __init__(self, game, count_infosets: bool, max_states, max_depth, progress):
         self.game = game
         self.seats = list(game.seats)
+        self.key = keyer(game.prog)
+        self.alone = [(seat.index,) for seat in self.seats]     # movers of a one-seat decision
         self.max_states, self.max_depth, self.progress = max_states, max_depth, progress
         self.ids: Dict[tuple, int] = {}
         self.kind: List[str] = []
@@ -113,6 +121,7 @@ class _Walk:
         self.chain: List[tuple] = []
         self.links: Dict[tuple, int] = {}
         self.texts: Dict[str, int] = {}
+        self.seen: dict = {}        # what all seats see of a step -> their ids (`observed`)
         self.moves = self.joint = self.outcomes = 0
         self.infoset_moves: Dict[tuple, tuple] = {}
         self.mixed: List[str] = []
@@ -123,7 +132,7 @@ class _Walk:
 
     def run(self):
         root = self.game.new_state()
-        self.add(root, state_key(root), 0, None, None)
+        self.add(root, self.key(root), 0, None, None)
         queue = deque([(0, root)])
         max_depth, progress = self.max_depth, self.progress
         kinds, depths = self.kind, self.depth
@@ -149,14 +158,20 @@ class _Walk:
     def expand(self, sid, state, kind) -> Optional[list]:
         """Records the edges out of a state; returns its newly found children that are not
         terminal (nothing is left to do at those), or None (and records nothing) if they
-        would take the walk past max_states."""
-        steps, seats, options = _steps(state, kind)
-        ids, kinds, depth = self.ids, self.kind, self.depth[sid] + 1
+        would take the walk past max_states.  The state itself becomes its last child: the
+        walk is done with it (but where that child's observations need the state as it
+        was, to redact a move the seats see only in part)."""
+        seats, options = _choices(state, kind)
+        if kind is DECISION:
+            reuse = not self.count_infosets or seen_in_full(options[0][-1])
+        else:
+            reuse = kind is CHANCE or not self.count_infosets
+        ids, kinds, depth, key_of = self.ids, self.kind, self.depth[sid] + 1, self.key
         limit = self.max_states
         first = len(kinds)
         edges, fresh = [], []
-        for child, p, made in steps:
-            key = state_key(child)
+        for child, p, made in _children(state, kind, seats, options, reuse):
+            key = key_of(child)
             cid = ids.get(key)
             if cid is None:
                 if limit is not None and len(kinds) >= limit:
@@ -171,9 +186,9 @@ class _Walk:
             edges.append((cid, p))
         self.edges[sid] = edges
         if kind is CHANCE:
-            self.outcomes += len(steps)
+            self.outcomes += len(edges)
         else:
-            self.joint += len(steps)
+            self.joint += len(edges)
             self.moves += sum(map(len, options))
             if self.count_infosets:
                 self.same_moves(sid, seats, options)
@@ -195,13 +210,14 @@ class _Walk:
     def add(self, state, key, depth, parent, step) -> int:
         sid = len(self.kind)
         self.ids[key] = sid
-        if state.is_terminal():
-            kind = TERMINAL
+        node = state.node
+        kind = _KINDS[node[0]]
+        if kind is TERMINAL:
             self.returns[sid] = tuple(state.returns())
             self.movers.append(())
+        elif kind is DECISION:
+            self.movers.append(self.alone[node[2][0].index])
         else:
-            kind = CHANCE if state.is_chance() else \
-                SIMULTANEOUS if state.is_simultaneous() else DECISION
             self.movers.append(tuple([seat.index for seat in state.to_move()]))
         self.kind.append(kind)
         self.depth.append(depth)
@@ -241,11 +257,20 @@ class _Walk:
         secrets judged before the move, cards by what the seat sees `after` it)."""
         before, made = step
         if not isinstance(made, tuple):
-            return [self.intern(made.public)] * len(self.seats)
+            ids = self.seen.get(made.public)
+            if ids is None:
+                ids = self.seen[made.public] = [self.intern(made.public)] * len(self.seats)
+            return ids
         if len(made) == 1:
             mover, move = made[0]
             if seen_in_full(move):
-                return [self.intern(f"{mover.name}: {move.text}")] * len(self.seats)
+                # the same per mover and text, which an action keeps once per distinct move
+                key = (mover.index, move._text or move.text)
+                ids = self.seen.get(key)
+                if ids is None:
+                    ids = self.seen[key] = \
+                        [self.intern(f"{mover.name}: {move.text}")] * len(self.seats)
+                return ids
         elif all(seen_in_full(move) for _, move in made):
             return [self.intern("\n".join(f"{mover.name}: {move.text}"
                                           for mover, move in made))] * len(self.seats)
@@ -257,48 +282,54 @@ class _Walk:
 
 
 def _kind_of(state) -> str:
-    if state.is_terminal():
-        return TERMINAL
-    if state.is_chance():
-        return CHANCE
-    return SIMULTANEOUS if state.is_simultaneous() else DECISION
+    return _KINDS[state.node[0]]
 
 
-def _steps(state, kind) -> Tuple[list, list, list]:
-    """Returns (child, probability, what was done) for every way on from a state (each
-    chance outcome, each move, or each joint move at a simultaneous decision), the
-    deciding seats and each one's legal moves."""
-    out = []
+def _choices(state, kind) -> Tuple[list, list]:
+    """Returns the deciding seats and each one's legal moves (none at a chance node)."""
+    if kind is CHANCE:
+        return [], []
+    seats = state.to_move()
+    return seats, [state.legal_moves(seat) for seat in seats]
+
+
+def _children(state, kind, seats, options, reuse: bool) -> Iterator[tuple]:
+    """Yields (child, probability, what was done) for every way on from a state (each
+    chance outcome, each move, or each joint move at a simultaneous decision), each child
+    a clone, but the last one `state` itself when `reuse` (it is changed in place, after
+    the others are made and used)."""
     if kind is CHANCE:
         outcomes = state.chance_outcomes()
         if outcomes is None:
             raise _too_big(state)
-        for outcome, p in outcomes:
-            child = state.clone()
+        last = len(outcomes) - 1
+        for i, (outcome, p) in enumerate(outcomes):
+            child = state if reuse and i == last else state.clone()
             child.apply_chance(outcome)
-            out.append((child, p, outcome))
-        return out, [], []
-    seats = state.to_move()
-    options = [state.legal_moves(seat) for seat in seats]
+            yield child, p, outcome
+        return
     if kind is DECISION:
         seat, = seats
         moves, = options
+        site = state.node[1]
         p = _uniform(len(moves))
+        last = moves[-1]
         for move in moves:
-            child = state.clone()
-            child.apply(move)
-            out.append((child, p, ((seat, move),)))
-        return out, seats, options
+            child = state if reuse and move is last else state.clone()
+            child._decided(site, seat, move.action, move.args, move._text or move.text)
+            yield child, p, ((seat, move),)
+        return
     n = 1
     for moves in options:
         n *= len(moves)
     p = _uniform(n)
-    for joint in itertools.product(*options):
-        child = state.clone()
+    joints = list(itertools.product(*options))
+    last = len(joints) - 1
+    for i, joint in enumerate(joints):
+        child = state if reuse and i == last else state.clone()
         for seat, move in zip(seats, joint):
             child.apply(move, seat)
-        out.append((child, p, tuple(sorted(zip(seats, joint), key=_seat_index))))
-    return out, seats, options
+        yield child, p, tuple(sorted(zip(seats, joint), key=_seat_index))
 
 
 _UNIFORM: Dict[int, Fraction] = {}
@@ -375,16 +406,21 @@ def _absorb(walk, reach, report):
     outcome are summed per denominator as integers first: adding Fractions one by one
     would reduce thousands of sums."""
     sums: Dict[tuple, Dict[int, int]] = {}     # returns -> denominator -> numerators
-    kinds, returns, edges = walk.kind, walk.returns, walk.edges
-    for sid, mass in enumerate(reach):
+    for sid, returns in walk.returns.items():  # the terminal states, in the walk's order
+        mass = reach[sid]
         if mass is None or not mass[0]:
             continue
-        if kinds[sid] == TERMINAL:
-            parts = sums.setdefault(returns[sid], {})
-            n, d = mass
-            parts[d] = parts.get(d, 0) + n
-        elif edges[sid] is None:
-            report.unexplored += Fraction(*mass)
+        parts = sums.get(returns)
+        if parts is None:
+            parts = sums[returns] = {}
+        n, d = mass
+        parts[d] = parts.get(d, 0) + n
+    if report.unexpanded:
+        kinds, edges = walk.kind, walk.edges
+        for sid, mass in enumerate(reach):
+            if mass is not None and mass[0] and edges[sid] is None \
+                    and kinds[sid] is not TERMINAL:
+                report.unexplored += Fraction(*mass)
     report.outcomes = {r: sum(Fraction(n, d) for d, n in parts.items())
                        for r, parts in sums.items()}
 
@@ -542,7 +578,8 @@ def reachable_states(game, max_states: Optional[int] = None,
     first, in the order `enumerate_states` finds them), at most `max_states` of them and
     none deeper than `max_depth` steps."""
     root = game.new_state()
-    seen = {state_key(root)}
+    key_of = keyer(game.prog)
+    seen = {key_of(root)}
     queue = deque([(root, 0)])
     yielded = 0
     while queue:
@@ -554,8 +591,8 @@ def reachable_states(game, max_states: Optional[int] = None,
         kind = _kind_of(state)
         if kind is TERMINAL or (max_depth is not None and depth >= max_depth):
             continue
-        for child, _, _ in _steps(state, kind)[0]:
-            key = state_key(child)
+        for child, _, _ in _children(state, kind, *_choices(state, kind), False):
+            key = key_of(child)
             if key not in seen:
                 seen.add(key)
                 queue.append((child, depth + 1))

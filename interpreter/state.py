@@ -259,10 +259,16 @@ class State:
     def legal_moves(self, player=None) -> List[Move]:
         """Returns the legal moves of `player` (default: the first player to move)."""
         node = self.node
-        if node[0] not in (DECIDE, SIMUL):
-            return []
-        seat = self._seat(player)
-        if seat not in self.to_move():
+        kind = node[0]
+        if kind == DECIDE:                  # the common case, without `to_move`'s list
+            seat = node[2][0]
+            if player is not None and player is not seat and self._seat(player) is not seat:
+                return []
+        elif kind == SIMUL:
+            seat = self._seat(player)
+            if seat not in self.to_move():
+                return []
+        else:
             return []
         twins = self.prog.has_twins
         moves = []

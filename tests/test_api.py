@@ -203,8 +203,9 @@ def test_every_legal_move_text_parses_back(name, seed):
                 assert parsed.action is m.action and parsed.args == m.args
                 assert state.why_illegal(m.text, seat) is None
                 assert " ".join(m.text.split()) == m.text          # canonical spacing
-        if not state.to_move():
-            assert state.legal_moves(game.seats[0]) == []
+        for seat in game.seats:                 # a seat not deciding has no moves
+            if seat not in state.to_move():
+                assert state.legal_moves(seat) == [] and state.legal_moves(seat.name) == []
 
 
 # ---------------------------------------------------------------- chance

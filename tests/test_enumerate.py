@@ -158,6 +158,33 @@ flow:
     assert outcomes(report) == {(1, -1): Fraction(1, 2), (-1, 1): Fraction(1, 2)}
 
 
+def test_a_secret_is_judged_before_the_move_even_for_the_last_move_listed():
+    # The walk makes an expanded state its own last child; where the others' record of
+    # that move needs the state before it (a secret judged then), it must not.  Judged
+    # before each bid, every bid shows to p2 as `make_bid ?`: one information set.
+    game = tiny('''
+var open: bool = false
+var bid: int = 0, seen by nobody
+var guessed: int = 0
+action make_bid(n: 1..3):
+    secret n when not open
+    bid = n
+    open = true
+action guess(n: 1..3):
+    guessed = n
+flow:
+    choose p1: make_bid
+    choose p2: guess
+    if guessed == bid:
+        win p2
+    win p1
+''')
+    report = enumerate_states(game)
+    assert (report.states, report.terminal, report.decision) == (13, 9, 4)
+    assert report.infosets == {"p1": 1, "p2": 1}
+    assert outcomes(report) == {(-1, 1): Fraction(1, 3), (1, -1): Fraction(2, 3)}
+
+
 def test_identical_chance_outcomes_merge_and_add_up():
     game = tiny('''
 var total: int = 0

@@ -115,7 +115,7 @@ class _Walk:
         self.kind: List[str] = []
         self.depth: List[int] = []
         self.edges: List[Optional[list]] = []    # None: not expanded
-        self.movers: List[tuple] = []            # indices of the seats deciding there
+        self.movers: List[tuple] = []    # indices of the seats deciding there (infosets)
         self.returns: Dict[int, tuple] = {}
         self.count_infosets = count_infosets
         self.chain: List[tuple] = []
@@ -199,7 +199,7 @@ class _Walk:
         (the moves would then tell the seat something it cannot see)."""
         chain = self.chain[sid]
         for seat, moves in zip(seats, options):
-            texts = tuple([m.text for m in moves])
+            texts = tuple([m._text or m.text for m in moves])
             first = self.infoset_moves.setdefault((seat.index, chain[seat.index]),
                                                   (texts, sid))
             if first[0] != texts and len(self.mixed) < 5:
@@ -214,26 +214,28 @@ class _Walk:
         kind = _KINDS[node[0]]
         if kind is TERMINAL:
             self.returns[sid] = tuple(state.returns())
-            self.movers.append(())
-        elif kind is DECISION:
-            self.movers.append(self.alone[node[2][0].index])
-        else:
-            self.movers.append(tuple([seat.index for seat in state.to_move()]))
         self.kind.append(kind)
         self.depth.append(depth)
         self.edges.append(None)
         if self.count_infosets:
             # nobody decides at or after a terminal state: its chains would never be used
-            self.chain.append(None if kind is TERMINAL else self.chains(state, parent, step))
+            if kind is TERMINAL:
+                self.movers.append(())
+                self.chain.append(None)
+            else:
+                self.movers.append(self.alone[node[2][0].index] if kind is DECISION else
+                                   tuple([seat.index for seat in state.to_move()]))
+                self.chain.append(self.chains(state, parent, step))
         return sid
 
     def forget(self, sid):
         """Takes back the last state added."""
         del self.ids[next(reversed(self.ids))]
-        for column in (self.kind, self.depth, self.edges, self.movers):
+        for column in (self.kind, self.depth, self.edges):
             column.pop()
         self.returns.pop(sid, None)
         if self.count_infosets:
+            self.movers.pop()
             self.chain.pop()
 
     def intern(self, text: str) -> int:

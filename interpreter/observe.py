@@ -41,6 +41,9 @@ class _Plan:
 
     def __init__(self, prog):
         seats = prog.seats
+        # the first line of every view while one seat decides and nobody is out (made once:
+        # a text made anew would be hashed anew in every memo key it is part of)
+        self.to_move = [f"to move: {seat.name}" for seat in seats]
         # per card id: its text face up (or shown), and face down but known (lower case)
         self.face = ([c.text for c in prog.cards], [c.symbol for c in prog.cards])
         self.known = ([c.text.lower() for c in prog.cards],
@@ -285,7 +288,11 @@ def view(state, player=None, symbols: bool = False) -> str:
 def views(state) -> List[str]:
     """Returns every seat's view, `view(state, seat)` in seat order (a perfect-recall log
     or an enumerator takes them all after each step)."""
-    return _plan(state.prog).views(state, _head(state))
+    plan = _plan(state.prog)
+    node = state.node
+    if node[0] == DECIDE and not state.out:         # `_head`, made once per seat
+        return plan.views(state, plan.to_move[node[2][0].index])
+    return plan.views(state, _head(state))
 
 
 def _head(state) -> str:

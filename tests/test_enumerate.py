@@ -18,6 +18,7 @@ from gdl.cli import main
 from gdl.errors import RuleError
 from interpreter import load_text
 from interpreter.enumerate import EnumerationError, enumerate_states, reachable_states
+from interpreter.observe import view, views
 
 DDS_FULL = RULESETS / "variants" / "dds_full_visibility.gdl"
 DOUBLE_DOWN = RULESETS / "double_down.gdl"
@@ -183,6 +184,32 @@ flow:
     assert (report.states, report.terminal, report.decision) == (13, 9, 4)
     assert report.infosets == {"p1": 1, "p2": 1}
     assert outcomes(report) == {(-1, 1): Fraction(1, 3), (1, -1): Fraction(2, 3)}
+
+
+def test_the_views_an_enumerator_takes_are_each_seats_view():
+    # `views` makes the first line of a one-seat decision once per seat, and `_head`'s
+    # own where somebody is out: each text must be `view(state, seat)`'s
+    game = load_text('''game "t"
+players 3
+var turn: int = 0
+action pass_on():
+    turn += 1
+action leave():
+    eliminate me
+flow:
+    while turn < 4:
+        for p in players:
+            choose p: pass_on, leave
+            if count(players) == 1:
+                win p
+    draw
+''', {})
+    checked = out = 0
+    for state in reachable_states(game):
+        assert views(state) == [view(state, seat) for seat in game.seats]
+        checked += 1
+        out += bool(state.out)
+    assert checked > 20 and out > 5
 
 
 def test_identical_chance_outcomes_merge_and_add_up():

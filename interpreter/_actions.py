@@ -12,7 +12,7 @@ from gdl import ast as A
 
 from ._closures import _all_cards, _all_zones, _const, _folded
 from . import _fuse
-from ._fuse import Ctx, build, fuse, holding
+from ._fuse import UNSET, Ctx, build, fuse, holding
 from ._scope import Local, Scope
 from .values import Move
 
@@ -163,6 +163,9 @@ class ActionMixin:
             self.memo_ids = None
 
     def memoised(self, fn):
+        """Returns `fn` computed once per loop at `memo_level`.  Rendered inside that
+        loop written out in the same function (`Ctx.loops`), it is remembered in a
+        temporary the loop starts unset; anywhere else in a memo kept with the epoch."""
         epochs, level = self.prog.epoch, self.memo_level
         memo = [None, None]                 # [epoch it was computed in, value]
 
@@ -171,9 +174,16 @@ class ActionMixin:
                 memo[1] = fn(st)
                 memo[0] = epochs[level]
             return memo[1]
-        once_per_loop.render = lambda ctx: (   # the memo read inline while it is current
-            f"({ctx.k(memo)}[1] if {ctx.k(memo)}[0] == {ctx.k(epochs)}[{level:d}] "
-            f"else {ctx.call(once_per_loop)})")
+
+        def render(ctx):
+            temps = None if ctx.loops is None else ctx.loops.get(level)
+            if temps is None:               # the memo read inline while it is current
+                return (f"({ctx.k(memo)}[1] if {ctx.k(memo)}[0] == {ctx.k(epochs)}"
+                        f"[{level:d}] else {ctx.call(once_per_loop)})")
+            t = ctx.tmp()
+            temps.append(t)
+            return f"({t} if {t} is not {ctx.k(UNSET)} else ({t} := {ctx.sub(fn)}))"
+        once_per_loop.render = render
         return once_per_loop
 
     def narrowed(self, node, scope, bounds):
@@ -229,7 +239,7 @@ def all_of(tests):
 
 #: expressions worth computing once per loop when they do not depend on the loop (a name
 #: or a literal is as cheap to read as a memo)
-_HOISTABLE = (A.Call, A.Index, A.Aggregate, A.ListComp, A.BinOp, A.Compare, A.Member,
+_HOISTABLE = (A.Call, A.Index, A.Aggregate, A.ListComp, A.BinOp, A.Compare, A.Member, A.Attr,
               A.And, A.Or, A.Not, A.Cond, A.Range, A.Neg)
 
 
@@ -335,18 +345,23 @@ def _chunk_lines(info, epochs, ctx) -> list:
         lines.append(f"if not {ctx.sub(tests[0])}: return {out}")
     pad = ""
     prefix = "()"
+    ctx.loops = {}          # the loops' invariant parts, remembered in temporaries
     if n == 2:
         _, s0, d0 = params[0]
         v0 = ctx.tmp()
         if epochs is not None:
             lines.append(f"{ctx.k(epochs)}[0] += 1")
         lines.append(f"for {v0} in {ctx.sub(d0)}:")
+        outer = len(lines) - 1
+        ctx.loops[0] = []
         lines += ctx.bind("frame", s0, v0, "    ")
         if tests[1] is not None:
             lines.append(f"    if not {ctx.sub(tests[1])}: continue")
         pad, prefix = "    ", f"({v0},)"
     _, slot, domain = params[-1]
     lines.append(f"{pad}{vals} = {ctx.sub(domain)}")
+    if n == 2:
+        lines[outer:outer] = _unset(ctx, ctx.loops.pop(0), "")
     if info.exclude is not None:   # as `_excluding`: x computed only with candidates
         x = ctx.tmp()
         lines += [f"{pad}{vals} = {ctx.k(list)}({vals})", f"{pad}if {vals}:",
@@ -357,12 +372,20 @@ def _chunk_lines(info, epochs, ctx) -> list:
         kept, v = ctx.tmp(), ctx.tmp()
         if epochs is not None:
             lines.append(f"{pad}{ctx.k(epochs)}[{n - 1:d}] += 1")
-        lines += [f"{pad}{kept} = []", f"{pad}for {v} in {vals}:",
-                  *ctx.bind("frame", slot, v, pad + "    "),
-                  f"{pad}    if {ctx.sub(test)}: {kept}.append({v})", f"{pad}{vals} = {kept}"]
+        ctx.loops[n - 1] = temps = []
+        loop = [f"{pad}for {v} in {vals}:", *ctx.bind("frame", slot, v, pad + "    "),
+                f"{pad}    if {ctx.sub(test)}: {kept}.append({v})"]
+        lines += [f"{pad}{kept} = []", *_unset(ctx, temps, pad), *loop,
+                  f"{pad}{vals} = {kept}"]
+    ctx.loops = None
     lines += [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {prefix}, {vals}))",
               f"return {out}"]
     return lines
+
+
+def _unset(ctx, temps, pad) -> list:
+    """The line starting a loop's remembered parts unset (none if it has none)."""
+    return [f"{pad}{' = '.join(temps)} = {ctx.k(UNSET)}"] if temps else []
 
 
 def generated_plain(site):

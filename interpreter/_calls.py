@@ -7,7 +7,7 @@ import re
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuple_valued, _tuples
-from ._fuse import fuse
+from ._fuse import UNSET, fuse
 from ._purity import pure_def, rememberable
 from ._scope import Local, Scope
 from .values import ZoneRef, text_of
@@ -488,7 +488,7 @@ class CallMixin:
             try:
                 inner = ctx.sub(body)
                 # the repeated calls' temporaries start unset at every evaluation
-                bound += "".join(f" and (({t} := {ctx.k(_UNSET)}) or True)"
+                bound += "".join(f" and (({t} := {ctx.k(UNSET)}) or True)"
                                  for t in ctx.memo.values())
             finally:
                 ctx.held, ctx.hot, ctx.memo = outer, hot, memo
@@ -573,10 +573,6 @@ def _rendered(fn, render):
 #: assigned once per evaluation, a `K` is a value passed in, the rest are literals
 _STABLE = re.compile(r"_t\d+|K\d+|\(-?\d+\)|True|False|None")
 
-#: the value of a repeated call's temporary before the call is first made
-_UNSET = object()
-
-
 def _remembered(fn, key, counts):
     """Makes a def call site, rendered inside an inlined def body that makes the same call
     more than once, compute it at the first of them to be evaluated and reuse it after."""
@@ -589,7 +585,7 @@ def _remembered(fn, key, counts):
         t = memo.get(key)
         if t is None:
             t = memo[key] = ctx.tmp()
-        return f"({t} if {t} is not {ctx.k(_UNSET)} else ({t} := {plain(ctx)}))"
+        return f"({t} if {t} is not {ctx.k(UNSET)} else ({t} := {plain(ctx)}))"
     fn.render = render
 
 

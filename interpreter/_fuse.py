@@ -67,6 +67,9 @@ _GLOBALS = {"__builtins__": {}, "len": len, "isinstance": isinstance, "float": f
 
 _SET = list.__setitem__
 
+#: the value of a temporary that remembers a part before the part is first evaluated
+UNSET = object()
+
 #: factory functions by source text (texts of the same shape share their code); cleared
 #: when it grows past `_MAX_FACTORIES`, as a long session reloading rules might make it
 _FACTORIES: dict = {}
@@ -79,14 +82,17 @@ class Ctx:
     slot) -> (temporary, the text writing it to its slot)); `hold` says whether loops
     hold their variables (see `holding`), `hot` counts the calls made while some local
     is held (see `call`); `memo` gives the temporaries of the def calls an inlined def
-    body repeats (see `CallMixin.call_def`)."""
+    body repeats (see `CallMixin.call_def`); `loops` gives, for each level of a move
+    list's loops written in this function, the temporaries remembering its loop-invariant
+    parts (see `Actions.memoised`)."""
 
-    __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot", "memo")
+    __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot", "memo", "loops")
 
     def __init__(self, hold: bool = False):
         self.consts, self.ids, self.temps, self.depth = [], {}, 0, 0
         self.held, self.hold, self.hot = {}, hold, 0
         self.memo = None      # inside an inlined def body: repeated call -> temporary
+        self.loops = None     # inside a move list's loops: level -> temporaries
 
     def k(self, value) -> str:
         """The name of a value passed into the fused function (once per object)."""

@@ -659,3 +659,56 @@ returns(p) = if p == a then before * 10 + after else if last == c then 1 else 0
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         st = load_text(text).new_state()
         assert tuple(st.returns()) == (32.0, 1.0, 1.0)
+
+
+def test_a_move_list_keeps_loop_invariant_parts_in_locals_computed_where_first_reached(
+        monkeypatch):
+    # `led.n` is the same for every candidate `c`: the generated list keeps it in a
+    # temporary its loop starts unset, computes it where it is first reached and reads it
+    # after.  Never before: with `led` none, `led != none` is false and `led.n` (which
+    # would raise) is not evaluated at all.
+    import re
+    text = '''game "t"
+players a, b
+card n: 1..5
+cards into stock: card(n: k) for k in 1..5
+zone stock: stack
+zone hand[player]: set, face up
+var led: card? = none
+action lead(c: hand[me]):
+    led = c
+    move c to stock
+action follow(c: hand[me]):
+    require led != none and c.n + led.n > 5
+    move c to stock
+action wait():
+    pass
+flow:
+    deal 2 from stock to hand[p] for p in players
+    choose b: follow, wait
+    choose a: lead
+    choose b: follow, wait
+returns(p) = 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        st = game.new_state()
+        assert [m.text for m in st.legal_moves()] == ["wait"]
+        st.apply("wait")
+        hand = st.cards_in("hand[b]")
+        follows = 0
+        for lead in [m.text for m in st.legal_moves()]:
+            s = st.clone()
+            s.apply(lead)
+            n = int(lead.split()[1])
+            want = [f"follow {c.text}" for c in hand if c.attrs["n"] + n > 5] + ["wait"]
+            assert [m.text for m in s.legal_moves()] == want, lead
+            follows += len(want) - 1
+        assert follows >= 2
+        if enabled:
+            (lister,) = [s for s in _generated_sources(game)
+                         if ".append((" in s and "is not K" in s]
+            assert re.search(r"\n\s*(_t\d+ = )+K\d+\n\s*for ", lister)  # started unset
+            assert re.search(r"\(_t(\d+) if _t\1 is not K\d+ else \(_t\1 := ", lister)
+            assert not re.search(r"\[0\] == K\d+\[", lister)       # no epoch-kept memo

@@ -386,8 +386,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if not isinstance(z, ZoneRef):
                 raise self.runtime_error(f"expected a zone, got {z!r}", node, st)
             return z
-        if getattr(fn, "zone_valued", False) or isinstance(
-                getattr(fn, "constant", (None,))[0], ZoneRef):
+        constant = getattr(fn, "constant", (None,))[0]
+        zone.constant = constant if isinstance(constant, ZoneRef) else None
+        if getattr(fn, "zone_valued", False) or zone.constant is not None:
             zone.render = getattr(fn, "render", None)   # always a zone: no test
         else:
             def render(ctx):
@@ -419,7 +420,13 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             z, d = ctx.tmp(), ctx.tmp()
             up = f"{ctx.k(info)}[{z}.slot].facing_up" if facing is None else repr(facing)
             if kind is A.PlaceKind.TOP or kind is A.PlaceKind.DEFAULT:   # both go on top
-                return [f"{z} = {ctx.sub(dest)}", *_move_top_lines(ctx, cards, z, up, is_set)]
+                const = dest.constant
+                if const is not None:   # a zone named outright: its slot and kind known
+                    up = repr(info[const.slot].facing_up if facing is None else facing)
+                    return _move_top_lines(ctx, cards, f"{const.slot:d}", up,
+                                           is_set[const.slot], is_set)
+                return [f"{z} = {ctx.sub(dest)}",
+                        *_move_top_lines(ctx, cards, f"{z}.slot", up, None, is_set)]
             return [f"{z} = {ctx.sub(dest)}",
                     f"{d} = {'None' if depth is None else ctx.sub(depth)}",
                     f"st.move_cards({ctx.sub(cards)}, {z}.slot, {ctx.k(kind)}, {d}, {up}, "
@@ -880,24 +887,36 @@ class _DeadCode(list):
     main = False
 
 
-def _move_top_lines(ctx, cards, z: str, up: str, is_set) -> list:
+def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set) -> list:
     """`State.move_top` of one card written out (no call: most moves move one card onto a
     stack, or into a set zone at its place in card order); a whole zone takes
-    `State.move_zone`, several cards take `move_top`."""
+    `State.move_zone`, several cards take `move_top`.  `slot` is the destination's slot
+    (a text); `into_set` whether it is a set zone, None if known only at run time (then
+    `is_set`, the program's list, tells).  A card
+    drawn from a zone (`card_valued`) needs no test of what it is."""
     c, i, src = ctx.tmp(), ctx.tmp(), ctx.tmp()
+    if into_set is None:
+        place = [f"if {ctx.k(is_set)}[{slot}]: {ctx.k(insort)}(st.zones[{slot}], {c}, "
+                 f"key={ctx.k(card_id)})",
+                 f"else: st.zones[{slot}].append({c})"]
+    elif into_set:
+        place = [f"{ctx.k(insort)}(st.zones[{slot}], {c}, key={ctx.k(card_id)})"]
+    else:
+        place = [f"st.zones[{slot}].append({c})"]
+    one = [f"{i} = {c}.id",
+           f"{src} = st.zones[st.loc[{i}]]",
+           f"if {src}[-1] is {c}: {src}.pop()",
+           f"else: {src}.remove({c})",
+           *place,
+           f"st.loc[{i}] = {slot}",
+           f"st.up[{i}] = {up}"]
+    if getattr(cards.value, "card_valued", False):
+        return [f"{c} = {ctx.sub(cards.value)}", *one]
     return [f"{c} = {ctx.sub(cards.value)}",
             f"if isinstance({c}, {ctx.k(Card)}):",
-            f"    {i} = {c}.id",
-            f"    {src} = st.zones[st.loc[{i}]]",
-            f"    if {src}[-1] is {c}: {src}.pop()",
-            f"    else: {src}.remove({c})",
-            f"    if {ctx.k(is_set)}[{z}.slot]: {ctx.k(insort)}(st.zones[{z}.slot], {c}, "
-            f"key={ctx.k(card_id)})",
-            f"    else: st.zones[{z}.slot].append({c})",
-            f"    st.loc[{i}] = {z}.slot",
-            f"    st.up[{i}] = {up}",
-            f"elif isinstance({c}, {ctx.k(ZoneRef)}): st.move_zone({c}.slot, {z}.slot, {up})",
-            f"else: st.move_top({ctx.call(cards.others, c)}, {z}.slot, {up})"]
+            *("    " + line for line in one),
+            f"elif isinstance({c}, {ctx.k(ZoneRef)}): st.move_zone({c}.slot, {slot}, {up})",
+            f"else: st.move_top({ctx.call(cards.others, c)}, {slot}, {up})"]
 
 
 def _goto(target: int):

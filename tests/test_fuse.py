@@ -712,3 +712,44 @@ returns(p) = 0
             assert re.search(r"\n\s*(_t\d+ = )+K\d+\n\s*for ", lister)  # started unset
             assert re.search(r"\(_t(\d+) if _t\1 is not K\d+ else \(_t\1 := ", lister)
             assert not re.search(r"\[0\] == K\d+\[", lister)       # no epoch-kept memo
+
+
+def test_cards_drawn_from_zones_moved_to_zones_named_outright(monkeypatch):
+    # A `for` variable over a zone and an action parameter are cards, never none or a
+    # zone: their moves are written out without testing what they are.  A destination
+    # named outright has its slot, its kind (a set keeps card order) and its facing
+    # written in.  The pile is 1..5, five on top; two and four go to the row (two on
+    # top, face up as the row is), five to the box; `take` puts three or one in the box.
+    text = '''game "t"
+players a, b
+enum n = one "1", two "2", three "3", four "4", five "5"
+card n: n
+cards into pile: card(n: x) for x in n
+zone pile: stack
+zone box: set
+zone row: stack, face up
+var out: int = 0
+action take(c: pile):
+    move c to box
+flow:
+    for c in pile:
+        if c.n == two or c.n == four:
+            move c to row
+        elif c.n == five:
+            move c to box
+    choose a: take
+    out = ord(top(row).n) * 1000 + ord(first(c for c in box).n) * 100 + count(pile) * 10 + (if faceup(top(row)) then 1 else 0) + (if faceup(first(c for c in box)) then 10000 else 0)
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        st = load_text(text).new_state()
+        assert [m.text for m in st.legal_moves()] == ["take 3", "take 1"]
+        got = {}
+        for move in ("take 3", "take 1"):
+            s = st.clone()
+            s.apply(move)
+            got[move] = s.returns()[0]
+        # the box in card order: three before five, one before five, face down
+        assert got == {"take 3": 1211, "take 1": 1011}

@@ -33,6 +33,13 @@ class CollectionMixin:
                 slot = inner(st).slot
                 z = st.zones[slot]
                 return tuple(z) if is_set[slot] else tuple(reversed(z))
+
+            def render(ctx):      # the same, inline: the zone is worked out first
+                t = ctx.tmp()
+                return (f"({ctx.k(tuple)}(st.zones[{t}.slot]) if {ctx.k(is_set)}"
+                        f"[({t} := {ctx.sub(inner)}).slot] else {ctx.k(tuple)}"
+                        f"({ctx.k(reversed)}(st.zones[{t}.slot])))")
+            zone_tuple.render = render
             return _cards(_tuples(zone_tuple))
 
         def as_tuple(st):

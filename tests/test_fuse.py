@@ -753,3 +753,37 @@ returns(p) = if p == a then out else 0
             got[move] = s.returns()[0]
         # the box in card order: three before five, one before five, face down
         assert got == {"take 3": 1211, "take 1": 1011}
+
+
+def test_a_seats_zone_lists_its_cards_top_first_or_in_card_order(monkeypatch):
+    # `c: hand[me]` lists the zone's cards inline in generated code: a set zone in card
+    # order, a stack top first.  The pile is 1..8, eight on top, dealt a card at a time
+    # to a, then b: a's hand gets 8 and 4, its row 6 then 2 (on top); b's hand 7 and 3,
+    # its row 5 then 1.
+    text = '''game "t"
+players a, b
+enum n = one "1", two "2", three "3", four "4", five "5", six "6", seven "7", eight "8"
+card n: n
+cards into pile: card(n: x) for x in n
+zone pile: stack
+zone hand[player]: set
+zone row[player]: stack
+action give(c: hand[me]):
+    move c to pile
+action lay(c: row[me]):
+    move c to pile
+flow:
+    deal 1 from pile to hand[p] for p in players
+    deal 1 from pile to row[p] for p in players
+    deal 1 from pile to hand[p] for p in players
+    deal 1 from pile to row[p] for p in players
+    choose a: give, lay
+    choose b: give, lay
+returns(p) = 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        st = load_text(text).new_state()
+        assert [m.text for m in st.legal_moves()] == ["give 4", "give 8", "lay 2", "lay 6"]
+        st.apply("give 8")
+        assert [m.text for m in st.legal_moves()] == ["give 3", "give 7", "lay 1", "lay 5"]

@@ -388,6 +388,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             return z
         constant = getattr(fn, "constant", (None,))[0]
         zone.constant = constant if isinstance(constant, ZoneRef) else None
+        zone.kind = self._zone_kind(node, scope, zone.constant)
         if getattr(fn, "zone_valued", False) or zone.constant is not None:
             zone.render = getattr(fn, "render", None)   # always a zone: no test
         else:
@@ -397,6 +398,21 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                         f"else {ctx.call(zone, cold=True)})")
             zone.render = render
         return zone
+
+    def _zone_kind(self, node, scope, constant):
+        """Returns (is a set, faces up) shared by every zone an expression can give: a
+        zone named outright, or an element of a family whose zones are all alike (as
+        `hand[p]`); else None (known only at run time)."""
+        p = self.prog
+        if constant is not None:
+            slots = [constant.slot]
+        elif isinstance(node, A.Index) and isinstance(node.obj, A.Name) \
+                and node.obj.id in p.families and scope.lookup(node.obj.id) is None:
+            slots = [z.slot for z in p.families[node.obj.id].values()]
+        else:
+            return None
+        kinds = {(p.is_set[slot], p.zone_info[slot].facing_up) for slot in slots}
+        return kinds.pop() if len(kinds) == 1 else None
 
     def _s_Move(self, s, scope, code):
         cards = self.cards_of(s.cards, scope)
@@ -420,13 +436,15 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             z, d = ctx.tmp(), ctx.tmp()
             up = f"{ctx.k(info)}[{z}.slot].facing_up" if facing is None else repr(facing)
             if kind is A.PlaceKind.TOP or kind is A.PlaceKind.DEFAULT:   # both go on top
-                const = dest.constant
-                if const is not None:   # a zone named outright: its slot and kind known
-                    up = repr(info[const.slot].facing_up if facing is None else facing)
-                    return _move_top_lines(ctx, cards, f"{const.slot:d}", up,
-                                           is_set[const.slot], is_set)
+                into_set = None
+                if dest.kind is not None:       # set or stack, and facing, known
+                    into_set = dest.kind[0]
+                    up = repr(dest.kind[1] if facing is None else facing)
+                if dest.constant is not None:   # a zone named outright: its slot known
+                    return _move_top_lines(ctx, cards, f"{dest.constant.slot:d}", up,
+                                           into_set, is_set)
                 return [f"{z} = {ctx.sub(dest)}",
-                        *_move_top_lines(ctx, cards, f"{z}.slot", up, None, is_set)]
+                        *_move_top_lines(ctx, cards, f"{z}.slot", up, into_set, is_set)]
             return [f"{z} = {ctx.sub(dest)}",
                     f"{d} = {'None' if depth is None else ctx.sub(depth)}",
                     f"st.move_cards({ctx.sub(cards)}, {z}.slot, {ctx.k(kind)}, {d}, {up}, "
@@ -462,7 +480,13 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def lines(ctx):   # `deal` written out: each card is the source's top, popped
             src, n, p, z, c, i = (ctx.tmp() for _ in range(6))
             up = f"{ctx.k(info)}[{z}.slot].facing_up" if facing is None else repr(facing)
-            set_ = ctx.k(self.prog.is_set)
+            into = f"{ctx.k(insort)}(st.zones[{z}.slot], {c}, key={ctx.k(card_id)})"
+            place = [f"        if {ctx.k(self.prog.is_set)}[{z}.slot]: {into}",
+                     f"        else: st.zones[{z}.slot].append({c})"]
+            if dest.kind is not None:           # every destination alike (`hand[p]`)
+                up = repr(dest.kind[1] if facing is None else facing)
+                place = [f"        {into}" if dest.kind[0] else
+                         f"        st.zones[{z}.slot].append({c})"]
             return [f"{src} = st.zones[{ctx.sub(source)}.slot]",
                     f"for {n} in {ctx.k(range)}({ctx.sub(count)}):",
                     f"    for {p} in {ctx.sub(targets)}:",
@@ -471,9 +495,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     f"        {z} = {ctx.sub(dest)}",
                     f"        {c} = {src}.pop()",
                     f"        {i} = {c}.id",
-                    f"        if {set_}[{z}.slot]: {ctx.k(insort)}(st.zones[{z}.slot], {c}, "
-                    f"key={ctx.k(card_id)})",
-                    f"        else: st.zones[{z}.slot].append({c})",
+                    *place,
                     f"        st.loc[{i}] = {z}.slot",
                     f"        st.up[{i}] = {up}",
                     f"st.frame[{slot:d}] = None"]

@@ -757,7 +757,7 @@ returns(p) = if p == a then out else 0
 
 def test_a_seats_zone_lists_its_cards_top_first_or_in_card_order(monkeypatch):
     # `c: hand[me]` lists the zone's cards inline in generated code: a set zone in card
-    # order, a stack top first.  The pile is 1..8, eight on top, dealt a card at a time
+    # order, a stack top first; a card moved into a family of sets goes to its place.  The pile is 1..8, eight on top, dealt a card at a time
     # to a, then b: a's hand gets 8 and 4, its row 6 then 2 (on top); b's hand 7 and 3,
     # its row 5 then 1.
     text = '''game "t"
@@ -771,7 +771,7 @@ zone row[player]: stack
 action give(c: hand[me]):
     move c to pile
 action lay(c: row[me]):
-    move c to pile
+    move c to hand[opponent(me)]
 flow:
     deal 1 from pile to hand[p] for p in players
     deal 1 from pile to row[p] for p in players
@@ -785,5 +785,9 @@ returns(p) = 0
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         st = load_text(text).new_state()
         assert [m.text for m in st.legal_moves()] == ["give 4", "give 8", "lay 2", "lay 6"]
-        st.apply("give 8")
-        assert [m.text for m in st.legal_moves()] == ["give 3", "give 7", "lay 1", "lay 5"]
+        s = st.clone()
+        s.apply("give 8")
+        assert [m.text for m in s.legal_moves()] == ["give 3", "give 7", "lay 1", "lay 5"]
+        st.apply("lay 2")       # into b's hand, a set of the family: at its place
+        assert [m.text for m in st.legal_moves()] == \
+            ["give 2", "give 3", "give 7", "lay 1", "lay 5"]

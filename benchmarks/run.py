@@ -266,8 +266,8 @@ def main(argv=None):
     if theirs:
         print(f"Leduc enumeration, OpenSpiel get_all_states: {theirs[0]} states in "
               f"{theirs[1]:.2f} s ({theirs[0] / theirs[1]:,.0f} states/s; the best of "
-              f"{ENUMERATIONS}); gdl/OpenSpiel {ours[0] / ours[1] / (theirs[0] / theirs[1]):.3f}, "
-              f"without information sets {plain[0] / plain[1] / (theirs[0] / theirs[1]):.3f} "
+              f"{ENUMERATIONS}); gdl/OpenSpiel {ours[0] / ours[1] / (theirs[0] / theirs[1]):.3f},"
+              f" without information sets {plain[0] / plain[1] / (theirs[0] / theirs[1]):.3f} "
               f"(OpenSpiel keys states by history and lists no information sets; gdl "
               f"merges equal states and reports probabilities too)")
     return 0

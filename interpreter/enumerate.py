@@ -9,10 +9,11 @@ of each outcome when every decision is uniformly random.
 The walk uses the game API, but for what it does once per edge or state: it reads a
 state's node tag, keys states with `State.key()`'s function, applies a move it has just
 listed without `apply`'s checks, and makes an expanded state its own last child instead
-of cloning it once more (`_Walk.expand`).  A simultaneous decision is one node whose children are
-the joint moves (each deciding seat uniform and independent); a chance node's children are
-its listed outcomes.  A state reached by several lines of play is expanded once, and its
-information-set keys are those of the first line that reached it (breadth first).
+of cloning it once more (`_Walk.expand`).  A simultaneous decision is one node whose
+children are the joint moves (each deciding seat uniform and independent); a chance
+node's children are its listed outcomes.  A state reached by several lines of play is
+expanded once, and its information-set keys are those of the first line that reached it
+(breadth first).
 """
 from __future__ import annotations
 

@@ -757,9 +757,9 @@ returns(p) = if p == a then out else 0
 
 def test_a_seats_zone_lists_its_cards_top_first_or_in_card_order(monkeypatch):
     # `c: hand[me]` lists the zone's cards inline in generated code: a set zone in card
-    # order, a stack top first; a card moved into a family of sets goes to its place.  The pile is 1..8, eight on top, dealt a card at a time
-    # to a, then b: a's hand gets 8 and 4, its row 6 then 2 (on top); b's hand 7 and 3,
-    # its row 5 then 1.
+    # order, a stack top first; a card moved into a family of sets goes to its place.
+    # The pile is 1..8, eight on top, dealt a card at a time to a, then b: a's hand gets
+    # 8 and 4, its row 6 then 2 (on top); b's hand 7 and 3, its row 5 then 1.
     text = '''game "t"
 players a, b
 enum n = one "1", two "2", three "3", four "4", five "5", six "6", seven "7", eight "8"

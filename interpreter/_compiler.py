@@ -914,8 +914,8 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set) -> list:
     stack, or into a set zone at its place in card order); a whole zone takes
     `State.move_zone`, several cards take `move_top`.  `slot` is the destination's slot
     (a text); `into_set` whether it is a set zone, None if known only at run time (then
-    `is_set`, the program's list, tells).  A card
-    drawn from a zone (`card_valued`) needs no test of what it is."""
+    `is_set`, the program's list, tells).  A card drawn from a zone (`card_valued`) needs
+    no test of what it is."""
     c, i, src = ctx.tmp(), ctx.tmp(), ctx.tmp()
     if into_set is None:
         place = [f"if {ctx.k(is_set)}[{slot}]: {ctx.k(insort)}(st.zones[{slot}], {c}, "

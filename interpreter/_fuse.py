@@ -84,7 +84,7 @@ class Ctx:
     is held (see `call`); `memo` gives the temporaries of the def calls an inlined def
     body repeats (see `CallMixin.call_def`); `loops` gives, for each level of a move
     list's loops written in this function, the temporaries remembering its loop-invariant
-    parts (see `Actions.memoised`)."""
+    parts (see `ActionMixin.memoised`)."""
 
     __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot", "memo", "loops")
 

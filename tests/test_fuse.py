@@ -320,12 +320,9 @@ def test_remembered_defs_answer_as_the_body_does_and_still_fail_where_it_fails(m
         assert len(answers["nothing"]) == 3 and "with_total" not in answers
 
 
-def test_moves_and_flips_written_out_in_generated_code_do_as_the_closures(monkeypatch):
-    # One card onto a stack or into a set (at its place in card order) is written out:
-    # from the top of its zone or from the middle, with the zone's facing or a given one;
-    # several cards and none take the closures' ways.  A flip of a zone needs no order, a
-    # list or one card flips as given.
-    text = '''game "t"
+#: the start of the move tests' games: five cards one to five in a pile, five on top;
+#: a set zone `box` and a face-up stack `row`
+FIVE_CARDS = '''game "t"
 players a, b
 enum n = one "1", two "2", three "3", four "4", five "5"
 card n: n
@@ -333,7 +330,15 @@ cards into pile: card(n: x) for x in n
 zone pile: stack
 zone box: set
 zone row: stack, face up
-var out: int = 0
+'''
+
+
+def test_moves_and_flips_written_out_in_generated_code_do_as_the_closures(monkeypatch):
+    # One card onto a stack or into a set (at its place in card order) is written out:
+    # from the top of its zone or from the middle, with the zone's facing or a given one;
+    # several cards and none take the closures' ways.  A flip of a zone needs no order, a
+    # list or one card flips as given.
+    text = FIVE_CARDS + '''var out: int = 0
 var gone: card? = none
 flow:
     move top(pile) to row
@@ -404,15 +409,7 @@ def test_whole_zones_moved_as_blocks_do_as_the_closures(monkeypatch):
              "move box to top of row face down", "move empty to row",
              "move row to row face up", "move top(row) to box", "move row to box",
              "move box to pile"]
-    head = '''game "t"
-players a, b
-enum n = one "1", two "2", three "3", four "4", five "5"
-card n: n
-cards into pile: card(n: x) for x in n
-zone pile: stack
-zone box: set
-zone row: stack, face up
-zone empty: stack
+    head = FIVE_CARDS + '''zone empty: stack
 flow:
 '''
 
@@ -720,15 +717,7 @@ def test_cards_drawn_from_zones_moved_to_zones_named_outright(monkeypatch):
     # named outright has its slot, its kind (a set keeps card order) and its facing
     # written in.  The pile is 1..5, five on top; two and four go to the row (two on
     # top, face up as the row is), five to the box; `take` puts three or one in the box.
-    text = '''game "t"
-players a, b
-enum n = one "1", two "2", three "3", four "4", five "5"
-card n: n
-cards into pile: card(n: x) for x in n
-zone pile: stack
-zone box: set
-zone row: stack, face up
-var out: int = 0
+    text = FIVE_CARDS + '''var out: int = 0
 action take(c: pile):
     move c to box
 flow:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from gdl import ast as A
 
 from ._closures import _all_cards, _all_zones, _cards, _const, _folded, _tuple_valued, _tuples
-from ._fuse import fuse, fuse_body
+from ._actions import _comprehension_vars, _invariant_parts
+from ._fuse import UNSET, fuse, fuse_body
 from ._scope import Local
 from .values import ZoneRef
 
@@ -157,9 +158,11 @@ class CollectionMixin:
             return st.zones[value.slot] if isinstance(value, ZoneRef) else value
         return contain
 
-    def comprehension_parts(self, fors, cond, scope, item_node):
+    def comprehension_parts(self, fors, cond, scope, item_node, loop=None):
         """Compiles `item for x in xs ... if cond`: ([(scratch slot, iterable)] per loop,
-        test or None, item)."""
+        test or None, item).  Given a `loop` (a one-loop aggregate's key), the largest
+        parts of the test and the item that depend on no variable of the comprehension
+        are kept once per evaluation where the loop is written out (`loop_kept`)."""
         inner = scope.child()
         loops = []
         for f in fors:
@@ -167,8 +170,21 @@ class CollectionMixin:
             local = inner.bind(f.var, Local("scratch", self.new_scratch(),
                                             zone=_all_zones(it), card=_all_cards(it)))
             loops.append((local.slot, it))
-        test = self.expr(cond, inner) if cond is not None else None
-        item = self.expr(item_node, inner)
+        outer = self.loop_ids
+        if loop is not None:
+            marked: list = []
+            for node in (cond, item_node):
+                if node is not None:
+                    varying = {f.var for f in fors} | _comprehension_vars(node)
+                    _invariant_parts(node, varying, marked)
+            kept = {id(n): loop for n in marked if not self.memo_wanted(n)}
+            if kept:
+                self.loop_ids = {**outer, **kept}
+        try:
+            test = self.expr(cond, inner) if cond is not None else None
+            item = self.expr(item_node, inner)
+        finally:
+            self.loop_ids = outer
         return loops, test, item
 
     def comprehension(self, fors, cond, scope, item_node):
@@ -279,11 +295,14 @@ class CollectionMixin:
 
     def _e_Aggregate(self, node, scope):
         f = node.func
-        loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item)
+        # a one-loop aggregate written out keeps the parts that do not vary (`_aggregate1`)
+        loop = object() if len(node.fors) == 1 and f not in ("min", "max") else None
+        loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item,
+                                                     loop)
         if f not in ("sum", "count", "any", "all", "first", "min", "max"):
             raise self.error(f"unknown aggregate {f!r}", node)
         if len(loops) == 1:
-            return self._aggregate1(f, node, loops[0], test, item)
+            return self._aggregate1(f, node, loops[0], test, item, loop)
         gen = self._generator(loops, test, item)
         if f == "sum":
             return lambda st: sum(gen(st))
@@ -304,7 +323,7 @@ class CollectionMixin:
             return pick(values)
         return extreme
 
-    def _aggregate1(self, f, node, loop, test, item):
+    def _aggregate1(self, f, node, loop, test, item, key=None):
         fn = self._aggregate1_closure(f, node, loop, test, item)
         if f in ("min", "max"):
             return fn   # no items is an error, which the closure reports
@@ -314,20 +333,14 @@ class CollectionMixin:
         def lines(ctx):   # the loop with its test and item inline, in the same order
             v = ctx.tmp()
             head = [f"for {v} in {ctx.sub(it)}:", *ctx.bind("scratch", slot, v, "    ", scratch)]
-            x = v if getattr(item, "scratch_slot", None) == slot else ctx.sub(item)
-            if f == "sum":     # 0 + x + ... as sum() adds
-                total = ctx.tmp()
-                return [f"{total} = 0", *head,
-                        *_when(ctx, test, f"{total} = {total} + {x}"), f"return {total}"]
-            if f == "count":   # the items that are not False
-                n = ctx.tmp()
-                return [f"{n} = 0", *head,
-                        *_when(ctx, test, f"if {x} is not False: {n} += 1"), f"return {n}"]
-            if f == "any":
-                return [*head, *_when(ctx, test, f"if {x}: return True"), "return False"]
-            if f == "all":
-                return [*head, *_when(ctx, test, f"if not {x}: return False"), "return True"]
-            return [*head, *_when(ctx, test, f"return {x}"), "return None"]   # first
+            outer = ctx.loops
+            ctx.loops = {**(outer or {}), key: []}   # the parts kept once per evaluation
+            try:
+                body = _aggregate_body(ctx, f, head, test, item, slot, v)
+                kept = ctx.loops[key]
+            finally:
+                ctx.loops = outer
+            return [f"{' = '.join(kept)} = {ctx.k(UNSET)}", *body] if kept else body
         return fuse_body(fn, lines, self.def_parameters())
 
     def _aggregate1_closure(self, f, node, loop, test, item):
@@ -399,6 +412,24 @@ class CollectionMixin:
                 raise self.runtime_error(f"{f} of no items", node, st)
             return pick(values)
         return extreme1
+
+
+def _aggregate_body(ctx, f, head, test, item, slot, v) -> list:
+    """A one-loop aggregate's loop lines with its test and item inline, in order."""
+    x = v if getattr(item, "scratch_slot", None) == slot else ctx.sub(item)
+    if f == "sum":     # 0 + x + ... as sum() adds
+        total = ctx.tmp()
+        return [f"{total} = 0", *head,
+                *_when(ctx, test, f"{total} = {total} + {x}"), f"return {total}"]
+    if f == "count":   # the items that are not False
+        n = ctx.tmp()
+        return [f"{n} = 0", *head,
+                *_when(ctx, test, f"if {x} is not False: {n} += 1"), f"return {n}"]
+    if f == "any":
+        return [*head, *_when(ctx, test, f"if {x}: return True"), "return False"]
+    if f == "all":
+        return [*head, *_when(ctx, test, f"if not {x}: return False"), "return True"]
+    return [*head, *_when(ctx, test, f"return {x}"), "return None"]   # first
 
 
 def _when(ctx, test, line):

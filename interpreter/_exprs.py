@@ -10,7 +10,7 @@ from __future__ import annotations
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuples
-from ._fuse import fuse
+from ._fuse import UNSET, fuse
 from ._scope import Local, Scope
 from ._calls import CallMixin
 from ._collections import CollectionMixin
@@ -31,6 +31,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 if getattr(fn, tag, False):
                     setattr(memo, tag, True)
             fn = memo
+        elif self.loop_ids and id(node) in self.loop_ids and _folded(fn) is None:
+            fn = loop_kept(fn, self.loop_ids[id(node)])
         render = getattr(fn, "render", None)
         if render is not None:   # a consumer that calls it runs it as one function
             return fuse(fn, render)
@@ -269,3 +271,29 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
 
 
 __all__ = ["ExprCompiler", "_const", "_folded"]
+
+
+#: what a part gives, which its stand-in keeps (not how it reads)
+_VALUE_TAGS = ("zone_valued", "tuple_valued", "card_valued", "cards_only")
+
+
+def loop_kept(fn, loop):
+    """`fn` as a part of a one-loop aggregate that does not depend on its variable: where
+    the aggregate's loop is written out (`Ctx.loops` has `loop`), it is remembered in a
+    temporary the loop starts unset, computed where first reached; anywhere else it is
+    `fn` itself, computed each time."""
+    def part(st):
+        return fn(st)
+
+    def render(ctx):
+        temps = None if ctx.loops is None else ctx.loops.get(loop)
+        if temps is None:
+            return ctx.sub(fn)
+        t = ctx.tmp()
+        temps.append(t)
+        return f"({t} if {t} is not {ctx.k(UNSET)} else ({t} := {ctx.sub(fn)}))"
+    part.render = render
+    for tag in _VALUE_TAGS:
+        if getattr(fn, tag, False):
+            setattr(part, tag, getattr(fn, tag))
+    return part

@@ -780,3 +780,39 @@ returns(p) = 0
         st.apply("lay 2")       # into b's hand, a set of the family: at its place
         assert [m.text for m in st.legal_moves()] == \
             ["give 2", "give 3", "give 7", "lay 1", "lay 5"]
+
+
+def test_an_aggregate_keeps_what_does_not_vary_with_its_variable(monkeypatch):
+    # In `count(c for c in hand[p] if c.n == led.n)` and `all(...)`, `led.n` is the same
+    # for every c: the generated loop keeps it in a temporary it starts unset, computed
+    # where first reached.  Never before: over an empty hand, or where `led != none` is
+    # false, `led.n` (which would raise with `led` none) is not evaluated at all.
+    import re
+    text = FIVE_CARDS + '''zone hand[player]: set
+var led: card? = none
+var out: int = 0
+flow:
+    out = count(c for c in hand[a] if c.n == led.n) + (if all(led != none and c.n != led.n for c in hand[b]) then 10 else 0)
+    deal 2 from pile to hand[p] for p in players
+    led = first(c for c in hand[b])
+    out = out * 100 + count(c for c in hand[a] if ord(c.n) < ord(led.n)) * 10 + (if all(c.n != led.n for c in hand[a]) then 1 else 0)
+    led = none
+    out = out * 10 + (if any(led != none and c.n == led.n for c in hand[a]) then 1 else 0)
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        # empty hands: 0 and all(...) of nothing is true: 10.  Then a holds five and
+        # three, b four and two; led = two: no card of a below it, none equal.  Then led
+        # is none and any(...) short-circuits: 0.
+        assert game.new_state().returns()[0] == ((10 * 100) + 0 * 10 + 1) * 10 + 0
+        # `led.n` over a hand that is not empty, with `led` none: the error, as plain
+        with pytest.raises(RuleError, match=r"none"):
+            load_text(text.replace("any(led != none and c.n", "any(c.n")).new_state()
+        if enabled:
+            kept = [s for s in _generated_sources(game)
+                    if re.search(r"\n\s*(_t\d+ = )+K\d+\n\s*for ", s)]
+            assert kept and all(re.search(r"\(_t(\d+) if _t\1 is not K\d+ else \(_t\1 := ", s)
+                                for s in kept)

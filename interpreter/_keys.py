@@ -89,8 +89,8 @@ def _key_function(layout):
         elif kind == SIMUL:
             nk = (kind, node[1].id, canonical(tuple(node[2])),
                   tuple(sorted((p.index, m.text) for p, m in node[3].items())))
-        elif kind == CHANCE:
-            nk = (kind,) + tuple(canon(x) for x in node[1:])
+        elif kind == CHANCE:                    # few distinct chance nodes: forms kept
+            nk = canonical(node)
         else:
             nk = (kind, st.result)
         try:

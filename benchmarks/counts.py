@@ -1,0 +1,115 @@
+"""Bytecodes run per random playout (and per Leduc enumeration): a measure of the
+interpreter's work that, unlike time or valgrind's instruction count, does not move with
+the machine, the path of the checkout, the hash seed or the memory layout, so two commits
+can be compared to the last bytecode (every bytecode weighs the same, though: confirm a
+change with time or instructions).
+
+    .venv/bin/python benchmarks/counts.py [RULESET[:N] ...] [--enumerate] [-o NAME=VALUE]
+                                          [--tree DIR]
+
+With no ruleset, every ruleset the benchmark times, each with its usual count of playouts.
+Seeded as `benchmarks/run.py` is (`random.Random(0)`, random agents).  `--tree DIR` runs
+the engine and rulesets of another checkout (a worktree of an older commit, say), so one
+copy of this script compares any two commits.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: (ruleset, playouts, options): a few seconds each under the tracer
+DEFAULTS = [
+    ("classics/kuhn_poker.gdl", 1000, {}),
+    ("classics/leduc_poker.gdl", 1000, {}),
+    ("gerry.gdl", 60, {}),
+    ("double_dealing_shuffle.gdl", 10, {}),
+    ("double_down.gdl", 20, {}),
+    ("evil_deal.gdl", 20, {}),
+    ("pescetti.gdl", 5, {"mode": "random"}),
+]
+
+
+def bytecodes(fn) -> int:
+    """Returns how many bytecodes `fn()` runs (Python frames only; C code counts nothing)."""
+    count = 0
+
+    def tracer(frame, event, arg):
+        nonlocal count
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            count += 1
+        return tracer
+
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        fn()
+    finally:
+        sys.settrace(old)
+    return count
+
+
+def per_playout(path, playouts: int, options=None) -> int:
+    """Bytecodes per random playout of a ruleset (loading left out, and the code generated
+    on first use mostly: a first playout, untraced and differently seeded, warms it)."""
+    from interpreter.agents import AGENTS, play_out
+    from interpreter.game import load
+
+    game = load(path, options or {})
+    agents = [AGENTS["random"]] * game.num_players
+    play_out(game.new_state(), agents, random.Random(1))
+    rng = random.Random(0)
+
+    def run():
+        for _ in range(playouts):
+            play_out(game.new_state(), agents, rng)
+
+    return bytecodes(run) // playouts
+
+
+def per_enumeration(path, infosets: bool = True) -> int:
+    """Bytecodes of one exhaustive enumeration (a first one, untraced, warms the caches)."""
+    from interpreter.enumerate import enumerate_states
+    from interpreter.game import load
+
+    game = load(path, {})
+    enumerate_states(game, infosets=infosets)
+    return bytecodes(lambda: enumerate_states(game, infosets=infosets))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("rulesets", nargs="*", metavar="RULESET[:N]",
+                    help="a path under rulesets/ (or any path), with N playouts (default 20)")
+    ap.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--enumerate", action="store_true",
+                    help="also count one enumeration of Leduc poker, with and without "
+                         "information sets")
+    ap.add_argument("--tree", type=Path, default=ROOT,
+                    help="the checkout whose engine and rulesets to count (default: this one)")
+    args = ap.parse_args(argv)
+    root = args.tree.resolve()
+    sys.path.insert(0, str(root))     # before any import of the engine
+    options = dict(o.split("=", 1) for o in args.option)
+    jobs = DEFAULTS
+    if args.rulesets:
+        jobs = []
+        for spec in args.rulesets:
+            name, _, n = spec.partition(":")
+            jobs.append((name, int(n or 20), options))
+    for name, n, opts in jobs:
+        path = Path(name) if Path(name).exists() else root / "rulesets" / name
+        print(f"{name}: {per_playout(path, n, opts):,} bytecodes per playout ({n} playouts)")
+    if args.enumerate:
+        leduc = root / "rulesets" / "classics" / "leduc_poker.gdl"
+        for infosets in (True, False):
+            print(f"Leduc enumeration{'' if infosets else ' without information sets'}: "
+                  f"{per_enumeration(leduc, infosets):,} bytecodes")
+
+
+if __name__ == "__main__":
+    main()

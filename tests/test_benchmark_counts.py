@@ -1,0 +1,38 @@
+"""`benchmarks/counts.py`: bytecodes run are a measure two commits can be compared by, so
+they must count what runs, and be the same from run to run."""
+from __future__ import annotations
+
+import importlib.util
+
+from conftest import ROOT
+
+_spec = importlib.util.spec_from_file_location("_bench_counts", ROOT / "benchmarks" / "counts.py")
+counts = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(counts)
+
+
+def _loop(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def test_bytecodes_grow_by_the_same_amount_for_each_round_of_a_loop():
+    c = [counts.bytecodes(lambda n=n: _loop(n)) for n in (10, 20, 30)]
+    assert c[1] - c[0] == c[2] - c[1] > 0
+    assert counts.bytecodes(lambda: None) < c[0]
+
+
+def test_a_playouts_count_is_the_same_from_run_to_run_and_grows_with_the_game():
+    kuhn = ROOT / "rulesets" / "classics" / "kuhn_poker.gdl"
+    leduc = ROOT / "rulesets" / "classics" / "leduc_poker.gdl"
+    first = counts.per_playout(kuhn, 50)
+    assert first == counts.per_playout(kuhn, 50)
+    assert 0 < first < counts.per_playout(leduc, 50)
+
+
+def test_the_command_line_names_each_ruleset_with_its_count(capsys):
+    counts.main(["classics/kuhn_poker.gdl:10"])
+    out = capsys.readouterr().out
+    assert out.startswith("classics/kuhn_poker.gdl: ") and "bytecodes per playout (10 playouts)" in out

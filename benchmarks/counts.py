@@ -81,11 +81,19 @@ def per_enumeration(path, infosets: bool = True) -> int:
     return bytecodes(lambda: enumerate_states(game, infosets=infosets))
 
 
+def _option(text: str) -> tuple:
+    name, eq, value = text.partition("=")
+    if not eq or not name:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE (say -o mode=random)")
+    return name, value
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("rulesets", nargs="*", metavar="RULESET[:N]",
                     help="a path under rulesets/ (or any path), with N playouts (default 20)")
-    ap.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                    type=_option, help="an option of the rulesets named (repeatable)")
     ap.add_argument("--enumerate", action="store_true",
                     help="also count one enumeration of Leduc poker, with and without "
                          "information sets")
@@ -94,16 +102,24 @@ def main(argv=None):
     args = ap.parse_args(argv)
     root = args.tree.resolve()
     sys.path.insert(0, str(root))     # before any import of the engine
-    options = dict(o.split("=", 1) for o in args.option)
+    options = dict(args.option)
     jobs = DEFAULTS
     if args.rulesets:
         jobs = []
         for spec in args.rulesets:
             name, _, n = spec.partition(":")
+            if n and not n.isdigit():
+                ap.error(f"{spec!r}: the count after ':' is a number of playouts")
             jobs.append((name, int(n or 20), options))
+    from gdl.errors import GdlError
+
     for name, n, opts in jobs:
         path = Path(name) if Path(name).exists() else root / "rulesets" / name
-        print(f"{name}: {per_playout(path, n, opts):,} bytecodes per playout ({n} playouts)")
+        try:
+            n_codes = per_playout(path, n, opts)
+        except GdlError as err:          # a bad path or option: its message, no traceback
+            sys.exit(str(err))
+        print(f"{name}: {n_codes:,} bytecodes per playout ({n} playouts)")
     if args.enumerate:
         leduc = root / "rulesets" / "classics" / "leduc_poker.gdl"
         for infosets in (True, False):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 
+import pytest
 from conftest import ROOT
 
 _spec = importlib.util.spec_from_file_location("_bench_counts", ROOT / "benchmarks" / "counts.py")
@@ -36,3 +37,14 @@ def test_the_command_line_names_each_ruleset_with_its_count(capsys):
     counts.main(["classics/kuhn_poker.gdl:10"])
     out = capsys.readouterr().out
     assert out.startswith("classics/kuhn_poker.gdl: ") and "bytecodes per playout (10 playouts)" in out
+
+
+def test_a_bad_option_or_count_is_a_message_not_a_traceback(capsys):
+    with pytest.raises(SystemExit) as bad_value:
+        counts.main(["pescetti.gdl:1", "-o", "mode=bogus"])
+    assert "option mode" in str(bad_value.value.code) and "not 'bogus'" in str(bad_value.value.code)
+    for argv, says in ((["-o", "mode"], "is not NAME=VALUE"),
+                       (["pescetti.gdl:x"], "is a number of playouts")):
+        with pytest.raises(SystemExit):
+            counts.main(argv)
+        assert says in capsys.readouterr().err

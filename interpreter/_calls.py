@@ -108,12 +108,15 @@ class CallMixin:
                     raise self.runtime_error(f"{node.func}() of an empty zone", node, st)
                 return cards[0] if bottom else cards[-1]
             end = 0 if bottom else -1
+            named = _folded(z)              # a zone named outright: its slot written in
 
             def render(ctx):
                 t = ctx.tmp()
-                return (f"({t}[{end:d}] if ({t} := st.zones[{ctx.sub(z)}.slot]) "
+                slot = f"{named[0].slot:d}" if named else f"{ctx.sub(z)}.slot"
+                return (f"({t}[{end:d}] if ({t} := st.zones[{slot}]) "
                         f"else {ctx.call(one, cold=True)})")
             one.render = render
+            one.card_valued = True          # zones hold cards, and an empty one raises
             return one
         n = args[1]
 

@@ -816,3 +816,36 @@ returns(p) = if p == a then out else 0
                     if re.search(r"\n\s*(_t\d+ = )+K\d+\n\s*for ", s)]
             assert kept and all(re.search(r"\(_t(\d+) if _t\1 is not K\d+ else \(_t\1 := ", s)
                                 for s in kept)
+
+
+def test_the_top_card_of_a_zone_named_outright_is_read_at_its_slot_and_never_none(monkeypatch):
+    # `top(pile)` and `bottom(pile)` of a zone named outright read the zone at its slot
+    # written in, and are cards (an empty zone is an error, never none): their fields and
+    # moves need no test.  The pile is 1..5, five on top: five goes to the box, then the
+    # bottom card (one) to the row; then top(pile) is four and bottom(pile) two (`ord`
+    # counts from zero: 3, 1 and 0 make 310), three more go to the box (four cards); the
+    # pile empties and its top is the error, as in plain code.
+    text = FIVE_CARDS + '''var out: int = 0
+flow:
+    move top(pile) to box
+    move bottom(pile) to row
+    out = ord(top(pile).n) * 100 + ord(bottom(pile).n) * 10 + ord(top(row).n)
+    repeat 3:
+        move top(pile) to box
+    out = out * 10 + count(box)
+    move top(pile) to row
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (False, True):      # generated code last: its sources are read
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        with pytest.raises(RuleError, match=r"top\(\) of an empty zone"):
+            load_text(text).new_state()
+        game = load_text(text.replace("    move top(pile) to row\n", ""))
+        assert game.new_state().returns() == (3104, 0)
+    import re
+    sources = "".join(_generated_sources(game))
+    zone0 = r"(?:st\.zones|_t\d+)\[0\]"       # the pile's slot, zones in a local or not
+    assert re.search(r"\(_t\d+\[-1\] if \(_t\d+ := " + zone0 + r"\) else", sources)
+    assert re.search(r"\(_t\d+\[0\] if \(_t\d+ := " + zone0 + r"\) else", sources)
+    assert "is None else" not in sources and "isinstance(" not in sources

@@ -16,7 +16,7 @@ from gdl import ast as A
 from gdl.errors import CheckError, GdlError, RuleError
 
 from ._actions import ActionInfo, ActionMixin
-from ._closures import _all_cards, _tuple_valued
+from ._closures import _all_cards, _folded, _tuple_valued
 from ._exprs import ExprCompiler
 from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
@@ -916,7 +916,13 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set) -> list:
     `State.move_zone`, several cards take `move_top`.  `slot` is the destination's slot
     (a text); `into_set` whether it is a set zone, None if known only at run time (then
     `is_set`, the program's list, tells).  A card drawn from a zone (`card_valued`) needs
-    no test of what it is."""
+    no test of what it is, nor does a whole zone (named outright, or `zone_valued`)."""
+    value = cards.value
+    named = _folded(value)
+    if named and isinstance(named[0], ZoneRef):
+        return [f"st.move_zone({named[0].slot:d}, {slot}, {up})"]
+    if getattr(value, "zone_valued", False):
+        return [f"st.move_zone({ctx.sub(value)}.slot, {slot}, {up})"]
     c, i, src = ctx.tmp(), ctx.tmp(), ctx.tmp()
     if into_set is None:
         place = [f"if {ctx.k(is_set)}[{slot}]: {ctx.k(insort)}(st.zones[{slot}], {c}, "
@@ -933,9 +939,9 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set) -> list:
            *place,
            f"st.loc[{i}] = {slot}",
            f"st.up[{i}] = {up}"]
-    if getattr(cards.value, "card_valued", False):
-        return [f"{c} = {ctx.sub(cards.value)}", *one]
-    return [f"{c} = {ctx.sub(cards.value)}",
+    if getattr(value, "card_valued", False):
+        return [f"{c} = {ctx.sub(value)}", *one]
+    return [f"{c} = {ctx.sub(value)}",
             f"if isinstance({c}, {ctx.k(Card)}):",
             *("    " + line for line in one),
             f"elif isinstance({c}, {ctx.k(ZoneRef)}): st.move_zone({c}.slot, {slot}, {up})",

@@ -849,3 +849,34 @@ returns(p) = if p == a then out else 0
     assert re.search(r"\(_t\d+\[-1\] if \(_t\d+ := " + zone0 + r"\) else", sources)
     assert re.search(r"\(_t\d+\[0\] if \(_t\d+ := " + zone0 + r"\) else", sources)
     assert "is None else" not in sources and "isinstance(" not in sources
+
+
+def test_a_whole_zone_named_or_of_a_family_moves_without_testing_what_it_is(monkeypatch):
+    import re
+    # `move row to box` and `move hand[p] to pile` move whole zones: written out, they
+    # call `move_zone` straight away, with no test for a card.  The pile is 1..5, five on
+    # top: five and four go to the row (four on top), three to a's hand, two to b's; the
+    # row goes into the box (a set: card order), then each hand back onto the pile, a's
+    # first: the pile is one, three, two (two on top).
+    text = FIVE_CARDS + '''zone hand[player]: stack
+var out: int = 0
+flow:
+    move top(pile) to row
+    move top(pile) to row
+    move top(pile) to hand[a]
+    move top(pile) to hand[b]
+    move row to box
+    for p in players:
+        move hand[p] to pile
+    out = ord(top(pile).n) * 1000 + ord(bottom(pile).n) * 100 + count(box) * 10 + ord(first(c for c in box).n)
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (False, True):      # generated code last: its sources are read
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        assert game.new_state().returns() == (1023, 0)
+    sources = "".join(_generated_sources(game))
+    assert "st.move_zone(2, 1, False)" in sources      # the row (slot 2) into the box (1)
+    assert re.search(r"st\.move_zone\(\(K\d+\(st\) if .*\.slot, 0, False\)", sources)
+    assert "isinstance(" not in sources

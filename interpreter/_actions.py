@@ -210,9 +210,21 @@ class ActionMixin:
         else:
             fn = lambda st: range(max(lo(st), low), min(hi(st), high) + 1)  # noqa: E731
 
+        lo_c, hi_c = _folded(lo), _folded(hi)     # a constant end meets its bound here
+
         def render(ctx):
-            a = ctx.sub(lo) if low is None else f"{ctx.k(max)}({ctx.sub(lo)}, {ctx.lit(low)})"
-            b = ctx.sub(hi) if high is None else f"{ctx.k(min)}({ctx.sub(hi)}, {ctx.lit(high)})"
+            if low is None:
+                a = ctx.sub(lo)
+            elif lo_c is not None:
+                a = ctx.lit(max(lo_c[0], low))
+            else:
+                a = f"{ctx.k(max)}({ctx.sub(lo)}, {ctx.lit(low)})"
+            if high is None:
+                b = ctx.sub(hi)
+            elif hi_c is not None:
+                b = ctx.lit(min(hi_c[0], high))
+            else:
+                b = f"{ctx.k(min)}({ctx.sub(hi)}, {ctx.lit(high)})"
             return f"{ctx.k(range)}({a}, {b} + 1)"
         return fuse(fn, render)
 

@@ -880,3 +880,27 @@ returns(p) = if p == a then out else 0
     assert "st.move_zone(2, 1, False)" in sources      # the row (slot 2) into the box (1)
     assert re.search(r"st\.move_zone\(\(K\d+\(st\) if .*\.slot, 0, False\)", sources)
     assert "isinstance(" not in sources
+
+
+def test_a_range_with_a_constant_end_meets_its_requires_bound_when_compiled(monkeypatch):
+    # `d: 0..7 - k` with `require d > 0` lists d from 1: the bound meets the constant 0
+    # once, when the code is written (range(1, ...)), not max(0, 1) for every k; an end
+    # that varies still takes max/min at run time.  Moves as in plain code.
+    import re
+    text = '''game "t"
+players 2
+action pick(k: 0..5, d: 0..7 - k):
+    require d > 0 "d must be positive"
+    require d <= 9 - k "never binds"
+flow:
+    choose p1: pick
+    win p1
+'''
+    want = [f"pick {k} {d}" for k in range(6) for d in range(1, 8 - k)]
+    for enabled in (False, True):      # generated code last: its sources are read
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        assert [m.text for m in game.new_state().legal_moves()] == want
+    sources = "".join(_generated_sources(game))
+    assert re.search(r"K\d+\(\(1\), ", sources)                 # range(1, ...)
+    assert not re.search(r"K\d+\(\(0\), \(1\)\)", sources)      # no max(0, 1)

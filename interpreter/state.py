@@ -671,7 +671,7 @@ class State:
         if node[1] == "random":
             return self._random_outcome(_below(rng, len(node[3])))
         cards = self.zones[node[2]][:]
-        rng.shuffle(cards)
+        _shuffle(rng, cards)
         return self._shuffle_outcome(cards)
 
     def _random_outcome(self, i) -> ChanceOutcome:
@@ -754,7 +754,7 @@ class State:
                 outcome = self._random_outcome(i)
         else:
             cards = self.zones[node[2]][:]
-            rng.shuffle(cards)
+            _shuffle(rng, cards)
             outcome = self._shuffle_outcome(cards)
             self._shuffled(node[2], cards)
         self._chanced(outcome)
@@ -970,14 +970,44 @@ def _bits_below(rng, n: int) -> int:
     return i
 
 
+def _shuffle_by_bits(rng, cards):
+    """CPython's `Random.shuffle`, its draws (`_bits_below`) inline: one call a shuffle
+    instead of one per card."""
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(cards))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def _draws_by_bits() -> bool:
-    """Whether this Python's `Random.randrange` draws as `_bits_below` (checked on a
-    sample; if not, every draw goes through `randrange`)."""
+    """Whether this Python's `Random.randrange` and `Random.shuffle` draw as
+    `_bits_below` and `_shuffle_by_bits` (checked on a sample; if not, every draw goes
+    through `randrange` and `shuffle`)."""
     a, b = Random(7), Random(7)
-    return all(a.randrange(n) == _bits_below(b, n) for n in (1, 2, 3, 5, 6, 7, 52, 1000) * 8)
+    if not all(a.randrange(n) == _bits_below(b, n) for n in (1, 2, 3, 5, 6, 7, 52, 1000) * 8):
+        return False
+    for n in (0, 1, 2, 3, 7, 52, 60):
+        x, y = list(range(n)), list(range(n))
+        a.shuffle(x)
+        _shuffle_by_bits(b, y)
+        if x != y or a.random() != b.random():
+            return False
+    return True
 
 
 _DRAW_BY_BITS = _draws_by_bits()
+
+
+def _shuffle(rng, cards):
+    """`rng.shuffle(cards)`: the same order from the same stream."""
+    if type(rng) is Random and _DRAW_BY_BITS:
+        _shuffle_by_bits(rng, cards)
+    else:
+        rng.shuffle(cards)
 
 
 def _below(rng, n: int) -> int:

@@ -500,3 +500,28 @@ flow:
             seen += 1
         state.apply(moves[0])
     assert seen == 24
+
+
+class _CountingRandom(random.Random):
+    """A Random of its own class: it must be shuffled by its own `shuffle`."""
+
+    shuffled = 0
+
+    def shuffle(self, x):
+        type(self).shuffled += 1
+        super().shuffle(x)
+
+
+def test_a_shuffle_drawn_inline_is_randoms_own_from_the_same_stream():
+    from interpreter.state import _shuffle
+    for seed in range(20):
+        for n in (0, 1, 2, 3, 5, 13, 52, 104):
+            a, b = random.Random(seed), random.Random(seed)
+            x, y = list(range(n)), list(range(n))
+            a.shuffle(x)
+            _shuffle(b, y)
+            assert x == y and a.getrandbits(32) == b.getrandbits(32)
+    mine = _CountingRandom(3)
+    cards = list(range(10))
+    _shuffle(mine, cards)
+    assert _CountingRandom.shuffled == 1 and cards != list(range(10))

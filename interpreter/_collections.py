@@ -236,7 +236,24 @@ class CollectionMixin:
         return generate
 
     def _e_ListComp(self, node, scope):
+        if self._seats_still_in(node, scope):
+            return self.active_players()
         return _tuples(self.list_comprehension(node, scope))
+
+    def _seats_still_in(self, node, scope) -> bool:
+        """Whether a comprehension is `[p for p in all_players if active(p)]`: every seat,
+        in seat order, that is still in, which is `players` (kept as one tuple while
+        nobody is out) without a loop."""
+        if len(node.fors) != 1 or not isinstance(node.fors[0].iter, A.Name):
+            return False                  # (a name compiles with no side effect)
+        var, cond = node.fors[0].var, node.cond
+        if not (isinstance(node.item, A.Name) and node.item.id == var
+                and isinstance(cond, A.Call) and cond.func == "active"
+                and "active" not in self.prog.defs and "active" not in self.prog.tables
+                and len(cond.args) == 1 and isinstance(cond.args[0], A.Name)
+                and cond.args[0].id == var):
+            return False
+        return _folded(self.expr(node.fors[0].iter, scope)) == [tuple(self.prog.seats)]
 
     def list_comprehension(self, node, scope):
         loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item)

@@ -904,3 +904,30 @@ flow:
     sources = "".join(_generated_sources(game))
     assert re.search(r"K\d+\(\(1\), ", sources)                 # range(1, ...)
     assert not re.search(r"K\d+\(\(0\), \(1\)\)", sources)      # no max(0, 1)
+
+
+def test_the_seats_still_in_written_as_a_comprehension_are_players(monkeypatch):
+    # `[p for p in all_players if active(p)]` is `players`: the same seats in the same
+    # order whoever is out (three seats; then b is out: two, the same as players; then a:
+    # c first), compiled without a loop.
+    text = '''game "t"
+players a, b, c
+var out: int = 0
+def alive() = [p for p in all_players if active(p)]
+flow:
+    out = count(alive())
+    eliminate b
+    out = out * 10 + count(alive()) + (if alive() == players then 100 else 0)
+    eliminate a
+    out = out * 10 + (if first(p for p in alive()) == c and alive() == players then 5 else 0)
+    end game
+returns(p) = if p == c then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        assert game.new_state().returns()[2] == 1325
+        info = game.prog.compiler
+    assert "alive" in game.prog.defs
+    body, _ = info.def_body(game.prog.defs["alive"])
+    assert body.__name__ == "players"

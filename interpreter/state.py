@@ -585,15 +585,27 @@ class State:
 
     def random_joint_step(self, rng) -> int:
         """At a simultaneous decision, every waiting seat's `random_move` (in `to_move`
-        order, each drawn after the previous one commits, as a loop of `apply` would),
-        then the moves take effect together; returns how many seats moved."""
+        order, each drawn after the previous one commits, as a loop of `apply` would;
+        drawn as `random_move` draws, without its checks of who may move), then the
+        moves take effect together; returns how many seats moved."""
         node = self.node
         if node[0] != SIMUL:
             raise MoveError("random_joint_step is for a simultaneous decision")
-        pending = node[3]
+        site, pending = node[1], node[3]
         waiting = [p for p in node[2] if p not in pending]
-        for seat in waiting:
-            pending[seat] = self.random_move(rng, seat)
+        fixed = site.fixed
+        if fixed is None:
+            fixed = site.fixed = _fixed_moves(site)
+        for seat in waiting:                  # `random_move`'s draw, without its checks
+            if fixed is _NO_PARAMETERS:
+                move = self._random_plain(site, seat, rng)
+            elif fixed:
+                move = fixed[_below(rng, len(fixed))]
+            else:
+                move = self._random_pick(site, seat, rng)
+                if type(move) is tuple:
+                    move = Move(*move)
+            pending[seat] = move
         self._resolve_simultaneous(node)
         return len(waiting)
 
@@ -620,7 +632,7 @@ class State:
         self.node = None
         history, frame = self.history, self.frame
         for seat, move in pending.items():            # the order the seats committed in
-            history.append((seat.index, move.text, "simultaneous"))
+            history.append((seat.index, move._text or move.text, "simultaneous"))
         for seat in sorted(pending, key=_seat_index):   # the moves take effect in seat order
             move = pending[seat]
             info = move.action

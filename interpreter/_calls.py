@@ -128,6 +128,15 @@ class CallMixin:
             if bottom:
                 return tuple(reversed(cards[:k]))
             return tuple(reversed(cards[len(cards) - k:]))
+
+        def render(ctx):   # the zone, then the count, as above; out of range: `several`
+            c, k = ctx.tmp(), ctx.tmp()
+            part = f"{c}[:{k}]" if bottom else f"{c}[len({c}) - {k}:]"
+            return (f"({ctx.k(tuple)}({ctx.k(reversed)}({part})) "
+                    f"if (({c} := st.zones[{ctx.sub(z)}.slot]) or True) "
+                    f"and 0 <= ({k} := {ctx.sub(n)}) <= len({c}) "
+                    f"else {ctx.call(several, cold=True)})")
+        several.render = render
         return _tuples(several)
 
     def _b_bottom(self, node, scope):

@@ -931,3 +931,31 @@ returns(p) = if p == c then out else 0
     assert "alive" in game.prog.defs
     body, _ = info.def_body(game.prog.defs["alive"])
     assert body.__name__ == "players"
+
+
+def test_several_cards_from_the_top_or_bottom_written_out_as_in_plain_code(monkeypatch):
+    # top(pile, k) and bottom(pile, k), top first as ever, inline in generated code; a
+    # count past the zone's size, or below zero, is the same error.  The pile is 1..5,
+    # five on top: top 2 is five, four; bottom 2 is two, one (two nearer the top).
+    text = FIVE_CARDS + '''var out: int = 0
+var k: int = 2
+flow:
+    out = ord(first(c for c in top(pile, k)).n) * 1000 + ord(first(c for c in bottom(pile, k)).n) * 100 + count(top(pile, 0)) * 10 + count(bottom(pile, 5))
+    k = 6
+    out = out + count(top(pile, k))
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (False, True):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        with pytest.raises(RuleError, match=r"top\(zone, 6\) but the zone has 5 cards"):
+            load_text(text).new_state()
+        ok = load_text(text.replace("k = 6", "k = 0"))
+        assert ok.new_state().returns() == (4105, 0)
+        with pytest.raises(RuleError, match=r"bottom\(zone, -1\) but the zone has 5 cards"):
+            load_text(text.replace("k = 6", "k = -1").replace("count(top(pile, k))",
+                                                                "count(bottom(pile, k))")).new_state()
+    import re
+    sources = "".join(_generated_sources(ok))
+    assert re.search(r"\(_t(\d+)\[len\(_t\1\) - _t\d+:\]\)", sources)    # top(pile, k)
+    assert re.search(r"\(_t\d+\[:_t\d+\]\)", sources)                      # bottom(pile, k)

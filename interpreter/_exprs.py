@@ -229,6 +229,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         if len(keys) <= 2:
             t_keys = keys
             by_value = {k[0]: v for k, v in table.items()} if len(keys) == 1 else table
+            if len(keys) == 2:
+                t_keys, by_value = _one_index_varies(table, keys)
 
             def render(ctx):   # a missing key goes through `fn`, which reports it
                 t = ctx.tmp()
@@ -268,6 +270,19 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             except KeyError:
                 key_error(st, key)
         return find
+
+
+def _one_index_varies(table, keys) -> tuple:
+    """(keys, table) for a lookup by two indices: where one is a constant (`won[p,
+    first]`), the other alone, in the part of the table at that constant (no pair to make
+    and hash per lookup); else both, in the whole table."""
+    for fixed, free in ((1, 0), (0, 1)):
+        c = _folded(keys[fixed])
+        if c is not None:
+            part = {k[free]: v for k, v in table.items() if k[fixed] == c[0]}
+            if len(part) == sum(1 for k in table if k[fixed] == c[0]):   # none merged
+                return [keys[free]], part
+    return keys, table
 
 
 __all__ = ["ExprCompiler", "_const", "_folded"]

@@ -959,3 +959,33 @@ returns(p) = if p == a then out else 0
     sources = "".join(_generated_sources(ok))
     assert re.search(r"\(_t(\d+)\[len\(_t\1\) - _t\d+:\]\)", sources)    # top(pile, k)
     assert re.search(r"\(_t\d+\[:_t\d+\]\)", sources)                      # bottom(pile, k)
+
+
+def test_a_lookup_with_one_constant_index_reads_a_table_by_the_other(monkeypatch):
+    # `cell[r, 1]` and `tally[1, r]` look r up in the part of the table at the constant
+    # (no pair made per lookup); the values as in plain code, and an index off the table
+    # the same error.  Rows 1..2: the pile's top two go to cell[1, 1] and cell[2, 1].
+    import re
+    text = FIVE_CARDS + '''zone cell[1..2, 1..2]: stack
+var tally[1..2, 1..2]: int = 0
+var r: int = 1
+var out: int = 0
+flow:
+    while r <= 2:
+        move top(pile) to cell[r, 1]
+        tally[1, r] = count(cell[r, 1]) * r
+        r += 1
+    out = ord(top(cell[1, 1]).n) * 100 + ord(top(cell[2, 1]).n) * 10 + tally[1, 1] + tally[1, 2]
+    out = out + count(cell[r, 1])
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (False, True):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        with pytest.raises(RuleError, match=r"zone cell has no element \[3, 1\]"):
+            load_text(text).new_state()
+        game = load_text(text.replace("cell[r, 1])\n    end", "cell[r - 1, 1])\n    end"))
+        assert game.new_state().returns() == (434, 0)
+    sources = "".join(_generated_sources(game))
+    assert re.search(r"K\d+\.get\(_t\d+\[\d+\]\)\) is None", sources)      # by r alone
+    assert not re.search(r"\.get\(\([^()]*, ", sources)                       # no pair

@@ -7,6 +7,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 from gdl.errors import OptionError, did_you_mean
 
 from ._compiler import CHANCE, DECIDE, END
+from .state import draws_by_bits
 
 Agent = Callable[[object, object, random.Random], object]
 
@@ -52,6 +53,7 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
     simultaneous decision of random agents only is `State.random_joint_step`."""
     decisions = 0
     apply, chance_step, random_step = state.apply, state.chance_step, state.random_step
+    bits = draws_by_bits(rng)
     all_random = None     # whether simultaneous decisions draw at once: found at the first
     for _ in range(max_steps):
         node = state.node
@@ -59,12 +61,12 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
         if kind == END:
             break
         if kind == CHANCE:
-            chance_step(rng)
+            chance_step(rng, bits)
         elif kind == DECIDE:
             seat = node[2][0]
             agent = agents[seat.index]
             if agent is random_agent:
-                random_step(rng)
+                random_step(rng, bits)
             else:
                 apply(agent(state, seat, rng), seat)
             decisions += 1

@@ -373,7 +373,7 @@ class State:
             i -= n
         raise AssertionError("random_move: index past the last chunk")
 
-    def _random_plain(self, site, seat, rng):
+    def _random_plain(self, site, seat, rng, bits=None):
         """`random_move` where no action has parameters (`fold`, `call`, `raise`): the
         ones whose requires hold, then one of them.  The generated list
         (`Site.plain_moves`) clears the `me` slots itself, unless a require raises."""
@@ -398,7 +398,9 @@ class State:
         if not moves:
             return self.legal_moves(seat)[0]      # raises the deadlock error
         n = len(moves)
-        if type(rng) is Random and _DRAW_BY_BITS:       # `_below`: inline on this hot path
+        if bits is None:
+            bits = type(rng) is Random and _DRAW_BY_BITS
+        if bits:                                        # `_below`: inline on this hot path
             k = n.bit_length()
             i = rng.getrandbits(k)
             while i >= n:
@@ -551,18 +553,22 @@ class State:
         if seen is not None:
             self._observe(seen)
 
-    def random_step(self, rng):
+    def random_step(self, rng, bits=None):
         """At a decision of one seat, `apply(random_move(rng))` in one call: the same
-        move drawn the same way (random playouts take this step at every decision)."""
+        move drawn the same way (random playouts take this step at every decision).
+        `bits` is `draws_by_bits(rng)` where already known (a playout works it out
+        once)."""
         node = self.node
         if node[0] != DECIDE:
             raise MoveError("random_step is for a decision of one seat; use random_move")
         site, seat = node[1], node[2][0]
+        if bits is None:
+            bits = type(rng) is Random and _DRAW_BY_BITS
         fixed = site.fixed
         if fixed is _NO_PARAMETERS:
-            move = self._random_plain(site, seat, rng)
+            move = self._random_plain(site, seat, rng, bits)
         elif fixed:
-            move = fixed[_below(rng, len(fixed))]
+            move = fixed[_bits_below(rng, len(fixed)) if bits else rng.randrange(len(fixed))]
         elif fixed is None:                   # the first decision here: random_move finds out
             move = self.random_move(rng, seat)
         else:
@@ -571,7 +577,7 @@ class State:
                 pick = site.pick = generated_pick(site, self._twins_step()) or False
             if pick:                          # `_random_pick`'s first lines, inline
                 try:
-                    move = pick(self, seat, rng, type(rng) is Random and _DRAW_BY_BITS)
+                    move = pick(self, seat, rng, bits)
                 except BaseException:
                     self._clear_slots(site)
                     raise
@@ -743,16 +749,19 @@ class State:
             self._shuffled(node[2], [cards[i] for i in outcome.data])
         self._chanced(outcome)
 
-    def chance_step(self, rng):
+    def chance_step(self, rng, bits=None):
         """At a chance node, `apply_chance(sample_chance(rng))` in one call: the same
-        outcome drawn the same way (random playouts take this step at every chance)."""
+        outcome drawn the same way (random playouts take this step at every chance);
+        `bits` as for `random_step`."""
         node = self.node
         if node[0] != CHANCE:
             raise MoveError("this is not a chance node")
         if node[1] == "random":
             values = node[3]
             n = len(values)
-            if type(rng) is Random and _DRAW_BY_BITS:           # `_bits_below`, inline
+            if bits is None:
+                bits = type(rng) is Random and _DRAW_BY_BITS
+            if bits:                                            # `_bits_below`, inline
                 k = n.bit_length()
                 i = rng.getrandbits(k)
                 while i >= n:
@@ -1020,6 +1029,13 @@ def _shuffle(rng, cards):
         _shuffle_by_bits(rng, cards)
     else:
         rng.shuffle(cards)
+
+
+def draws_by_bits(rng) -> bool:
+    """Whether `rng` draws as the inline draws do (a plain `random.Random` on a Python
+    whose draws were checked): `random_step` and `chance_step` take it from a loop that
+    steps many times with one source."""
+    return type(rng) is Random and _DRAW_BY_BITS
 
 
 def _below(rng, n: int) -> int:

@@ -525,3 +525,25 @@ def test_a_shuffle_drawn_inline_is_randoms_own_from_the_same_stream():
     cards = list(range(10))
     _shuffle(mine, cards)
     assert _CountingRandom.shuffled == 1 and cards != list(range(10))
+
+
+def test_a_step_given_how_its_source_draws_takes_the_same_move():
+    # `play_out` works out once whether its source draws by bits (a plain Random) and
+    # passes it to every step; a step left to work it out itself draws the same.
+    from interpreter.state import draws_by_bits
+    assert draws_by_bits(random.Random(1))
+    assert not draws_by_bits(_OnlyRandrange(1)) and not draws_by_bits(_CountingRandom(1))
+    game = load(str(ROOT / "gerry.gdl"))
+    for seed in range(3):
+        a, b = game.new_state(), game.new_state()
+        ra, rb = random.Random(seed), random.Random(seed)
+        for _ in range(40):
+            if a.is_terminal():
+                break
+            if a.is_chance():
+                a.chance_step(ra)
+                b.chance_step(rb, True)
+            else:
+                a.random_step(ra)
+                b.random_step(rb, True)
+        assert a.trace_texts() == b.trace_texts() and len(a.history) > 10

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from itertools import islice
 from typing import Callable, Dict, List, Optional, Sequence
 
 from gdl.errors import OptionError, did_you_mean
@@ -49,13 +50,19 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
     """Plays `state` to the end in place; returns the number of decisions made.  Reads
     the node kind directly (the hot loop of every benchmark and fuzz run) instead of
     through `is_terminal`/`is_chance`/`to_move`, with the same steps in the same order; a
-    random agent's decision is `State.random_step`, the same draw in one call, and a
-    simultaneous decision of random agents only is `State.random_joint_step`."""
+    random agent's decision is `State.random_step`, the same draw in one call, a run of
+    decisions all of random agents is `State.random_steps`, and a simultaneous decision
+    of random agents only is `State.random_joint_step`.  A step is a decision, a chance
+    event or a simultaneous decision; at most `max_steps` are taken."""
     decisions = 0
-    apply, chance_step, random_step = state.apply, state.chance_step, state.random_step
+    apply, chance_step, random_steps = state.apply, state.chance_step, state.random_steps
     bits = draws_by_bits(rng)
-    all_random = None     # whether simultaneous decisions draw at once: found at the first
-    for _ in range(max_steps):
+    try:                      # a list's own count: a generator costs the shortest games 1%
+        all_random = agents.count(random_agent) == len(agents)
+    except AttributeError:
+        all_random = all(a is random_agent for a in agents)
+    steps = iter(range(max_steps))
+    for _ in steps:
         node = state.node
         kind = node[0]
         if kind == END:
@@ -63,16 +70,20 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
         if kind == CHANCE:
             chance_step(rng, bits)
         elif kind == DECIDE:
+            if all_random:                    # this and the decisions straight after it
+                taken = random_steps(rng, steps.__length_hint__() + 1, bits)
+                if taken > 1:                 # the steps they took (C: no loop here)
+                    next(islice(steps, taken - 2, None), None)
+                decisions += taken
+                continue
             seat = node[2][0]
             agent = agents[seat.index]
             if agent is random_agent:
-                random_step(rng, bits)
+                random_steps(rng, 1, bits)
             else:
                 apply(agent(state, seat, rng), seat)
             decisions += 1
         else:
-            if all_random is None:
-                all_random = all(a is random_agent for a in agents)
             if all_random:
                 decisions += state.random_joint_step(rng)
                 continue

@@ -555,39 +555,51 @@ class State:
 
     def random_step(self, rng, bits=None):
         """At a decision of one seat, `apply(random_move(rng))` in one call: the same
-        move drawn the same way (random playouts take this step at every decision).
-        `bits` is `draws_by_bits(rng)` where already known (a playout works it out
-        once)."""
-        node = self.node
-        if node[0] != DECIDE:
+        move drawn the same way.  `bits` is `draws_by_bits(rng)` where already known (a
+        playout works it out once)."""
+        if self.node[0] != DECIDE:
             raise MoveError("random_step is for a decision of one seat; use random_move")
-        site, seat = node[1], node[2][0]
+        self.random_steps(rng, 1, bits)
+
+    def random_steps(self, rng, limit: int, bits=None) -> int:
+        """`random_step` again and again while one seat decides, at most `limit` times;
+        returns how many (a playout of random agents takes its decisions so, not with a
+        call each)."""
         if bits is None:
             bits = type(rng) is Random and _DRAW_BY_BITS
-        fixed = site.fixed
-        if fixed is _NO_PARAMETERS:
-            move = self._random_plain(site, seat, rng, bits)
-        elif fixed:
-            move = fixed[_bits_below(rng, len(fixed)) if bits else rng.randrange(len(fixed))]
-        elif fixed is None:                   # the first decision here: random_move finds out
-            move = self.random_move(rng, seat)
-        else:
-            pick = site.pick
-            if pick is None:
-                pick = site.pick = generated_pick(site, self._twins_step()) or False
-            if pick:                          # `_random_pick`'s first lines, inline
-                try:
-                    move = pick(self, seat, rng, bits)
-                except BaseException:
-                    self._clear_slots(site)
-                    raise
-                if move is None:
-                    move = self.legal_moves(seat)[0]      # raises the deadlock error
+        taken = 0
+        node = self.node
+        while taken < limit and node[0] == DECIDE:
+            site, seat = node[1], node[2][0]
+            fixed = site.fixed
+            text = None
+            if fixed is _NO_PARAMETERS:
+                move = self._random_plain(site, seat, rng, bits)
+            elif fixed:
+                move = fixed[_bits_below(rng, len(fixed)) if bits else rng.randrange(len(fixed))]
+            elif fixed is None:               # the first decision here: random_move finds out
+                move = self.random_move(rng, seat)
             else:
-                move = self._random_pick(site, seat, rng)
+                pick = site.pick
+                if pick is None:
+                    pick = site.pick = generated_pick(site, self._twins_step()) or False
+                if pick:                      # `_random_pick`'s first lines, inline
+                    try:
+                        move = pick(self, seat, rng, bits)
+                    except BaseException:
+                        self._clear_slots(site)
+                        raise
+                    if move is None:
+                        move = self.legal_moves(seat)[0]      # raises the deadlock error
+                else:
+                    move = self._random_pick(site, seat, rng)
             if type(move) is tuple:
-                return self._decided(site, seat, move[0], move[1])
-        self._decided(site, seat, move.action, move.args, move._text or move.text)
+                self._decided(site, seat, move[0], move[1])
+            else:
+                self._decided(site, seat, move.action, move.args, move._text or move.text)
+            taken += 1
+            node = self.node
+        return taken
 
     def random_joint_step(self, rng) -> int:
         """At a simultaneous decision, every waiting seat's `random_move` (in `to_move`

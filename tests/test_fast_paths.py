@@ -547,3 +547,28 @@ def test_a_step_given_how_its_source_draws_takes_the_same_move():
                 a.random_step(ra)
                 b.random_step(rb, True)
         assert a.trace_texts() == b.trace_texts() and len(a.history) > 10
+
+
+@pytest.mark.parametrize("name", ["gerry.gdl", "evil_deal.gdl", "double_dealing_shuffle.gdl"])
+def test_a_playout_of_random_agents_stops_after_max_steps_as_step_by_step(name):
+    # play_out takes a run of random decisions in one call (`random_steps`); a chance
+    # event, a decision and a simultaneous decision are each a step, and it stops after
+    # `max_steps` of them, where stepping one at a time stops.
+    from interpreter.agents import AGENTS, play_out
+    game = load(str(ROOT / name))
+    agents = [AGENTS["random"]] * game.num_players
+    for k in (0, 1, 2, 7, 30, 61):
+        fast = game.new_state()
+        made = play_out(fast, agents, random.Random(k), max_steps=k)
+        slow, rng, decisions = game.new_state(), random.Random(k), 0
+        for _ in range(k):
+            if slow.is_terminal():
+                break
+            if slow.is_chance():
+                slow.chance_step(rng)
+            elif slow.node[0] == 2:           # a simultaneous decision
+                decisions += slow.random_joint_step(rng)
+            else:
+                slow.random_step(rng)
+                decisions += 1
+        assert fast.trace_texts() == slow.trace_texts() and made == decisions

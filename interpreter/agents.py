@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-from itertools import islice
 from typing import Callable, Dict, List, Optional, Sequence
 
 from gdl.errors import OptionError, did_you_mean
@@ -61,19 +60,19 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
         all_random = agents.count(random_agent) == len(agents)
     except AttributeError:
         all_random = all(a is random_agent for a in agents)
-    steps = iter(range(max_steps))
-    for _ in steps:
+    steps = 0
+    while steps < max_steps:
         node = state.node
         kind = node[0]
         if kind == END:
             break
+        steps += 1
         if kind == CHANCE:
             chance_step(rng, bits)
         elif kind == DECIDE:
             if all_random:                    # this and the decisions straight after it
-                taken = random_steps(rng, steps.__length_hint__() + 1, bits)
-                if taken > 1:                 # the steps they took (C: no loop here)
-                    next(islice(steps, taken - 2, None), None)
+                taken = random_steps(rng, max_steps - steps + 1, bits)
+                steps += taken - 1
                 decisions += taken
                 continue
             seat = node[2][0]

@@ -210,22 +210,17 @@ class ActionMixin:
         else:
             fn = lambda st: range(max(lo(st), low), min(hi(st), high) + 1)  # noqa: E731
 
-        lo_c, hi_c = _folded(lo), _folded(hi)     # a constant end meets its bound here
+        def end(ctx, e, bound, pick):     # a constant end meets its bound here
+            if bound is None:
+                return ctx.sub(e)
+            c = _folded(e)
+            if c is not None:
+                return ctx.lit(pick(c[0], bound))
+            return f"{ctx.k(pick)}({ctx.sub(e)}, {ctx.lit(bound)})"
 
         def render(ctx):
-            if low is None:
-                a = ctx.sub(lo)
-            elif lo_c is not None:
-                a = ctx.lit(max(lo_c[0], low))
-            else:
-                a = f"{ctx.k(max)}({ctx.sub(lo)}, {ctx.lit(low)})"
-            if high is None:
-                b = ctx.sub(hi)
-            elif hi_c is not None:
-                b = ctx.lit(min(hi_c[0], high))
-            else:
-                b = f"{ctx.k(min)}({ctx.sub(hi)}, {ctx.lit(high)})"
-            return f"{ctx.k(range)}({a}, {b} + 1)"
+            return (f"{ctx.k(range)}({end(ctx, lo, low, max)}, "
+                    f"{end(ctx, hi, high, min)} + 1)")
         return fuse(fn, render)
 
 

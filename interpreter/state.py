@@ -572,7 +572,6 @@ class State:
         while taken < limit and node[0] == DECIDE:
             site, seat = node[1], node[2][0]
             fixed = site.fixed
-            text = None
             if fixed is _NO_PARAMETERS:
                 move = self._random_plain(site, seat, rng, bits)
             elif fixed:
@@ -1035,19 +1034,19 @@ def _draws_by_bits() -> bool:
 _DRAW_BY_BITS = _draws_by_bits()
 
 
-def _shuffle(rng, cards):
-    """`rng.shuffle(cards)`: the same order from the same stream."""
-    if type(rng) is Random and _DRAW_BY_BITS:
-        _shuffle_by_bits(rng, cards)
-    else:
-        rng.shuffle(cards)
-
-
 def draws_by_bits(rng) -> bool:
     """Whether `rng` draws as the inline draws do (a plain `random.Random` on a Python
     whose draws were checked): `random_step` and `chance_step` take it from a loop that
     steps many times with one source."""
     return type(rng) is Random and _DRAW_BY_BITS
+
+
+def _shuffle(rng, cards):
+    """`rng.shuffle(cards)`: the same order from the same stream."""
+    if draws_by_bits(rng):
+        _shuffle_by_bits(rng, cards)
+    else:
+        rng.shuffle(cards)
 
 
 def _below(rng, n: int) -> int:

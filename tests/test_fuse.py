@@ -964,7 +964,8 @@ returns(p) = if p == a then out else 0
 def test_a_lookup_with_one_constant_index_reads_a_table_by_the_other(monkeypatch):
     # `cell[r, 1]` and `tally[1, r]` look r up in the part of the table at the constant
     # (no pair made per lookup); the values as in plain code, and an index off the table
-    # the same error.  Rows 1..2: the pile's top two go to cell[1, 1] and cell[2, 1].
+    # the same error.  Rows 1..2: the pile's top two go to cell[1, 1] and cell[2, 1]
+    # (five then four), tallied 1 and 2; after the loop r is 3, off the table.
     import re
     text = FIVE_CARDS + '''zone cell[1..2, 1..2]: stack
 var tally[1..2, 1..2]: int = 0

@@ -302,14 +302,18 @@ class State:
                                 f"deciding")
         else:
             raise MoveError("nobody is to move here")
-        fixed = node[1].fixed
+        return self._drawn(node[1], seat, rng)
+
+    def _drawn(self, site, seat, rng) -> Move:
+        """`random_move`'s draw for a seat known to be deciding at `site`."""
+        fixed = site.fixed
         if fixed is None:
-            fixed = node[1].fixed = _fixed_moves(node[1])
+            fixed = site.fixed = _fixed_moves(site)
         if fixed is _NO_PARAMETERS:
-            return self._random_plain(node[1], seat, rng)
+            return self._random_plain(site, seat, rng)
         if fixed:
             return fixed[_below(rng, len(fixed))]
-        picked = self._random_pick(node[1], seat, rng)
+        picked = self._random_pick(site, seat, rng)
         return picked if type(picked) is not tuple else Move(*picked)
 
     def _random_pick(self, site, seat, rng):
@@ -610,19 +614,8 @@ class State:
             raise MoveError("random_joint_step is for a simultaneous decision")
         site, pending = node[1], node[3]
         waiting = [p for p in node[2] if p not in pending]
-        fixed = site.fixed
-        if fixed is None:
-            fixed = site.fixed = _fixed_moves(site)
         for seat in waiting:                  # `random_move`'s draw, without its checks
-            if fixed is _NO_PARAMETERS:
-                move = self._random_plain(site, seat, rng)
-            elif fixed:
-                move = fixed[_below(rng, len(fixed))]
-            else:
-                move = self._random_pick(site, seat, rng)
-                if type(move) is tuple:
-                    move = Move(*move)
-            pending[seat] = move
+            pending[seat] = self._drawn(site, seat, rng)
         self._resolve_simultaneous(node)
         return len(waiting)
 

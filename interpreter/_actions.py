@@ -369,12 +369,18 @@ def _chunk_lines(info, epochs, ctx) -> list:
     lines.append(f"{pad}{vals} = {ctx.sub(domain)}")
     if n == 2:
         lines[outer:outer] = _unset(ctx, ctx.loops.pop(0), "")
+    test = tests[n]
     if info.exclude is not None:   # as `_excluding`: x computed only with candidates
         x = ctx.tmp()
-        lines += [f"{pad}{vals} = {ctx.k(list)}({vals})", f"{pad}if {vals}:",
-                  f"{pad}    {x} = {ctx.sub(info.exclude)}",
-                  f"{pad}    while {x} in {vals}: {vals}.remove({x})"]   # a fresh list
-    test = tests[n]
+        without = _without_each(domain)
+        if without is not None:    # a constant domain: what is left is looked up
+            if without:
+                lines += [f"{pad}{x} = {ctx.sub(info.exclude)}",
+                          f"{pad}{vals} = {ctx.k(without)}.get({x}, {vals})"]
+        else:
+            lines += [f"{pad}{vals} = {ctx.k(list)}({vals})", f"{pad}if {vals}:",
+                      f"{pad}    {x} = {ctx.sub(info.exclude)}",
+                      f"{pad}    while {x} in {vals}: {vals}.remove({x})"]   # a fresh list
     if test is not None:           # as `_last_values`
         kept, v = ctx.tmp(), ctx.tmp()
         if epochs is not None:
@@ -388,6 +394,26 @@ def _chunk_lines(info, epochs, ctx) -> list:
     lines += [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {prefix}, {vals}))",
               f"return {out}"]
     return lines
+
+
+#: the longest constant domain `_without_each` tabulates (its table holds n * n values)
+WITHOUT_MAX = 64
+
+
+def _without_each(domain):
+    """For a constant domain of distinct values: each value -> the domain without it (a
+    tuple, as the domain is; an empty table for an empty domain), so that leaving a value
+    out is one look-up, not a copy and three scans; None for any other domain."""
+    c = _folded(domain)
+    if c is None or not isinstance(c[0], tuple) or len(c[0]) > WITHOUT_MAX:
+        return None
+    values = c[0]
+    try:
+        if len(set(values)) != len(values):   # equal values: each would have to go
+            return None
+    except TypeError:                          # an unhashable value
+        return None
+    return {v: values[:i] + values[i + 1:] for i, v in enumerate(values)}
 
 
 def _unset(ctx, temps, pad) -> list:

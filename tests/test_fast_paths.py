@@ -278,6 +278,49 @@ def test_an_excluded_value_is_only_computed_when_there_are_candidates():
     assert [m.text for m in state.legal_moves()] == ["wait"]
 
 
+CONSTANT_EXCLUDED = '''game "constant exclude"
+players a, b
+var last: int = 2
+var twice: int = 0
+action go(t: 1..4) "not the last number":
+    require t != last "the last number"
+    last = t
+action hop(t: [1, 3, 1, 4]) "a domain with a value twice":
+    require t != last "the last number"
+    twice = t
+flow:
+    repeat 3:
+        choose a: go, hop
+    end game
+'''
+
+
+def test_a_value_left_out_of_a_constant_domain_is_left_out_as_a_require_would(monkeypatch):
+    # A constant domain of distinct values (`go`) looks up what is left without the
+    # excluded value; `hop`'s domain holds 1 twice, and both must go when 1 is excluded.
+    from interpreter import _fuse
+    from interpreter._actions import _without_each
+    texts = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(CONSTANT_EXCLUDED)
+        info = game.prog.compiler.action_info
+        assert _without_each(info["go"].enum_params[0][2]) is not None
+        assert _without_each(info["hop"].enum_params[0][2]) is None
+        state = game.new_state()
+        seen = [[m.text for m in state.legal_moves()]]
+        for move in ("go 1", "go 3", "go 4"):
+            state.apply(move)
+            seen.append([m.text for m in state.legal_moves()] if not state.is_terminal()
+                        else None)
+        texts[enabled] = seen
+    assert texts[True] == texts[False] == [
+        ["go 1", "go 3", "go 4", "hop 1", "hop 3", "hop 1", "hop 4"],
+        ["go 2", "go 3", "go 4", "hop 3", "hop 4"],
+        ["go 1", "go 2", "go 4", "hop 1", "hop 1", "hop 4"],
+        None]
+
+
 def _trace_of(game, seed, agent):
     from interpreter.agents import play_out
     state = game.new_state()

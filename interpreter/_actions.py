@@ -182,7 +182,10 @@ class ActionMixin:
                         f"[{level:d}] else {ctx.call(once_per_loop)})")
             t = ctx.tmp()
             temps.append(t)
-            return f"({t} if {t} is not {ctx.k(UNSET)} else ({t} := {ctx.sub(fn)}))"
+            hot = ctx.hot                   # its calls run once per loop, not per item:
+            text = ctx.sub(fn)              # writing the held locals first costs little
+            ctx.hot = hot
+            return f"({t} if {t} is not {ctx.k(UNSET)} else ({t} := {text}))"
         once_per_loop.render = render
         return once_per_loop
 

@@ -575,7 +575,8 @@ returns(p) = 0
             continue
         sources = _generated_sources(game)
         (lister,) = [s for s in sources if ".append((" in s]
-        unchecked = re.findall(r"\]\.attrs\[", lister)        # st.frame[2].attrs[...]
+        held = re.search(r"for (_t\d+) in ", lister)           # `c` held in a temporary,
+        unchecked = re.findall(r"\]\.attrs\[|\b%s\.attrs\[" % held[1], lister)  # or its slot
         assert len(unchecked) == 1 + strict                     # c.rank, once per require
         assert len(re.findall(r"is None else _t\d+\.attrs\[", lister)) == 1   # led.rank
         assert any(re.search(r"for _t(\d+) in .*\n.*\b_t\1\.attrs\[", s) for s in sources)
@@ -709,6 +710,50 @@ returns(p) = 0
             assert re.search(r"\n\s*(_t\d+ = )+K\d+\n\s*for ", lister)  # started unset
             assert re.search(r"\(_t(\d+) if _t\1 is not K\d+ else \(_t\1 := ", lister)
             assert not re.search(r"\[0\] == K\d+\[", lister)       # no epoch-kept memo
+
+
+def test_a_loop_invariant_call_in_a_move_list_leaves_the_candidates_held(monkeypatch):
+    # `all(...)` over the hand is the same for every candidate and runs as a call of its
+    # own: computed once per list, it writes the candidate to its slot once, where it
+    # runs, and the loop holds each candidate in a temporary instead of writing the slot.
+    import re
+    text = '''game "t"
+players a, b
+card n: 1..6
+cards into stock: card(n: k) for k in 1..6
+zone stock: stack
+zone hand[player]: set, face up
+var led: card? = none
+action lead(c: hand[me]):
+    led = c
+    move c to stock
+action follow(c: hand[me]):
+    require c.n % 2 == led.n % 2 or all(x.n % 2 != led.n % 2 for x in hand[me])
+    move c to stock
+flow:
+    deal 3 from stock to hand[p] for p in players
+    choose a: lead
+    choose b: follow
+returns(p) = 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        st = game.new_state()
+        hand = st.cards_in("hand[b]")
+        for lead in [m.text for m in st.legal_moves()]:
+            s = st.clone()
+            s.apply(lead)
+            n = int(lead.split()[1])
+            same = [c for c in hand if c.attrs["n"] % 2 == n % 2]
+            want = [f"follow {c.text}" for c in (same or hand)]
+            assert [m.text for m in s.legal_moves()] == want, lead
+        if enabled:
+            (lister,) = [s for s in _generated_sources(game)
+                         if ".append((" in s and "is not K" in s]
+            loop = lister[lister.index("for "):]
+            assert not re.search(r"for (_t\d+) in .*:\n\s*\S+\[\d+\] = \1\n", loop)
+            assert re.search(r"for (_t\d+) in .*:\n\s*if \(*\1\.", loop)
 
 
 def test_cards_drawn_from_zones_moved_to_zones_named_outright(monkeypatch):

@@ -17,6 +17,10 @@ from ._collections import CollectionMixin
 from ._ops import OperatorMixin
 
 
+#: how many sets of seats out `players` remembers its answer for (2 ** seats at most)
+PLAYERS_KEPT = 1024
+
+
 class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
     """Mixin for the Compiler: `expr(node, scope)` returns a closure."""
 
@@ -127,14 +131,21 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
 
     def active_players(self):
         """`players`: the seats still in, in seat order; the same tuple of all seats while
-        nobody is out (the common case: no filtering)."""
+        nobody is out (the common case: no filtering), else one tuple per set of seats
+        out, made the first time it is asked for."""
         seats = tuple(self.prog.seats)
+        by_out = {}                         # the `st.out` bits -> the seats still in
 
         def players(st):
             out = st.out
             if not out:
                 return seats
-            return tuple([s for s in seats if not out >> s.index & 1])
+            still = by_out.get(out)
+            if still is None:
+                still = tuple([s for s in seats if not out >> s.index & 1])
+                if len(by_out) < PLAYERS_KEPT:
+                    by_out[out] = still
+            return still
         players.render = lambda ctx: (     # inline while nobody is out
             f"({ctx.k(seats)} if not st.out else {ctx.call(players, cold=True)})")
         return _tuples(players)

@@ -659,6 +659,32 @@ returns(p) = if p == a then before * 10 + after else if last == c then 1 else 0
         assert tuple(st.returns()) == (32.0, 1.0, 1.0)
 
 
+def test_players_answer_for_each_set_of_seats_out_in_every_game(monkeypatch):
+    # The seats still in are remembered per set of seats out, for the program: games
+    # that eliminate different seats, one after the other, each get their own.
+    text = '''game "t"
+players a, b, c
+var seen: int = 0
+action drop_b():
+    eliminate b
+action drop_c():
+    eliminate c
+flow:
+    choose a: drop_b, drop_c
+    for p in players:
+        seen = seen * 10 + (if p == a then 1 else if p == b then 2 else 3)
+    end game
+returns(p) = seen
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        for move, want in (("drop_b", 13), ("drop_c", 12), ("drop_b", 13)):
+            st = game.new_state()
+            st.apply(move)
+            assert st.returns()[0] == want, move
+
+
 def test_a_move_list_keeps_loop_invariant_parts_in_locals_computed_where_first_reached(
         monkeypatch):
     # `led.n` is the same for every candidate `c`: the generated list keeps it in a

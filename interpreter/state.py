@@ -1095,12 +1095,17 @@ def _excluding(values, exclude, st):
 
 def _one_per_kind(values):
     """The first of each group of identical cards, in order (`_without_twins` for the
-    values of a lone parameter); cards of as many kinds as there are come back as given."""
+    values of a lone parameter); cards of as many kinds as there are come back as given.
+    One pass: a dict keeps each kind's first card, in the order the kinds first come."""
+    firsts: dict = {}
+    keep = firsts.setdefault
     try:
-        if len({v.kind for v in values}) == len(values):
-            return values
+        for v in values:
+            keep(v.kind, v)
     except AttributeError:              # not only cards
         pass
+    else:
+        return values if len(firsts) == len(values) else list(firsts.values())
     seen = set()
     out = []
     for v in values:

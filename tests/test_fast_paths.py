@@ -615,3 +615,15 @@ def test_a_playout_of_random_agents_stops_after_max_steps_as_step_by_step(name):
                 slow.random_step(rng)
                 decisions += 1
         assert fast.trace_texts() == slow.trace_texts() and made == decisions
+
+
+def test_one_card_of_each_kind_is_the_first_in_the_order_the_kinds_first_come():
+    from interpreter.state import _one_per_kind
+    from interpreter.values import Card
+    cards = [Card(i, {}, kind, str(kind), str(kind)) for i, kind in enumerate([3, 1, 3, 2, 1])]
+    merged = _one_per_kind(cards)
+    assert [c.id for c in merged] == [0, 1, 3]          # kinds 3, 1, 2: their first cards
+    distinct = cards[:2] + cards[3:4]
+    assert _one_per_kind(distinct) is distinct          # nothing to merge: as given
+    assert _one_per_kind((4, 4, 5)) == [4, 5]          # not cards: equal values merge
+    assert _one_per_kind([cards[0], 7, cards[2], 7]) == [cards[0], 7]   # cards by kind

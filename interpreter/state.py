@@ -568,7 +568,8 @@ class State:
     def random_steps(self, rng, limit: int, bits=None) -> int:
         """`random_step` again and again while one seat decides, at most `limit` times;
         returns how many (a playout of random agents takes its decisions so, not with a
-        call each)."""
+        call each).  It holds `_decided`'s lines inline where no seat's observations are
+        kept: the call per decision was 2% of Evil Deal's bytecodes, 1.8% of Kuhn's."""
         if bits is None:
             bits = type(rng) is Random and _DRAW_BY_BITS
         taken = 0
@@ -597,9 +598,37 @@ class State:
                 else:
                     move = self._random_pick(site, seat, rng)
             if type(move) is tuple:
-                self._decided(site, seat, move[0], move[1])
+                info, args = move
+                try:                          # `_decided`'s lines, inline: every move's
+                    text = info.texts.get(args) or move_text(info, args)
+                except TypeError:
+                    text = move_text(info, args)
             else:
-                self._decided(site, seat, move.action, move.args, move._text or move.text)
+                info, args, text = move.action, move.args, move._text or move.text
+            if self.obs is not None:          # a move seen by the seats: redacted first
+                self._decided(site, seat, info, args, text)
+                taken += 1
+                node = self.node
+                continue
+            self.history.append((seat.index, text, None))
+            frame = self.frame
+            frame[info.me_slot] = seat
+            if args:
+                slots = info.slots
+                if len(slots) == 1:
+                    frame[slots[0]] = args[0]
+                else:
+                    for slot, v in zip(slots, args):
+                        frame[slot] = v
+            entries = site.entries
+            if entries is None:
+                entries = site.entries = {a: entry for a, entry in site.actions}
+            self.node = None
+            code = self.prog.code
+            self.budget = LOOP_BUDGET
+            self.pc = pc = entries[info]
+            while pc >= 0:
+                pc = code[pc](self)
             taken += 1
             node = self.node
         return taken

@@ -569,7 +569,7 @@ class State:
         """`random_step` again and again while one seat decides, at most `limit` times;
         returns how many (a playout of random agents takes its decisions so, not with a
         call each).  It holds `_decided`'s lines inline where no seat's observations are
-        kept: the call per decision was 2% of Evil Deal's bytecodes, 1.8% of Kuhn's."""
+        kept: the call per decision was 2% of the bytecodes of a game of short moves."""
         if bits is None:
             bits = type(rng) is Random and _DRAW_BY_BITS
         taken = 0

@@ -40,6 +40,7 @@ class ActionInfo:
     chunks: object = None                # chunks(st): `_chunk_enumerators` as generated
     #                                      code (one or two parameters), or None
     slots: tuple = ()                    # the parameters' frame slots, in order
+    merged: bool = False                 # `chunks` keeps one card of each kind already
 
 
 class ActionMixin:
@@ -110,7 +111,11 @@ class ActionMixin:
         info.hoisted = hoisted
         info.exclude = exclude
         if 1 <= len(params) <= 2:
+            # a lone card parameter where cards have twins: the list merges them itself
+            info.merged = len(params) == 1 and self.prog.has_twins and _all_cards(
+                enum_params[0][2])
             info.chunks = generated_chunks(info, self.prog.epoch if hoisted else None)
+            info.merged = info.merged and info.chunks is not None
         self.action_info[name] = info
         return info
 
@@ -384,13 +389,23 @@ def _chunk_lines(info, epochs, ctx) -> list:
             lines += [f"{pad}{vals} = {ctx.k(list)}({vals})", f"{pad}if {vals}:",
                       f"{pad}    {x} = {ctx.sub(info.exclude)}",
                       f"{pad}    while {x} in {vals}: {vals}.remove({x})"]   # a fresh list
-    if test is not None:           # as `_last_values`
+    if test is not None or info.merged:   # as `_last_values`, then `_one_per_kind`
         kept, v = ctx.tmp(), ctx.tmp()
-        if epochs is not None:
+        if epochs is not None and test is not None:
             lines.append(f"{pad}{ctx.k(epochs)}[{n - 1:d}] += 1")
         ctx.loops[n - 1] = temps = []
-        loop = [f"{pad}for {v} in {vals}:", *ctx.bind("frame", slot, v, pad + "    "),
-                f"{pad}    if {ctx.sub(test)}: {kept}.append({v})"]
+        loop = [f"{pad}for {v} in {vals}:", *ctx.bind("frame", slot, v, pad + "    ")]
+        inner = pad + "    "
+        if test is not None:
+            loop.append(f"{inner}if {ctx.sub(test)}:")
+            inner += "    "
+        if info.merged:            # the first card of each kind that passes
+            seen = ctx.tmp()
+            loop[:0] = [f"{pad}{seen} = {ctx.k(set)}()"]
+            loop += [f"{inner}if {v}.kind not in {seen}:", f"{inner}    {seen}.add({v}.kind)",
+                     f"{inner}    {kept}.append({v})"]
+        else:
+            loop[-1] += f" {kept}.append({v})"
         lines += [f"{pad}{kept} = []", *_unset(ctx, temps, pad), *loop,
                   f"{pad}{vals} = {kept}"]
     ctx.loops = None
@@ -484,7 +499,7 @@ def generated_pick(site, twins):
                   f"{found} = {ctx.k(info.chunks)}(st)",
                   f"st.frame[{info.me_slot:d}] = None",
                   *(f"st.frame[{slot:d}] = None" for slot in info.slots)]
-        if twins is not None:
+        if twins is not None and not info.merged:
             count.append(f"if {found}: {found} = {ctx.k(twins)}(st, seat, {ctx.k(info)}, "
                          f"{found})")
         count.append(f"for {chunk} in {found}: {total} += len({chunk}[2])")

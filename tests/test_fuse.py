@@ -659,6 +659,64 @@ returns(p) = if p == a then before * 10 + after else if last == c then 1 else 0
         assert tuple(st.returns()) == (32.0, 1.0, 1.0)
 
 
+def test_a_lone_card_parameter_lists_the_first_card_of_each_kind_that_passes(monkeypatch):
+    # Cards with twins: the generated list of `play` keeps, in hand order, the first
+    # card of each kind that passes the require (a twin of a card that fails may pass);
+    # `toss` has no require and merges all the same.  Random moves draw from those lists,
+    # fused or not, and name only the cards legal_moves offers.
+    import re
+    text = '''game "t"
+players a, b
+card n: 1..4, mark: 1..2
+cards into stock: card(n: k, mark: 1) for k in [1, 1, 2, 2, 3, 3]
+cards into stock: card(n: 2, mark: 2)
+zone stock: stack
+zone hand[player]: stack, face up
+zone pile: stack, face up
+action play(c: hand[me]):
+    require c.n != 3 and c != top(hand[me])
+    move c to pile
+action toss(c: hand[me]):
+    move c to pile
+flow:
+    deal 7 from stock to hand[p] for p in [a]
+    choose a: play, toss
+returns(p) = 0
+'''
+    picks = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        st = game.new_state()
+        hand = st.cards_in("hand[a]")
+        legal = st.legal_moves()
+        offered = {id(c) for m in legal for c in m.args}
+        got = [st.random_move(random.Random(i)) for i in range(80)]
+        assert all(id(c) in offered for m in got for c in m.args)
+        assert {(m.text, id(m.args[0])) for m in got} == {(m.text, id(m.args[0])) for m in legal}
+        picks[enabled] = [(m.action.name, [c.id for c in m.args]) for m in got]
+        texts = [m.text for m in legal]
+        assert len(texts) == len(set(texts))
+        kinds = [(c.attrs["n"], c.attrs["mark"]) for c in hand]
+        firsts = [c for i, c in enumerate(hand) if kinds.index(kinds[i]) == i]
+        assert [m.args[0] for m in legal if m.action.name == "toss"] == firsts
+        passing = [c for c in hand[1:] if c.attrs["n"] != 3]        # hand[0] is the top
+        want = [c for i, c in enumerate(passing)
+                if [(d.attrs["n"], d.attrs["mark"]) for d in passing].index(
+                    (c.attrs["n"], c.attrs["mark"])) == i]
+        assert [m.args[0] for m in legal if m.action.name == "play"] == want
+        assert want[0] is hand[1] and hand[1].attrs["n"] == hand[0].attrs["n"]  # its twin
+        if enabled:
+            info = game.prog.compiler.action_info
+            assert info["play"].merged and info["toss"].merged
+            listers = [s for s in _generated_sources(game) if ".append((" in s]
+            assert len(listers) == 2
+            assert all(re.search(r"if (_t\d+)\.kind not in (_t\d+):\n\s*\2\.add\(\1\.kind\)",
+                                 s) for s in listers)
+    assert picks[True] == picks[False]
+    assert {name for name, _ in picks[True]} == {"play", "toss"}
+
+
 def test_players_answer_for_each_set_of_seats_out_in_every_game(monkeypatch):
     # The seats still in are remembered per set of seats out, for the program: games
     # that eliminate different seats, one after the other, each get their own.

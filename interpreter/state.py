@@ -574,28 +574,29 @@ class State:
             bits = type(rng) is Random and _DRAW_BY_BITS
         taken = 0
         node = self.node
+        observed = self.obs is not None
+        history, frame, code = self.history, self.frame, self.prog.code
         while taken < limit and node[0] == DECIDE:
             site, seat = node[1], node[2][0]
-            fixed = site.fixed
-            if fixed is _NO_PARAMETERS:
-                move = self._random_plain(site, seat, rng, bits)
-            elif fixed:
-                move = fixed[_bits_below(rng, len(fixed)) if bits else rng.randrange(len(fixed))]
-            elif fixed is None:               # the first decision here: random_move finds out
-                move = self.random_move(rng, seat)
+            pick = site.pick                  # a site whose actions have parameters
+            if pick:                          # `_random_pick`'s first lines, inline
+                try:
+                    move = pick(self, seat, rng, bits)
+                except BaseException:
+                    self._clear_slots(site)
+                    raise
+                if move is None:
+                    move = self.legal_moves(seat)[0]          # raises the deadlock error
             else:
-                pick = site.pick
-                if pick is None:
-                    pick = site.pick = generated_pick(site, self._twins_step()) or False
-                if pick:                      # `_random_pick`'s first lines, inline
-                    try:
-                        move = pick(self, seat, rng, bits)
-                    except BaseException:
-                        self._clear_slots(site)
-                        raise
-                    if move is None:
-                        move = self.legal_moves(seat)[0]      # raises the deadlock error
-                else:
+                fixed = site.fixed
+                if fixed is _NO_PARAMETERS:
+                    move = self._random_plain(site, seat, rng, bits)
+                elif fixed:
+                    move = fixed[_bits_below(rng, len(fixed)) if bits
+                                 else rng.randrange(len(fixed))]
+                elif fixed is None:           # the first decision here: random_move finds out
+                    move = self.random_move(rng, seat)
+                else:                         # makes the site's pick, if it can have one
                     move = self._random_pick(site, seat, rng)
             if type(move) is tuple:
                 info, args = move
@@ -605,13 +606,12 @@ class State:
                     text = move_text(info, args)
             else:
                 info, args, text = move.action, move.args, move._text or move.text
-            if self.obs is not None:          # a move seen by the seats: redacted first
+            if observed:                      # a move seen by the seats: redacted first
                 self._decided(site, seat, info, args, text)
                 taken += 1
                 node = self.node
                 continue
-            self.history.append((seat.index, text, None))
-            frame = self.frame
+            history.append((seat.index, text, None))
             frame[info.me_slot] = seat
             if args:
                 slots = info.slots
@@ -624,7 +624,6 @@ class State:
             if entries is None:
                 entries = site.entries = {a: entry for a, entry in site.actions}
             self.node = None
-            code = self.prog.code
             self.budget = LOOP_BUDGET
             self.pc = pc = entries[info]
             while pc >= 0:

@@ -542,6 +542,8 @@ class State:
             slots = info.slots
             if len(slots) == 1:                 # no zip: it costs more than the writes
                 frame[slots[0]] = args[0]
+            elif len(slots) == 2:
+                frame[slots[0]], frame[slots[1]] = args
             else:
                 for slot, v in zip(slots, args):
                     frame[slot] = v
@@ -617,6 +619,8 @@ class State:
                 slots = info.slots
                 if len(slots) == 1:
                     frame[slots[0]] = args[0]
+                elif len(slots) == 2:         # no zip: it costs more than the writes
+                    frame[slots[0]], frame[slots[1]] = args
                 else:
                     for slot, v in zip(slots, args):
                         frame[slot] = v

@@ -258,6 +258,8 @@ class CollectionMixin:
     def list_comprehension(self, node, scope):
         loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item)
         fn = self._list_comprehension(loops, test, item)
+        if getattr(fn, "repeats", False):
+            return self._repeated_lines(fn, loops)
         if len(loops) != 1:
             return fn
         slot, it = loops[0]
@@ -268,6 +270,20 @@ class CollectionMixin:
             head = [f"for {v} in {ctx.sub(it)}:", *ctx.bind("scratch", slot, v, "    ", scratch)]
             x = v if getattr(item, "scratch_slot", None) == slot else ctx.sub(item)
             return [f"{out} = []", *head, *_when(ctx, test, f"{out}.append({x})"),
+                    f"return {ctx.k(tuple)}({out})"]
+        return fuse_body(fn, lines, self.def_parameters())
+
+    def _repeated_lines(self, fn, loops):
+        """`repeated` (each value of the first loop as many times as the second loop
+        runs) as generated lines: the two loops' parts inline, not called per value."""
+        (s0, it0), (_, it1) = loops
+        scratch = self.scratch
+
+        def lines(ctx):
+            out, v = ctx.tmp(), ctx.tmp()
+            return [f"{out} = []", f"for {v} in {ctx.sub(it0)}:",
+                    *ctx.bind("scratch", s0, v, "    ", scratch),
+                    f"    {out} += [{v}] * len({ctx.sub(it1)})",
                     f"return {ctx.k(tuple)}({out})"]
         return fuse_body(fn, lines, self.def_parameters())
 
@@ -284,6 +300,7 @@ class CollectionMixin:
                         scratch[s0] = a
                         out += [a] * len(it1(st))
                     return tuple(out)
+                repeated.repeats = True
                 return repeated
 
             def list_of2(st):   # `[d for d in 1..4 for i in 1..left[d]]`: two plain loops

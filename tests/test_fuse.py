@@ -717,6 +717,32 @@ returns(p) = 0
     assert {name for name, _ in picks[True]} == {"play", "toss"}
 
 
+def test_a_value_repeated_as_often_as_an_inner_loop_runs_is_generated_code(monkeypatch):
+    # `[d for d in 1..3 for i in 1..left[d]]` lists each d left[d] times (none for 0): in
+    # a def with a parameter and in a rule, written out as one loop, fused or not.
+    text = '''game "t"
+players a, b
+var left[1..3]: int = 0
+var total: int = 0
+var seen: int = 0
+def pool(k: int) = [d for d in 1..3 for i in 1..left[d]]
+flow:
+    left[1] = 2
+    left[3] = 3
+    for d in pool(7):
+        total = total * 10 + d
+    seen = count([d for d in 1..3 for i in 1..left[d]])
+    end game
+returns(p) = if p == a then total else seen
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        assert tuple(game.new_state().returns()) == (11333.0, 5.0)
+        if enabled:
+            assert sum("] * len(" in s for s in _generated_sources(game)) >= 1
+
+
 def test_players_answer_for_each_set_of_seats_out_in_every_game(monkeypatch):
     # The seats still in are remembered per set of seats out, for the program: games
     # that eliminate different seats, one after the other, each get their own.

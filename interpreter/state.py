@@ -1098,11 +1098,9 @@ def _twins_merged(st, seat, info, found):
     """An action's chunks (not empty) with identical cards merged, as `legal_moves` lists
     them: one card parameter keeps the first card of each kind, several list the moves
     and drop twins."""
-    if info.merged:                    # the generated list merged them
-        return found
     if info.card_args is None:         # a parameter's type never changes
         info.card_args = _has_card(found)
-    if not info.card_args:
+    if not info.card_args or info.merged:  # no cards, or the generated list merged them
         return found
     if len(info.params) == 1:
         return [(info, (), _one_per_kind(found[0][2]))]

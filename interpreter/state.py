@@ -274,8 +274,9 @@ class State:
         moves = []
         for info, _ in node[1].actions:
             found = self._moves_of(info, seat)
-            if twins and found and any(isinstance(a, Card) for a in found[0].args):
-                found = _without_twins(found)
+            if twins and found and not info.merged and any(
+                    isinstance(a, Card) for a in found[0].args):
+                found = _without_twins(found)       # (a merged list has no twins left)
             moves.extend(found)
         if not moves:
             raise RuleError(f"deadlock: {seat.name} must move but has no legal move "

@@ -10,7 +10,7 @@ from ._closures import _const, _folded, _tuple_valued, _tuples
 from ._fuse import UNSET, fuse
 from ._purity import pure_def, rememberable
 from ._scope import Local, Scope
-from .values import ZoneRef, text_of
+from .values import HAS_TEXT, ZoneRef, text_of
 
 
 class CallMixin:
@@ -284,15 +284,23 @@ class CallMixin:
         """`text(x)`: a card, member, seat or zone gives its own text inline (as `text_of`
         does first)."""
         (x,) = self.args(node, scope, 1)
-        return _rendered(lambda st: text_of(x(st)), lambda ctx: f"{ctx.k(text_of)}({ctx.sub(x)})")
+
+        def render(ctx):    # `text_of`'s first tests, inline: no call for its common cases
+            v, t = ctx.tmp(), ctx.tmp()
+            return (f"({v}.text if ({t} := {ctx.k(type)}({v} := {ctx.sub(x)})) in "
+                    f"{ctx.k(HAS_TEXT)} else {ctx.k(str)}({v}) if {t} is {ctx.k(int)} "
+                    f"else {ctx.k(text_of)}({v}))")
+        return _rendered(lambda st: text_of(x(st)), render)
 
     def _b_join(self, node, scope):
         xs, sep = self.collection(node.args[0], scope), self.expr(node.args[1], scope)
         c = _folded(sep)
-        if c is not None and type(c[0]) is str:
+        if c is not None and type(c[0]) is str:    # texts and things with a text: no call
             separator = c[0]
-            return lambda st: separator.join([text_of(v) for v in xs(st)])
-        return lambda st: sep(st).join([text_of(v) for v in xs(st)])
+            return lambda st: separator.join([v if type(v) is str else v.text if type(v) in
+                                              HAS_TEXT else text_of(v) for v in xs(st)])
+        return lambda st: sep(st).join([v if type(v) is str else v.text if type(v) in
+                                        HAS_TEXT else text_of(v) for v in xs(st)])
 
     def _b_split(self, node, scope):
         s, sep = self.args(node, scope, 2)

@@ -743,6 +743,43 @@ returns(p) = if p == a then total else seen
             assert sum("] * len(" in s for s in _generated_sources(game)) >= 1
 
 
+def test_text_and_join_give_every_kind_of_value_its_text_fused_or_not(monkeypatch):
+    # `text(x)` and `join` take a card's, member's, seat's or zone's own text, an int's
+    # digits and a text as it is without calling `text_of`; the rest (truth values, none,
+    # lists) still go through it: the same texts either way.
+    text = '''game "t"
+players a, b
+enum suit = clubs "C", hearts "H"
+card rank: 1..2, suit: suit
+cards into pile: card(rank: r, suit: s) for s in suit for r in 1..2
+zone pile: stack
+zone box[player]: stack
+var flag: bool = true
+var who: player? = none
+var out: text = ""
+var all: text = ""
+flow:
+    out = text(top(pile)) + "|" + text(hearts) + "|" + text(b) + "|" + text(box[a]) + "|" + text(12) + "|" + text(flag) + "|" + text(who) + "|" + text("x") + "|" + text([1, 2])
+    all = join([text(top(pile)), "y"], ",") + ";" + join([1, 2], "-") + ";" + join(chars("ab"), "+")
+    end game
+returns(p) = 0
+'''
+    seen = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        st = game.new_state()
+        slots = game.prog.var_slots
+        seen[enabled] = (st.vars[slots["out"]], st.vars[slots["all"]],
+                         st.cards_in("pile")[0].text)
+        if enabled:
+            assert any(".text if (" in s for s in _generated_sources(game))
+    assert seen[True] == seen[False]
+    out, joined, top = seen[True]
+    assert out.split("|") == [top, "H", "b", "box[a]", "12", "true", "none", "x", "[1,2]"]
+    assert joined == f"{top},y;1-2;a+b"
+
+
 def test_players_answer_for_each_set_of_seats_out_in_every_game(monkeypatch):
     # The seats still in are remembered per set of seats out, for the program: games
     # that eliminate different seats, one after the other, each get their own.

@@ -235,7 +235,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if not local.assignable or target.indices:
                 raise self.error(f"{target.name} cannot be assigned", target)
             slot = local.slot
-            return lambda st, v: st.frame.__setitem__(slot, v)
+            write_local = lambda st, v: st.frame.__setitem__(slot, v)  # noqa: E731
+            write_local.frame_slot = slot    # generated code writes it inline
+            return write_local
         p = self.prog
         watched = target.name in self.watched
         name = target.name
@@ -282,7 +284,10 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             write(st, value(st))
             return nxt
         element = getattr(write, "element", None)
-        if element is None:
+        local = getattr(write, "frame_slot", None)
+        if local is not None:           # `let`'s local: its slot written inline
+            assign.lines = lambda ctx: [f"st.frame[{local:d}] = {ctx.sub(value)}"]
+        elif element is None:
             assign.lines = lambda ctx: [f"{ctx.k(write)}(st, {ctx.sub(value)})"]
         else:
             def lines(ctx):             # the value first, then the element, as `write` does
@@ -327,8 +332,13 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def add(st):
             write(st, read(st) + sign * value(st))
             return nxt
-        add.lines = lambda ctx: [
-            f"{ctx.k(write)}(st, {ctx.sub(read)} + ({sign:d}) * {ctx.sub(value)})"]
+        local = getattr(write, "frame_slot", None)
+        if local is not None:           # `let`'s local: its slot written inline
+            add.lines = lambda ctx: [
+                f"st.frame[{local:d}] = {ctx.sub(read)} + ({sign:d}) * {ctx.sub(value)}"]
+        else:
+            add.lines = lambda ctx: [
+                f"{ctx.k(write)}(st, {ctx.sub(read)} + ({sign:d}) * {ctx.sub(value)})"]
         code.append(add)
 
     def plain_var_slot(self, target: A.Target, scope):

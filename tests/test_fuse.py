@@ -780,6 +780,37 @@ returns(p) = 0
     assert joined == f"{top},y;1-2;a+b"
 
 
+def test_a_let_local_is_assigned_in_its_slot_in_generated_code(monkeypatch):
+    # `row = row + text(d)` and `n += d` on locals made by `let`: written to the frame
+    # slot inline, not through the writer's closure; the same values fused or not.
+    import re
+    text = '''game "t"
+players a, b
+var made: text = ""
+var sum: int = 0
+flow:
+    let row = ""
+    let n = 1
+    for d in 1..4:
+        row = row + text(d)
+        n += d
+    made = row
+    sum = n
+    end game
+returns(p) = sum
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        st = game.new_state()
+        assert st.vars[game.prog.var_slots["made"]] == "1234" and st.returns()[0] == 11
+        if enabled:
+            sources = "\n".join(_generated_sources(game))
+            own = r"(?:st\.frame|_t\d+)\[(\d+)\] = \(?(?:st\.frame|_t\d+)\[\1\] \+"
+            assert len(set(re.findall(own, sources))) == 2     # row's slot and n's slot
+            assert not re.search(r"K\d+\(st, \(?(?:st\.frame|_t\d+)\[\d+\] \+", sources)
+
+
 def test_players_answer_for_each_set_of_seats_out_in_every_game(monkeypatch):
     # The seats still in are remembered per set of seats out, for the program: games
     # that eliminate different seats, one after the other, each get their own.

@@ -789,7 +789,8 @@ class State:
     def chance_step(self, rng, bits=None):
         """At a chance node, `apply_chance(sample_chance(rng))` in one call: the same
         outcome drawn the same way (random playouts take this step at every chance);
-        `bits` as for `random_step`."""
+        `bits` as for `random_step`.  `_chanced`'s lines are inline where no seat's
+        observations are kept, as `_decided`'s are in `random_steps`."""
         node = self.node
         if node[0] != CHANCE:
             raise MoveError("this is not a chance node")
@@ -815,7 +816,16 @@ class State:
             _shuffle(rng, cards)
             outcome = self._shuffle_outcome(cards)
             self._shuffled(node[2], cards)
-        self._chanced(outcome)
+        if self.obs is not None:
+            self._chanced(outcome)
+            return
+        self.history.append(outcome.entry)    # `_chanced`'s lines, inline: every chance's
+        self.node = None
+        code = self.prog.code
+        self.budget = LOOP_BUDGET
+        pc = self.pc
+        while pc >= 0:
+            pc = code[pc](self)
 
     def _shuffled(self, slot, cards):
         self.zones[slot] = cards

@@ -284,6 +284,9 @@ class CallMixin:
         """`text(x)`: a card, member, seat or zone gives its own text inline (as `text_of`
         does first)."""
         (x,) = self.args(node, scope, 1)
+        c = _folded(x)
+        if c is not None:   # `text(1)`, `text(hearts)`: known before play
+            return _const(text_of(c[0]))
 
         def render(ctx):    # `text_of`'s first tests, inline: no call for its common cases
             v, t = ctx.tmp(), ctx.tmp()

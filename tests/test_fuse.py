@@ -746,7 +746,8 @@ returns(p) = if p == a then total else seen
 def test_text_and_join_give_every_kind_of_value_its_text_fused_or_not(monkeypatch):
     # `text(x)` and `join` take a card's, member's, seat's or zone's own text, an int's
     # digits and a text as it is without calling `text_of`; the rest (truth values, none,
-    # lists) still go through it: the same texts either way.
+    # lists) still go through it; a constant's text is known before play.  The same texts
+    # either way.
     text = '''game "t"
 players a, b
 enum suit = clubs "C", hearts "H"
@@ -756,11 +757,17 @@ zone pile: stack
 zone box[player]: stack
 var flag: bool = true
 var who: player? = none
+var num: int = 12
+var colour: suit = hearts
+var z: box? = none
 var out: text = ""
 var all: text = ""
+var fixed: text = ""
 flow:
-    out = text(top(pile)) + "|" + text(hearts) + "|" + text(b) + "|" + text(box[a]) + "|" + text(12) + "|" + text(flag) + "|" + text(who) + "|" + text("x") + "|" + text([1, 2])
-    all = join([text(top(pile)), "y"], ",") + ";" + join([1, 2], "-") + ";" + join(chars("ab"), "+")
+    z = box[a]
+    out = text(top(pile)) + "|" + text(colour) + "|" + text(opponent(a)) + "|" + text(z) + "|" + text(num) + "|" + text(flag) + "|" + text(who) + "|" + text("x" + "y") + "|" + text([num, 2])
+    all = join([text(top(pile)), "y"], ",") + ";" + join([num, 2], "-") + ";" + join(chars("ab"), "+") + ";" + join([colour, clubs], "")
+    fixed = text(12) + text(hearts) + text(b) + text(box[b])
     end game
 returns(p) = 0
 '''
@@ -770,14 +777,15 @@ returns(p) = 0
         game = load_text(text)
         st = game.new_state()
         slots = game.prog.var_slots
-        seen[enabled] = (st.vars[slots["out"]], st.vars[slots["all"]],
+        seen[enabled] = (st.vars[slots["out"]], st.vars[slots["all"]], st.vars[slots["fixed"]],
                          st.cards_in("pile")[0].text)
         if enabled:
             assert any(".text if (" in s for s in _generated_sources(game))
     assert seen[True] == seen[False]
-    out, joined, top = seen[True]
-    assert out.split("|") == [top, "H", "b", "box[a]", "12", "true", "none", "x", "[1,2]"]
-    assert joined == f"{top},y;1-2;a+b"
+    out, joined, fixed, top = seen[True]
+    assert out.split("|") == [top, "H", "b", "box[a]", "12", "true", "none", "xy", "[12,2]"]
+    assert joined == f"{top},y;12-2;a+b;HC"
+    assert fixed == "12Hbbox[b]"
 
 
 def test_a_let_local_is_assigned_in_its_slot_in_generated_code(monkeypatch):

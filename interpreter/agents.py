@@ -50,11 +50,12 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
     the node kind directly (the hot loop of every benchmark and fuzz run) instead of
     through `is_terminal`/`is_chance`/`to_move`, with the same steps in the same order; a
     random agent's decision is `State.random_step`, the same draw in one call, a run of
-    decisions all of random agents is `State.random_steps`, and a simultaneous decision
-    of random agents only is `State.random_joint_step`.  A step is a decision, a chance
+    decisions all of random agents is `State.random_steps`, a run of chance events
+    `State.chance_steps`, and a simultaneous decision of random agents only is
+    `State.random_joint_step`.  A step is a decision, a chance
     event or a simultaneous decision; at most `max_steps` are taken."""
     decisions = 0
-    apply, chance_step, random_steps = state.apply, state.chance_step, state.random_steps
+    apply, chance_steps, random_steps = state.apply, state.chance_steps, state.random_steps
     bits = draws_by_bits(rng)
     try:                      # a list's own count: a generator costs the shortest games 1%
         all_random = agents.count(random_agent) == len(agents)
@@ -67,8 +68,8 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
         if kind == END:
             break
         steps += 1
-        if kind == CHANCE:
-            chance_step(rng, bits)
+        if kind == CHANCE:                    # this and the chance events straight after it
+            steps += chance_steps(rng, max_steps - steps + 1, bits) - 1
         elif kind == DECIDE:
             if all_random:                    # this and the decisions straight after it
                 taken = random_steps(rng, max_steps - steps + 1, bits)

@@ -789,43 +789,55 @@ class State:
     def chance_step(self, rng, bits=None):
         """At a chance node, `apply_chance(sample_chance(rng))` in one call: the same
         outcome drawn the same way (random playouts take this step at every chance);
-        `bits` as for `random_step`.  `_chanced`'s lines are inline where no seat's
-        observations are kept, as `_decided`'s are in `random_steps`."""
-        node = self.node
-        if node[0] != CHANCE:
+        `bits` as for `random_step`."""
+        if self.node[0] != CHANCE:
             raise MoveError("this is not a chance node")
-        if node[1] == "random":
-            values = node[3]
-            n = len(values)
-            if bits is None:
-                bits = type(rng) is Random and _DRAW_BY_BITS
-            if bits:                                            # `_bits_below`, inline
-                k = n.bit_length()
-                i = rng.getrandbits(k)
-                while i >= n:
+        self.chance_steps(rng, 1, bits)
+
+    def chance_steps(self, rng, limit: int, bits=None) -> int:
+        """`chance_step` again and again while chance acts, at most `limit` times; returns
+        how many (a playout takes a run of chance events so: a row of `random` draws,
+        say).  `_chanced`'s lines are inline where no seat's observations are
+        kept, as `_decided`'s are in `random_steps`."""
+        if bits is None:
+            bits = type(rng) is Random and _DRAW_BY_BITS
+        taken = 0
+        node = self.node
+        while taken < limit and node[0] == CHANCE:
+            if node[1] == "random":
+                values = node[3]
+                n = len(values)
+                if bits:                                        # `_bits_below`, inline
+                    k = n.bit_length()
                     i = rng.getrandbits(k)
+                    while i >= n:
+                        i = rng.getrandbits(k)
+                else:
+                    i = rng.randrange(n)
+                value = self.frame[node[2]] = values[i]
+                try:                              # `_random_outcome`'s lookup, inline
+                    outcome = self.prog.outcomes[i, type(value), value, node[4]]
+                except (KeyError, TypeError):
+                    outcome = self._random_outcome(i)
             else:
-                i = rng.randrange(n)
-            value = self.frame[node[2]] = values[i]
-            try:                                  # `_random_outcome`'s lookup, inline
-                outcome = self.prog.outcomes[i, type(value), value, node[4]]
-            except (KeyError, TypeError):
-                outcome = self._random_outcome(i)
-        else:
-            cards = self.zones[node[2]][:]
-            _shuffle(rng, cards)
-            outcome = self._shuffle_outcome(cards)
-            self._shuffled(node[2], cards)
-        if self.obs is not None:
-            self._chanced(outcome)
-            return
-        self.history.append(outcome.entry)    # `_chanced`'s lines, inline: every chance's
-        self.node = None
-        code = self.prog.code
-        self.budget = LOOP_BUDGET
-        pc = self.pc
-        while pc >= 0:
-            pc = code[pc](self)
+                cards = self.zones[node[2]][:]
+                _shuffle(rng, cards)
+                outcome = self._shuffle_outcome(cards)
+                self._shuffled(node[2], cards)
+            taken += 1
+            if self.obs is not None:
+                self._chanced(outcome)
+                node = self.node
+                continue
+            self.history.append(outcome.entry)  # `_chanced`'s lines, inline
+            self.node = None
+            code = self.prog.code
+            self.budget = LOOP_BUDGET
+            pc = self.pc
+            while pc >= 0:
+                pc = code[pc](self)
+            node = self.node
+        return taken
 
     def _shuffled(self, slot, cards):
         self.zones[slot] = cards

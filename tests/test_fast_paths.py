@@ -592,13 +592,15 @@ def test_a_step_given_how_its_source_draws_takes_the_same_move():
         assert a.trace_texts() == b.trace_texts() and len(a.history) > 10
 
 
-@pytest.mark.parametrize("name", ["gerry.gdl", "evil_deal.gdl", "double_dealing_shuffle.gdl"])
+@pytest.mark.parametrize("name", ["gerry.gdl", "evil_deal.gdl", "double_dealing_shuffle.gdl",
+                                  "pescetti.gdl"])
 def test_a_playout_of_random_agents_stops_after_max_steps_as_step_by_step(name):
-    # play_out takes a run of random decisions in one call (`random_steps`); a chance
-    # event, a decision and a simultaneous decision are each a step, and it stops after
+    # play_out takes a run of random decisions in one call (`random_steps`), and a run of
+    # chance events too (`chance_steps`: Pescetti's 52 draws of a row); a chance event, a
+    # decision and a simultaneous decision are each a step, and it stops after
     # `max_steps` of them, where stepping one at a time stops.
     from interpreter.agents import AGENTS, play_out
-    game = load(str(ROOT / name))
+    game = load(str(ROOT / name), {"mode": "random"} if name == "pescetti.gdl" else {})
     agents = [AGENTS["random"]] * game.num_players
     for k in (0, 1, 2, 7, 30, 61):
         fast = game.new_state()

@@ -818,7 +818,14 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             z = zone(st)
             cards = st.zones[z.slot]
             st.forget(cards)
-            if len({c.kind for c in cards}) <= 1:
+            if cards:                       # all of one kind (or none): nothing to draw
+                kind = cards[0].kind
+                for c in cards:
+                    if c.kind != kind:
+                        break
+                else:
+                    return nxt
+            else:
                 return nxt
             st.node = (CHANCE, "shuffle", z.slot)
             st.pc = nxt

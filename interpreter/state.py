@@ -23,6 +23,8 @@ from ._actions import generated_pick, generated_plain
 from ._keys import state_key
 from .values import Card, Move, Seat, card_id as _card_id, move_text, text_of
 
+_card_text = attrgetter("text")   # a shuffle outcome's text: card texts joined in C
+
 #: A shuffle with at most this many distinct orders lists them; larger ones only sample.
 CHANCE_LIST_LIMIT = 5040
 
@@ -752,8 +754,8 @@ class State:
 
     def _shuffle_outcome(self, cards) -> ChanceOutcome:
         zone = self.prog.zones[self.node[2]]
-        order = tuple(c.id for c in cards)
-        shown = " ".join(c.text for c in reversed(cards))
+        order = tuple(map(_card_id, cards))
+        shown = " ".join(map(_card_text, reversed(cards)))
         return ChanceOutcome("shuffle", order, f"shuffle {zone.text}: {shown}",
                              f"shuffle {zone.text}")
 

@@ -629,3 +629,28 @@ def test_one_card_of_each_kind_is_the_first_in_the_order_the_kinds_first_come():
     assert _one_per_kind(distinct) is distinct          # nothing to merge: as given
     assert _one_per_kind((4, 4, 5)) == [4, 5]          # not cards: equal values merge
     assert _one_per_kind([cards[0], 7, cards[2], 7]) == [cards[0], 7]   # cards by kind
+
+
+def test_a_shuffle_of_one_kind_of_card_or_none_is_no_chance_event():
+    # Shuffling identical cards (or an empty zone) cannot change anything: no chance node,
+    # whatever the zone's size; a zone with two kinds, even with its odd card last, is one.
+    text = '''game "t"
+players a, b
+card n: 1..2
+cards into same: card(n: 1) for i in 1..3
+cards into mixed: card(n: 1) for i in 1..3
+cards into mixed: card(n: 2)
+zone same: stack
+zone empty: stack
+zone mixed: stack
+flow:
+    shuffle same
+    shuffle empty
+    shuffle mixed
+    end game
+'''
+    state = load_text(text).new_state()
+    assert state.is_chance() and state.node[2] == state.game.zone("mixed").slot
+    assert len(state.chance_outcomes()) == 4           # where the one 2 goes
+    state.chance_step(random.Random(0))
+    assert state.is_terminal() and len(state.history) == 1

@@ -199,6 +199,10 @@ class State:
             face[i] = up
 
     def forget(self, cards):
+        """Nobody knows these cards any more (a shuffle): their bits cleared for every
+        seat, if anyone knows any card at all."""
+        if not any(self.known):
+            return
         mask = 0
         for c in cards:
             mask |= 1 << c.id

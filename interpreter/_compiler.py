@@ -818,14 +818,11 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             z = zone(st)
             cards = st.zones[z.slot]
             st.forget(cards)
-            if cards:                       # all of one kind (or none): nothing to draw
-                kind = cards[0].kind
-                for c in cards:
-                    if c.kind != kind:
-                        break
-                else:
-                    return nxt
-            else:
+            kind = cards[0].kind if cards else None
+            for c in cards:
+                if c.kind != kind:
+                    break
+            else:                           # all of one kind (or none): nothing to draw
                 return nxt
             st.node = (CHANCE, "shuffle", z.slot)
             st.pc = nxt

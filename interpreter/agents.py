@@ -52,8 +52,8 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
     random agent's decision is `State.random_step`, the same draw in one call, a run of
     decisions all of random agents is `State.random_steps`, a run of chance events
     `State.chance_steps`, and a simultaneous decision of random agents only is
-    `State.random_joint_step`.  A step is a decision, a chance
-    event or a simultaneous decision; at most `max_steps` are taken."""
+    `State.random_joint_step`.  A step is a decision, a chance event or a simultaneous
+    decision; at most `max_steps` are taken."""
     decisions = 0
     apply, chance_steps, random_steps = state.apply, state.chance_steps, state.random_steps
     bits = draws_by_bits(rng)

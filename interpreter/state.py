@@ -803,8 +803,8 @@ class State:
     def chance_steps(self, rng, limit: int, bits=None) -> int:
         """`chance_step` again and again while chance acts, at most `limit` times; returns
         how many (a playout takes a run of chance events so: a row of `random` draws,
-        say).  `_chanced`'s lines are inline where no seat's observations are
-        kept, as `_decided`'s are in `random_steps`."""
+        say).  `_chanced`'s lines are inline where no seat's observations are kept, as
+        `_decided`'s are in `random_steps`."""
         if bits is None:
             bits = type(rng) is Random and _DRAW_BY_BITS
         taken = 0

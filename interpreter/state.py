@@ -647,16 +647,77 @@ class State:
         """At a simultaneous decision, every waiting seat's `random_move` (in `to_move`
         order, each drawn after the previous one commits, as a loop of `apply` would;
         drawn as `random_move` draws, without its checks of who may move), then the
-        moves take effect together; returns how many seats moved."""
+        moves take effect together; returns how many seats moved.  Where no seat's
+        observations are kept, a generated pick's (action, arguments) go straight to
+        `_resolve_drawn`, with no Move made for each."""
         node = self.node
         if node[0] != SIMUL:
             raise MoveError("random_joint_step is for a simultaneous decision")
         site, pending = node[1], node[3]
         waiting = [p for p in node[2] if p not in pending]
-        for seat in waiting:                  # `random_move`'s draw, without its checks
-            pending[seat] = self._drawn(site, seat, rng)
-        self._resolve_simultaneous(node)
+        if self.obs is not None:
+            for seat in waiting:              # `random_move`'s draw, without its checks
+                pending[seat] = self._drawn(site, seat, rng)
+            self._resolve_simultaneous(node)
+            return len(waiting)
+        drawn = []
+        try:
+            for seat in waiting:
+                pick = site.pick
+                if pick:                      # `_random_pick`'s first lines, inline
+                    try:
+                        move = pick(self, seat, rng, type(rng) is Random and _DRAW_BY_BITS)
+                    except BaseException:
+                        self._clear_slots(site)
+                        raise
+                    if move is None:
+                        move = self.legal_moves(seat)[0]      # raises the deadlock error
+                else:
+                    move = self._drawn(site, seat, rng)
+                drawn.append((seat, move))
+        except BaseException:                 # the seats drawn before stay committed
+            for seat, move in drawn:
+                pending[seat] = move if type(move) is not tuple else Move(*move)
+            raise
+        self._resolve_drawn(node, drawn)
         return len(waiting)
+
+    def _resolve_drawn(self, node, drawn):
+        """The moves committed before and the `drawn` (seat, move) pairs after them, each
+        a Move or (action, arguments), take effect: recorded in the order they came, run
+        in seat order."""
+        self.node = None
+        history, frame = self.history, self.frame
+        moves = []
+        for seat, move in node[3].items():
+            history.append((seat.index, move._text or move.text, "simultaneous"))
+            moves.append((seat, move.action, move.args))
+        for seat, move in drawn:
+            if type(move) is tuple:
+                info, args = move
+                try:
+                    text = info.texts.get(args) or move_text(info, args)
+                except TypeError:
+                    text = move_text(info, args)
+            else:
+                info, args, text = move.action, move.args, move._text or move.text
+            history.append((seat.index, text, "simultaneous"))
+            moves.append((seat, info, args))
+        if len(moves) > 1:
+            moves.sort(key=_seat_first)       # the moves take effect in seat order
+        for seat, info, args in moves:
+            frame[info.me_slot] = seat
+            slots = info.slots
+            for slot, v in zip(slots, args):
+                frame[slot] = v
+            ended = self.exec_block(info.block)
+            frame[info.me_slot] = None
+            for slot in slots:
+                frame[slot] = None
+            if ended:
+                return
+        self.pc = node[1].next_pc
+        self.run()
 
     def _redacted(self, moves):
         """Returns, per seat, how it sees these (seat, move) pairs, taken before they apply
@@ -675,29 +736,10 @@ class State:
         self.obs = tuple((log, (ls, v)) for log, ls, v in zip(self.obs, lines, views(self)))
 
     def _resolve_simultaneous(self, node):
-        site, pending = node[1], node[3]
-        seen = self._redacted(sorted(pending.items(), key=_seat_first)) \
+        """The committed moves take effect, observed by the seats where that is kept."""
+        seen = self._redacted(sorted(node[3].items(), key=_seat_first)) \
             if self.obs is not None else None
-        self.node = None
-        history, frame = self.history, self.frame
-        for seat, move in pending.items():            # the order the seats committed in
-            history.append((seat.index, move._text or move.text, "simultaneous"))
-        for seat in sorted(pending, key=_seat_index):   # the moves take effect in seat order
-            move = pending[seat]
-            info = move.action
-            frame[info.me_slot] = seat
-            slots = info.slots
-            for slot, v in zip(slots, move.args):
-                frame[slot] = v
-            ended = self.exec_block(info.block)
-            frame[info.me_slot] = None
-            for slot in slots:
-                frame[slot] = None
-            if ended:
-                break
-        else:
-            self.pc = site.next_pc
-            self.run()
+        self._resolve_drawn(node, ())
         if seen is not None:
             self._observe(seen)
 
@@ -1191,7 +1233,6 @@ def _without_twins(moves):
     return out
 
 
-_seat_index = attrgetter("index")
 _seat_first = (lambda item: item[0].index)  # noqa: E731
 
 

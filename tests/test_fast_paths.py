@@ -619,6 +619,56 @@ def test_a_playout_of_random_agents_stops_after_max_steps_as_step_by_step(name):
         assert fast.trace_texts() == slow.trace_texts() and made == decisions
 
 
+_JOINT = '''game "joint"
+players a, b, c
+var said[player]: int = 0
+var order: text = ""
+action say(n: 1..4):
+    require me != c or n == 4 or allow_c
+    said[me] = n
+    order = order + text(me)
+option allow_c: bool = true
+flow:
+    repeat 3:
+        simultaneously p in players: say
+    draw
+'''
+
+
+def test_a_random_joint_step_after_some_seats_committed_is_the_loop_of_apply():
+    # random_joint_step draws the seats still waiting as (action, arguments) and runs
+    # the moves without making a Move each; seats committed before by `apply` go first in
+    # the history and all take effect in seat order, as after a loop of `apply`.
+    g = load_text(_JOINT)
+    for seed in range(5):
+        fast, slow = g.new_state(), g.new_state()
+        rf, rs = random.Random(seed), random.Random(seed)
+        while not fast.is_terminal():
+            first = fast.to_move()[1]               # b commits first, by `apply`
+            move = fast.random_move(rf, first)
+            fast.apply(move, first)
+            slow.apply(slow.random_move(rs, first), first)
+            assert fast.random_joint_step(rf) == 2
+            for seat in slow.to_move():
+                slow.apply(slow.random_move(rs, seat), seat)
+        assert fast.trace_texts() == slow.trace_texts()
+        assert g.evaluate("order", fast) == "abcabcabc"
+
+
+def test_a_seat_drawn_before_a_deadlock_in_a_random_joint_step_stays_committed():
+    # c has no legal move: the error is the deadlock's, and a (drawn before c) is
+    # committed as a Move, as a loop of random_move and apply would leave it.
+    from gdl.errors import RuleError
+    from interpreter.values import Move
+    g = load_text(_JOINT.replace("allow_c: bool = true", "allow_c: bool = false")
+                  .replace("n == 4 or ", ""))
+    s = g.new_state()
+    with pytest.raises(RuleError, match="deadlock"):
+        s.random_joint_step(random.Random(0))
+    assert [p.name for p in s.committed()] == ["a", "b"]
+    assert all(type(m) is Move for m in s.node[3].values())
+
+
 def test_one_card_of_each_kind_is_the_first_in_the_order_the_kinds_first_come():
     from interpreter.state import _one_per_kind
     from interpreter.values import Card

@@ -14,7 +14,7 @@ from ._closures import _all_cards, _all_zones, _const, _folded
 from . import _fuse
 from ._fuse import UNSET, Ctx, build, fuse, holding
 from ._scope import Local, Scope
-from .values import Move
+from .values import Card, Move
 
 
 @attrs.define(eq=False)
@@ -34,7 +34,8 @@ class ActionInfo:
     plain: object = None                 # the one Move of an action without parameters
     never: bool = False                  # a require is false whatever the state (options)
     hoisted: bool = False                # has requires with memoised parts (Compiler.hoisted)
-    card_args: Optional[bool] = None     # do its moves name cards? (known after the first)
+    card_args: Optional[bool] = None     # do its moves name cards? (False: never; else
+    #                                      known after the first)
     exclude: object = None               # `require last != x` first: x, dropped from the domain
     texts: dict = attrs.Factory(dict)    # arguments -> move text (`Move.text`)
     chunks: object = None                # chunks(st): `_chunk_enumerators` as generated
@@ -110,6 +111,9 @@ class ActionMixin:
         info.slots = tuple(slot for _, slot, _ in params)
         info.hoisted = hoisted
         info.exclude = exclude
+        if params and all(_never_a_card(prm.domain, domain)
+                          for prm, (_, _, domain) in zip(decl.params, params)):
+            info.card_args = False
         if 1 <= len(params) <= 2:
             # a lone card parameter where cards have twins: the list merges them itself
             info.merged = len(params) == 1 and self.prog.has_twins and _all_cards(
@@ -499,7 +503,7 @@ def generated_pick(site, twins):
                   f"{found} = {ctx.k(info.chunks)}(st)",
                   f"st.frame[{info.me_slot:d}] = None",
                   *(f"st.frame[{slot:d}] = None" for slot in info.slots)]
-        if twins is not None and not info.merged:
+        if twins is not None and not info.merged and info.card_args is not False:
             count.append(f"if {found}: {found} = {ctx.k(twins)}(st, seat, {ctx.k(info)}, "
                          f"{found})")
         count.append(f"for {chunk} in {found}: {total} += len({chunk}[2])")
@@ -519,3 +523,13 @@ def generated_pick(site, twins):
              *pick,
              "return None"]
     return build(ctx, "\n        ".join(lines), "st, seat, rng, bits")
+
+
+def _never_a_card(node, domain) -> bool:
+    """Whether a parameter's candidates are never cards, known before play: a range, or
+    a constant list of no card (an enum, the seats), so no twins need merging."""
+    if isinstance(node, A.Range):
+        return True
+    c = _folded(domain)
+    return c is not None and isinstance(c[0], (tuple, list)) and not any(
+        isinstance(v, Card) for v in c[0])

@@ -280,7 +280,7 @@ class State:
         moves = []
         for info, _ in node[1].actions:
             found = self._moves_of(info, seat)
-            if twins and found and not info.merged and any(
+            if twins and found and not info.merged and info.card_args is not False and any(
                     isinstance(a, Card) for a in found[0].args):
                 found = _without_twins(found)       # (a merged list has no twins left)
             moves.extend(found)

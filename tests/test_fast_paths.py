@@ -704,3 +704,43 @@ flow:
     assert len(state.chance_outcomes()) == 4           # where the one 2 goes
     state.chance_step(random.Random(0))
     assert state.is_terminal() and len(state.history) == 1
+
+
+TWINS_AND_NUMBERS = '''game "t"
+players a, b
+card n: 1..2
+cards into hand[p]: card(n: 1) for p in player for i in 1..2
+cards into hand[p]: card(n: 2) for p in player
+zone hand[player]: set
+zone pile: stack
+enum colour = red, blue
+action bid(k: 1..2):
+    pile_count = k
+action name(q: player, x: colour):
+    pile_count = 0
+action give(c: hand[me]):
+    move c to pile
+var pile_count: int = 0
+flow:
+    repeat 2:
+        for p in players:
+            choose p: bid, name, give
+    draw
+'''
+
+
+def test_an_action_whose_parameters_are_ranges_or_constants_never_names_a_card():
+    # Known when the action is compiled: its moves need no merging of identical cards
+    # (the generated pick skips that step), while a card parameter's is found out in play.
+    game = load_text(TWINS_AND_NUMBERS)
+    info = game.prog.compiler.action_info
+    assert info["bid"].card_args is False and info["name"].card_args is False
+    assert info["give"].card_args is None
+    state = game.new_state()
+    assert [m.text for m in state.legal_moves()] == [
+        "bid 1", "bid 2", "name a red", "name a blue", "name b red", "name b blue",
+        "give 1", "give 2"]
+    rng, again = random.Random(3), random.Random(3)
+    moves = state.legal_moves()
+    drawn = [state.random_move(rng).text for _ in range(40)]
+    assert drawn == [moves[again.randrange(len(moves))].text for _ in range(40)]

@@ -688,10 +688,10 @@ class State:
         in seat order."""
         self.node = None
         history, frame = self.history, self.frame
-        moves = []
+        moves = []                            # (seat number, seat, action, arguments)
         for seat, move in node[3].items():
             history.append((seat.index, move._text or move.text, "simultaneous"))
-            moves.append((seat, move.action, move.args))
+            moves.append((seat.index, seat, move.action, move.args))
         for seat, move in drawn:
             if type(move) is tuple:
                 info, args = move
@@ -702,10 +702,10 @@ class State:
             else:
                 info, args, text = move.action, move.args, move._text or move.text
             history.append((seat.index, text, "simultaneous"))
-            moves.append((seat, info, args))
+            moves.append((seat.index, seat, info, args))
         if len(moves) > 1:
-            moves.sort(key=_seat_first)       # the moves take effect in seat order
-        for seat, info, args in moves:
+            moves.sort()                      # in seat order (seat numbers differ)
+        for _, seat, info, args in moves:
             frame[info.me_slot] = seat
             slots = info.slots
             for slot, v in zip(slots, args):
@@ -716,8 +716,11 @@ class State:
                 frame[slot] = None
             if ended:
                 return
-        self.pc = node[1].next_pc
-        self.run()
+        code = self.prog.code                 # `run`'s lines, inline
+        self.budget = LOOP_BUDGET
+        self.pc = pc = node[1].next_pc
+        while pc >= 0:
+            pc = code[pc](self)
 
     def _redacted(self, moves):
         """Returns, per seat, how it sees these (seat, move) pairs, taken before they apply

@@ -381,7 +381,20 @@ def _chunk_lines(info, epochs, ctx) -> list:
     lines.append(f"{pad}{vals} = {ctx.sub(domain)}")
     if n == 2:
         lines[outer:outer] = _unset(ctx, ctx.loops.pop(0), "")
-    test = tests[n]
+    lines += _filter_lines(info, epochs, ctx, vals, pad)
+    ctx.loops = None
+    lines += [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {prefix}, {vals}))",
+              f"return {out}"]
+    return lines
+
+
+def _filter_lines(info, epochs, ctx, vals, pad) -> list:
+    """The lines narrowing `vals`, the last parameter's candidates, to the values its
+    requires allow (the excluded value left out, the tests, one card of each kind)."""
+    n = len(info.enum_params)
+    _, slot, domain = info.enum_params[-1]
+    test = info.tests[n]
+    lines = []
     if info.exclude is not None:   # as `_excluding`: x computed only with candidates
         x = ctx.tmp()
         without = _without_each(domain)
@@ -412,9 +425,6 @@ def _chunk_lines(info, epochs, ctx) -> list:
             loop[-1] += f" {kept}.append({v})"
         lines += [f"{pad}{kept} = []", *_unset(ctx, temps, pad), *loop,
                   f"{pad}{vals} = {kept}"]
-    ctx.loops = None
-    lines += [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {prefix}, {vals}))",
-              f"return {out}"]
     return lines
 
 
@@ -465,7 +475,7 @@ def generated_plain(site):
     return build(ctx, "\n        ".join(lines), "st, seat")
 
 
-def generated_pick(site, twins):
+def generated_pick(site, twins, epochs=None):
     """Returns `pick(st, seat, rng, bits)` for a site some of whose actions have
     parameters: `State._random_pick` with its loop over the actions unrolled, giving the
     same move for the same draw (a Move for an action without parameters, else (action,
@@ -479,6 +489,11 @@ def generated_pick(site, twins):
     actions = [info for info, _ in site.actions if not info.never]
     if any(info.plain is None and info.chunks is None for info in actions):
         return None
+    if len(actions) == 1 and len(actions[0].params) == 1 and (
+            twins is None or actions[0].merged or actions[0].card_args is False):
+        info = actions[0]
+        return build(*holding(lambda ctx: _lone_pick_lines(
+            info, epochs if info.hoisted else None, ctx)), "st, seat, rng, bits")
     ctx = Ctx()
     total, i, k = ctx.tmp(), ctx.tmp(), ctx.tmp()
     count = [f"{total} = 0"]
@@ -513,16 +528,38 @@ def generated_pick(site, twins):
                  f"        if {chunk}[1] is None: return {values}[{i}]",
                  f"        return {chunk}[0], {chunk}[1] + ({values}[{i}],)",
                  f"    {i} -= len({values})"]
-    lines = [*count,
-             f"if not {total}: return None",
-             "if bits:",
-             f"    {k} = {total}.bit_length()",
-             f"    {i} = rng.getrandbits({k})",
-             f"    while {i} >= {total}: {i} = rng.getrandbits({k})",
-             f"else: {i} = rng.randrange({total})",
-             *pick,
-             "return None"]
+    lines = [*count, *_draw_lines(total, i, k), *pick, "return None"]
     return build(ctx, "\n        ".join(lines), "st, seat, rng, bits")
+
+
+def _draw_lines(total, i, k) -> list:
+    """A pick's draw of `i` below `total` (None returned if there is nothing to draw):
+    `_bits_below`'s lines where `bits`, else `randrange`."""
+    return [f"if not {total}: return None",
+            "if bits:",
+            f"    {k} = {total}.bit_length()",
+            f"    {i} = rng.getrandbits({k})",
+            f"    while {i} >= {total}: {i} = rng.getrandbits({k})",
+            f"else: {i} = rng.randrange({total})"]
+
+
+def _lone_pick_lines(info, epochs, ctx) -> list:
+    """The pick of a site with one action, of one parameter, whose list needs no twins
+    merged after it: the action's generated list inline, no chunk made, its one value
+    drawn from it (the same move for the same draw as the general pick)."""
+    vals, total, i, k = ctx.tmp(), ctx.tmp(), ctx.tmp(), ctx.tmp()
+    test = info.tests[0]
+    head = f"if {ctx.sub(test)}:" if test is not None else None
+    _, slot, domain = info.enum_params[0]
+    ctx.loops = {}          # the loop's invariant parts, remembered in temporaries
+    body = [f"{vals} = {ctx.sub(domain)}", *_filter_lines(info, epochs, ctx, vals, "")]
+    ctx.loops = None
+    if head is not None:
+        body = [head, *("    " + line for line in body), f"else: {vals} = ()"]
+    return [f"st.frame[{info.me_slot:d}] = seat", *body,
+            f"st.frame[{info.me_slot:d}] = None", f"st.frame[{slot:d}] = None",
+            f"{total} = len({vals})", *_draw_lines(total, i, k),
+            f"return {ctx.k(info)}, ({vals}[{i}],)"]
 
 
 def _never_a_card(node, domain) -> bool:

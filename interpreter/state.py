@@ -331,7 +331,8 @@ class State:
         generated code is off or an action lists its moves without generated chunks."""
         pick = site.pick
         if pick is None:
-            pick = site.pick = generated_pick(site, self._twins_step()) or False
+            pick = site.pick = generated_pick(site, self._twins_step(),
+                                              self.prog.epoch) or False
         if pick:
             try:
                 move = pick(self, seat, rng, type(rng) is Random and _DRAW_BY_BITS)

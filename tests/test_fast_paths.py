@@ -744,3 +744,51 @@ def test_an_action_whose_parameters_are_ranges_or_constants_never_names_a_card()
     moves = state.legal_moves()
     drawn = [state.random_move(rng).text for _ in range(40)]
     assert drawn == [moves[again.randrange(len(moves))].text for _ in range(40)]
+
+
+LONE_ACTION = '''game "t"
+players a, b
+card n: 1..4
+cards into hand[p]: card(n: k) for p in player for k in 1..4
+zone hand[player]: stack
+zone pile: stack
+var last: int = 0
+option skip: int = 2
+action give(c: hand[me]):
+    require count(hand[me]) > 1
+    require c.n != skip and c.n != last
+    move c to pile
+    last = c.n
+flow:
+    repeat 3:
+        for p in players:
+            choose p: give
+    draw
+'''
+
+
+def test_the_pick_of_a_lone_action_of_one_parameter_draws_from_its_list_inline():
+    # The site's one action lists its moves inside the pick (no call of its list, no
+    # chunk): the move drawn is the one legal_moves gives at the same random index, the
+    # require without parameters and the loop-invariant `last` included.
+    from gdl.errors import RuleError
+    game = load_text(LONE_ACTION)
+    info = game.prog.compiler.action_info["give"]
+    listed = info.chunks
+    calls = []
+    info.chunks = lambda st: calls.append(1) or listed(st)
+    for seed in range(6):
+        state = game.new_state()
+        while not state.is_terminal():
+            moves = [m.text for m in state.legal_moves()]
+            k = seed * 100 + len(state.history)
+            del calls[:]
+            drawn = state.random_move(random.Random(k)).text
+            assert not calls          # the pick did not call the action's list
+            assert drawn == moves[random.Random(k).randrange(len(moves))]
+            state.apply(drawn)
+        assert len(state.history) == 6
+    ended = load_text(LONE_ACTION.replace("repeat 3", "repeat 4")).new_state()
+    with pytest.raises(RuleError, match="deadlock"):
+        for _ in range(8):
+            ended.random_step(random.Random(1))

@@ -489,9 +489,8 @@ def generated_pick(site, twins, epochs=None):
     actions = [info for info, _ in site.actions if not info.never]
     if any(info.plain is None and info.chunks is None for info in actions):
         return None
-    if len(actions) == 1 and len(actions[0].params) == 1 and (
-            twins is None or actions[0].merged or actions[0].card_args is False):
-        info = actions[0]
+    info = _lone_action(actions, twins)
+    if info is not None:
         return build(*holding(lambda ctx: _lone_pick_lines(
             info, epochs if info.hoisted else None, ctx)), "st, seat, rng, bits")
     ctx = Ctx()
@@ -528,26 +527,35 @@ def generated_pick(site, twins, epochs=None):
                  f"        if {chunk}[1] is None: return {values}[{i}]",
                  f"        return {chunk}[0], {chunk}[1] + ({values}[{i}],)",
                  f"    {i} -= len({values})"]
-    lines = [*count, *_draw_lines(total, i, k), *pick, "return None"]
+    lines = [*count, f"if not {total}: return None", *_draw_lines(total, i, k), *pick,
+             "return None"]
     return build(ctx, "\n        ".join(lines), "st, seat, rng, bits")
 
 
+def _lone_action(actions, twins):
+    """The one action of a site's `actions` (those not ruled out), if it has one
+    parameter, a generated list, and needs no twins merged after it; else None."""
+    if len(actions) == 1 and len(actions[0].params) == 1 and actions[0].chunks is not None \
+            and (twins is None or actions[0].merged or actions[0].card_args is False):
+        return actions[0]
+    return None
+
+
 def _draw_lines(total, i, k) -> list:
-    """A pick's draw of `i` below `total` (None returned if there is nothing to draw):
-    `_bits_below`'s lines where `bits`, else `randrange`."""
-    return [f"if not {total}: return None",
-            "if bits:",
+    """A pick's draw of `i` below `total` (at least 1): `_bits_below`'s lines where
+    `bits`, else `randrange`."""
+    return ["if bits:",
             f"    {k} = {total}.bit_length()",
             f"    {i} = rng.getrandbits({k})",
             f"    while {i} >= {total}: {i} = rng.getrandbits({k})",
             f"else: {i} = rng.randrange({total})"]
 
 
-def _lone_pick_lines(info, epochs, ctx) -> list:
-    """The pick of a site with one action, of one parameter, whose list needs no twins
-    merged after it: the action's generated list inline, no chunk made, its one value
-    drawn from it (the same move for the same draw as the general pick)."""
-    vals, total, i, k = ctx.tmp(), ctx.tmp(), ctx.tmp(), ctx.tmp()
+def _lone_list(info, epochs, ctx):
+    """The lines listing the values of a lone action's one parameter (`_lone_action`)
+    that its requires allow, with `me` bound, into `vals`, and their number into
+    `total`; returns (lines, vals, total)."""
+    vals, total = ctx.tmp(), ctx.tmp()
     test = info.tests[0]
     head = f"if {ctx.sub(test)}:" if test is not None else None
     _, slot, domain = info.enum_params[0]
@@ -556,10 +564,63 @@ def _lone_pick_lines(info, epochs, ctx) -> list:
     ctx.loops = None
     if head is not None:
         body = [head, *("    " + line for line in body), f"else: {vals} = ()"]
-    return [f"st.frame[{info.me_slot:d}] = seat", *body,
-            f"st.frame[{info.me_slot:d}] = None", f"st.frame[{slot:d}] = None",
-            f"{total} = len({vals})", *_draw_lines(total, i, k),
+    return [f"st.frame[{info.me_slot:d}] = seat", *body, f"{total} = len({vals})"], \
+        vals, total
+
+
+def _lone_pick_lines(info, epochs, ctx) -> list:
+    """The pick of a site with one action, of one parameter, whose list needs no twins
+    merged after it: the action's generated list inline, no chunk made, its one value
+    drawn from it (the same move for the same draw as the general pick)."""
+    lines, vals, total = _lone_list(info, epochs, ctx)
+    i, k = ctx.tmp(), ctx.tmp()
+    _, slot, _ = info.enum_params[0]
+    return [*lines, f"st.frame[{info.me_slot:d}] = None", f"st.frame[{slot:d}] = None",
+            f"if not {total}: return None", *_draw_lines(total, i, k),
             f"return {ctx.k(info)}, ({vals}[{i}],)"]
+
+
+def generated_step(site, twins, epochs, move_text, budget):
+    """Returns `step(st, seat, rng, bits)` for a site with one action, of one
+    parameter, whose list needs no twins merged (`_lone_action`): `State.random_steps`'
+    decision where no observations are kept, as one function.  It draws the move as the
+    site's pick does, records it in the history (its text as `move_text` makes it), binds
+    `me` and the parameter, clears the node and sets the step budget to `budget`, and
+    returns the action's entry pc, where the rules go on from; or None, with the slots
+    cleared, when there is no legal move.  None (no function) for any other site or when
+    generated code is off."""
+    if not _fuse.ENABLED:
+        return None
+    info = _lone_action([i for i, _ in site.actions if not i.never], twins)
+    if info is None:
+        return None
+    entry = next(e for i, e in site.actions if i is info)
+    if entry is None:               # a simultaneous action: its block runs, not a pc
+        return None
+    epochs = epochs if info.hoisted else None
+
+    def lines(ctx):
+        listed, vals, total = _lone_list(info, epochs, ctx)
+        i, k, v, a, text = ctx.tmp(), ctx.tmp(), ctx.tmp(), ctx.tmp(), ctx.tmp()
+        _, slot, _ = info.enum_params[0]
+        made = f"{ctx.k(move_text)}({ctx.k(info)}, {a})"
+        return [*listed,
+                f"if not {total}:",
+                f"    st.frame[{info.me_slot:d}] = None",
+                f"    st.frame[{slot:d}] = None",
+                "    return None",
+                *_draw_lines(total, i, k),
+                f"{v} = {vals}[{i}]",
+                f"{a} = ({v},)",
+                f"try: {text} = {ctx.k(info.texts)}.get({a}) or {made}",
+                f"except {ctx.k(TypeError)}: {text} = {made}",   # an unhashable value
+                f"st.history.append((seat.index, {text}, None))",
+                f"st.frame[{slot:d}] = {v}",
+                "st.node = None",
+                f"st.budget = {budget:d}",
+                f"st.pc = {entry:d}",
+                f"return {entry:d}"]
+    return build(*holding(lines), "st, seat, rng, bits")
 
 
 def _never_a_card(node, domain) -> bool:

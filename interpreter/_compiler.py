@@ -44,6 +44,7 @@ class Site:
     entries: Optional[dict] = None   # ActionInfo -> entry pc, for entering a move
     plain_moves: object = None   # generated `moves(st, seat)` where no action has parameters
     pick: object = None          # generated `_random_pick` (`generated_pick`), False if none
+    step: object = None          # generated pick-and-record (`generated_step`), False if none
 
 
 class _ConstState:

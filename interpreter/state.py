@@ -19,7 +19,7 @@ from gdl.ast import PlaceKind
 from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
-from ._actions import generated_pick, generated_plain
+from ._actions import generated_pick, generated_plain, generated_step
 from ._keys import state_key
 from .values import Card, Move, Seat, card_id as _card_id, move_text, text_of
 
@@ -333,6 +333,8 @@ class State:
         if pick is None:
             pick = site.pick = generated_pick(site, self._twins_step(),
                                               self.prog.epoch) or False
+            site.step = generated_step(site, self._twins_step(), self.prog.epoch,
+                                       move_text, LOOP_BUDGET) or False
         if pick:
             try:
                 move = pick(self, seat, rng, type(rng) is Random and _DRAW_BY_BITS)
@@ -588,6 +590,19 @@ class State:
         history, frame, code = self.history, self.frame, self.prog.code
         while taken < limit and node[0] == DECIDE:
             site, seat = node[1], node[2][0]
+            step = site.step                  # the pick and the lines below, generated
+            if step and not observed:
+                try:
+                    pc = step(self, seat, rng, bits)
+                except BaseException:
+                    self._clear_slots(site)
+                    raise
+                if pc is not None:
+                    while pc >= 0:
+                        pc = code[pc](self)
+                    taken += 1
+                    node = self.node
+                    continue                  # else no legal move: the pick says so below
             pick = site.pick                  # a site whose actions have parameters
             if pick:                          # `_random_pick`'s first lines, inline
                 try:

@@ -792,3 +792,29 @@ def test_the_pick_of_a_lone_action_of_one_parameter_draws_from_its_list_inline()
     with pytest.raises(RuleError, match="deadlock"):
         for _ in range(8):
             ended.random_step(random.Random(1))
+
+
+def test_random_steps_take_a_lone_action_in_one_generated_step_as_random_move_and_apply():
+    # The site of a lone action of one parameter gets a generated step: draw, history
+    # line, slots, then the action's rules; the game is the one random_move and apply
+    # make, and where no move is legal it raises the deadlock error with the slots clear.
+    from gdl.errors import RuleError
+    for text in (LONE_ACTION, LONE_ACTION.replace("zone hand[player]: stack",
+                                                  "zone hand[player]: set")):
+        game = load_text(text)
+        for seed in range(5):
+            fast, slow = game.new_state(), game.new_state()
+            assert fast.random_steps(random.Random(seed), 100) == 6
+            rng = random.Random(seed)
+            while not slow.is_terminal():
+                slow.apply(slow.random_move(rng))
+            assert fast.trace_texts() == slow.trace_texts()
+            assert fast.frame == slow.frame
+        assert all(site.step for site in game.prog.sites)    # the step was made
+        stuck_game = load_text(text.replace("repeat 3", "repeat 4"))
+        stuck = stuck_game.new_state()
+        with pytest.raises(RuleError, match="deadlock"):
+            stuck.random_steps(random.Random(2), 100)
+        info = stuck_game.prog.compiler.action_info["give"]
+        assert len(stuck.history) == 6
+        assert stuck.frame[info.me_slot] is None and stuck.frame[info.slots[0]] is None

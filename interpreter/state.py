@@ -1121,15 +1121,29 @@ def _bits_below(rng, n: int) -> int:
 
 def _shuffle_by_bits(rng, cards):
     """CPython's `Random.shuffle`, its draws (`_bits_below`) inline: one call a shuffle
-    instead of one per card."""
+    instead of one per card; each place's bound and bit count come from `_swaps`."""
     getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(cards))):
-        n = i + 1
-        k = n.bit_length()
+    steps = _SWAPS.get(len(cards))
+    if steps is None:
+        steps = _swaps(len(cards))
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+#: zone size -> its shuffle's steps (`_swaps`)
+_SWAPS: dict = {}
+
+
+def _swaps(size: int) -> tuple:
+    """A shuffle's steps for `size` cards, in its order: (place, the bound of the draw
+    for it, the bits drawn), made once per size (a size's bit counts cost a call each)."""
+    steps = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, size)))
+    if size <= 4096:
+        _SWAPS[size] = steps
+    return steps
 
 
 def _draws_by_bits() -> bool:

@@ -818,3 +818,19 @@ def test_random_steps_take_a_lone_action_in_one_generated_step_as_random_move_an
         info = stuck_game.prog.compiler.action_info["give"]
         assert len(stuck.history) == 6
         assert stuck.frame[info.me_slot] is None and stuck.frame[info.slots[0]] is None
+
+
+def test_the_inline_shuffle_is_randoms_shuffle_at_every_size():
+    # `_shuffle_by_bits` draws each place's bound from a table made once per size; the
+    # orders and the random stream after them are Random.shuffle's, the table's second
+    # use as its first.
+    from interpreter.state import _DRAW_BY_BITS, _shuffle_by_bits
+    assert _DRAW_BY_BITS          # CPython: every draw of a playout is an inline one
+    for seed in range(3):
+        a, b = random.Random(seed), random.Random(seed)
+        for n in list(range(0, 70)) * 2:
+            x, y = list(range(n)), list(range(n))
+            a.shuffle(x)
+            _shuffle_by_bits(b, y)
+            assert x == y
+        assert a.random() == b.random()

@@ -14,7 +14,7 @@ from ._closures import _all_cards, _all_zones, _const, _folded
 from . import _fuse
 from ._fuse import UNSET, Ctx, build, fuse, holding
 from ._scope import Local, Scope
-from .values import Card, Move
+from .values import Card, Move, move_text
 
 
 @attrs.define(eq=False)
@@ -493,7 +493,21 @@ def generated_pick(site, twins, epochs=None):
     if info is not None:
         return build(*holding(lambda ctx: _lone_pick_lines(
             info, epochs if info.hoisted else None, ctx)), "st, seat, rng, bits")
+
+    def returned(ctx, info, kind, expr):
+        if kind == "plain":
+            return [f"return {ctx.k(info.plain)}"]
+        return [f"return {expr}" if kind == "move" else f"return {ctx.k(info)}, {expr}"]
     ctx = Ctx()
+    return build(ctx, "\n        ".join(_site_pick_lines(ctx, actions, twins, returned)),
+                 "st, seat, rng, bits")
+
+
+def _site_pick_lines(ctx, actions, twins, finish) -> list:
+    """A pick's lines over several actions: each action's moves counted (its generated
+    chunks, twins merged where needed), one drawn, and `finish(ctx, info, kind, expr)`'s
+    lines for it: kind "plain" (the action's one move), "move" (`expr` is a Move) or
+    "args" (`expr` is the arguments)."""
     total, i, k = ctx.tmp(), ctx.tmp(), ctx.tmp()
     count = [f"{total} = 0"]
     pick = []
@@ -509,7 +523,8 @@ def generated_pick(site, twins, epochs=None):
                           f"st.frame[{info.me_slot:d}] = None"]
             count.append(f"{total} += {found}")
             pick += [f"if {found}:",
-                     f"    if {i} == 0: return {ctx.k(info.plain)}",
+                     f"    if {i} == 0:",
+                     *_indented(finish(ctx, info, "plain", None), "        "),
                      f"    {i} -= 1"]
             continue
         chunk, values = ctx.tmp(), ctx.tmp()
@@ -524,12 +539,17 @@ def generated_pick(site, twins, epochs=None):
         pick += [f"for {chunk} in {found}:",
                  f"    {values} = {chunk}[2]",
                  f"    if {i} < len({values}):",
-                 f"        if {chunk}[1] is None: return {values}[{i}]",
-                 f"        return {chunk}[0], {chunk}[1] + ({values}[{i}],)",
+                 f"        if {chunk}[1] is None:",
+                 *_indented(finish(ctx, info, "move", f"{values}[{i}]"), "            "),
+                 *_indented(finish(ctx, info, "args", f"{chunk}[1] + ({values}[{i}],)"),
+                            "        "),
                  f"    {i} -= len({values})"]
-    lines = [*count, f"if not {total}: return None", *_draw_lines(total, i, k), *pick,
-             "return None"]
-    return build(ctx, "\n        ".join(lines), "st, seat, rng, bits")
+    return [*count, f"if not {total}: return None", *_draw_lines(total, i, k), *pick,
+            "return None"]
+
+
+def _indented(lines, pad) -> list:
+    return [pad + line for line in lines]
 
 
 def _lone_action(actions, twins):
@@ -580,47 +600,75 @@ def _lone_pick_lines(info, epochs, ctx) -> list:
             f"return {ctx.k(info)}, ({vals}[{i}],)"]
 
 
-def generated_step(site, twins, epochs, move_text, budget):
-    """Returns `step(st, seat, rng, bits)` for a site with one action, of one
-    parameter, whose list needs no twins merged (`_lone_action`): `State.random_steps`'
-    decision where no observations are kept, as one function.  It draws the move as the
-    site's pick does, records it in the history (its text as `move_text` makes it), binds
-    `me` and the parameter, clears the node and sets the step budget to `budget`, and
-    returns the action's entry pc, where the rules go on from; or None, with the slots
-    cleared, when there is no legal move.  None (no function) for any other site or when
-    generated code is off."""
-    if not _fuse.ENABLED:
+def generated_step(site, twins, epochs, budget):
+    """Returns `step(st, seat, rng, bits)` for a decision site whose actions have
+    parameters: `State.random_steps`' decision where no observations are kept, as one
+    function.  It draws the move as the site's pick does, records it in the history (its
+    text as `move_text` makes it), binds `me` and the parameters, clears the node and
+    sets the step budget to `budget`, and returns the action's entry pc, where the rules
+    go on from; or None, with the slots cleared, when there is no legal move.  None (no
+    function) where the site has no generated pick, is simultaneous or generated code is
+    off."""
+    if not _fuse.ENABLED or any(entry is None for _, entry in site.actions):
         return None
-    info = _lone_action([i for i, _ in site.actions if not i.never], twins)
-    if info is None:
+    entries = {info: entry for info, entry in site.actions}
+    actions = [info for info, _ in site.actions if not info.never]
+    if any(info.plain is None and info.chunks is None for info in actions):
         return None
-    entry = next(e for i, e in site.actions if i is info)
-    if entry is None:               # a simultaneous action: its block runs, not a pc
-        return None
-    epochs = epochs if info.hoisted else None
+    lone = _lone_action(actions, twins)
+    if lone is not None:
+        epochs = epochs if lone.hoisted else None
 
-    def lines(ctx):
-        listed, vals, total = _lone_list(info, epochs, ctx)
-        i, k, v, a, text = ctx.tmp(), ctx.tmp(), ctx.tmp(), ctx.tmp(), ctx.tmp()
-        _, slot, _ = info.enum_params[0]
-        made = f"{ctx.k(move_text)}({ctx.k(info)}, {a})"
-        return [*listed,
-                f"if not {total}:",
-                f"    st.frame[{info.me_slot:d}] = None",
-                f"    st.frame[{slot:d}] = None",
-                "    return None",
-                *_draw_lines(total, i, k),
-                f"{v} = {vals}[{i}]",
-                f"{a} = ({v},)",
-                f"try: {text} = {ctx.k(info.texts)}.get({a}) or {made}",
-                f"except {ctx.k(TypeError)}: {text} = {made}",   # an unhashable value
-                f"st.history.append((seat.index, {text}, None))",
-                f"st.frame[{slot:d}] = {v}",
-                "st.node = None",
-                f"st.budget = {budget:d}",
-                f"st.pc = {entry:d}",
-                f"return {entry:d}"]
-    return build(*holding(lines), "st, seat, rng, bits")
+        def lines(ctx):
+            listed, vals, total = _lone_list(lone, epochs, ctx)
+            i, k, v = ctx.tmp(), ctx.tmp(), ctx.tmp()
+            _, slot, _ = lone.enum_params[0]
+            return [*listed,
+                    f"if not {total}:",
+                    f"    st.frame[{lone.me_slot:d}] = None",
+                    f"    st.frame[{slot:d}] = None",
+                    "    return None",
+                    *_draw_lines(total, i, k),
+                    f"{v} = {vals}[{i}]",
+                    *_record_lines(ctx, lone, entries[lone], budget, f"({v},)", [v],
+                                   bound=True)]
+        return build(*holding(lines), "st, seat, rng, bits")
+
+    def recorded(ctx, info, kind, expr):
+        entry = entries[info]
+        if kind == "plain":
+            return _record_lines(ctx, info, entry, budget, "()", [],
+                                 text=ctx.k(info.plain.text))
+        move = ctx.tmp()
+        if kind == "move":
+            return [f"{move} = {expr}",
+                    *_record_lines(ctx, info, entry, budget, f"{move}.args", None,
+                                   text=f"{move}.text")]
+        return [f"{move} = {expr}", *_record_lines(ctx, info, entry, budget, move, None)]
+    ctx = Ctx()
+    return build(ctx, "\n        ".join(_site_pick_lines(ctx, actions, twins, recorded)),
+                 "st, seat, rng, bits")
+
+
+def _record_lines(ctx, info, entry, budget, args, values, text=None, bound=False) -> list:
+    """The lines a step ends with: the move (`info`, `args`) of `seat` recorded in the
+    history with its text (`move_text`'s, unless `text` is given), `me` (unless `bound`
+    already) and the parameters bound (to `values`, the arguments' own expressions, where
+    given), the node cleared, the budget set, and the entry pc returned."""
+    lines = []
+    if text is None:
+        text = ctx.tmp()
+        made = f"{ctx.k(move_text)}({ctx.k(info)}, {args})"
+        lines += [f"try: {text} = {ctx.k(info.texts)}.get({args}) or {made}",
+                  f"except {ctx.k(TypeError)}: {text} = {made}"]   # an unhashable value
+    lines.append(f"st.history.append((seat.index, {text}, None))")
+    if not bound:
+        lines.append(f"st.frame[{info.me_slot:d}] = seat")
+    if values is None:
+        values = [f"{args}[{j:d}]" for j in range(len(info.slots))]
+    lines += [f"st.frame[{slot:d}] = {value}" for slot, value in zip(info.slots, values)]
+    return [*lines, "st.node = None", f"st.budget = {budget:d}", f"st.pc = {entry:d}",
+            f"return {entry:d}"]
 
 
 def _never_a_card(node, domain) -> bool:

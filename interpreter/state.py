@@ -334,7 +334,7 @@ class State:
             pick = site.pick = generated_pick(site, self._twins_step(),
                                               self.prog.epoch) or False
             site.step = generated_step(site, self._twins_step(), self.prog.epoch,
-                                       move_text, LOOP_BUDGET) or False
+                                       LOOP_BUDGET) or False
         if pick:
             try:
                 move = pick(self, seat, rng, type(rng) is Random and _DRAW_BY_BITS)

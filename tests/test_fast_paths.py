@@ -834,3 +834,50 @@ def test_the_inline_shuffle_is_randoms_shuffle_at_every_size():
             _shuffle_by_bits(b, y)
             assert x == y
         assert a.random() == b.random()
+
+
+SEVERAL_ACTIONS = '''game "t"
+players a, b
+card n: 1..3
+cards into hand[p]: card(n: k) for p in player for k in [1, 1, 2, 3]
+zone hand[player]: stack
+zone pile: stack
+var turns: int = 0
+action swap(c: hand[me], d: hand[me]):
+    require c != d
+    move c to pile
+    move d to pile
+action put(c: hand[me], k: 1..2):
+    require c.n >= k
+    move c to pile
+action rest():
+    require turns % 3 == 0
+    turns += 1
+flow:
+    while turns < 6:
+        turns += 1
+        for p in players:
+            if count(hand[p]) > 1:
+                choose p: swap, put, rest
+    draw
+'''
+
+
+def test_random_steps_take_a_site_of_several_actions_in_one_generated_step():
+    # A step over several actions: a move of two card parameters (twins merged: a Move
+    # drawn), one of a card and a number, one without parameters; the game is the one
+    # random_move and apply make.
+    game = load_text(SEVERAL_ACTIONS)
+    for seed in range(8):
+        fast, slow = game.new_state(), game.new_state()
+        made = fast.random_steps(random.Random(seed), 100)
+        rng = random.Random(seed)
+        while not slow.is_terminal():
+            slow.apply(slow.random_move(rng))
+        assert fast.is_terminal() and made == len(slow.history)
+        assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
+    assert all(site.step for site in game.prog.sites)
+    from interpreter.agents import random_agent
+    taken = {line.split()[1] for seed in range(8)
+             for line in _trace_of(game, seed, random_agent)[0]}
+    assert {"swap", "put", "rest"} <= taken

@@ -514,18 +514,18 @@ def _site_pick_lines(ctx, actions, twins, finish) -> list:
     for info in actions:
         found = ctx.tmp()
         if info.plain is not None:
+            chosen = [f"if {i} == 0:", *_indented(finish(ctx, info, "plain", None), "    "),
+                      f"{i} -= 1"]
             test = info.tests[0]
-            if test is None:
-                count.append(f"{found} = 1")
-            else:
-                count += [f"st.frame[{info.me_slot:d}] = seat",
-                          f"{found} = 1 if {ctx.sub(test)} else 0",
-                          f"st.frame[{info.me_slot:d}] = None"]
-            count.append(f"{total} += {found}")
-            pick += [f"if {found}:",
-                     f"    if {i} == 0:",
-                     *_indented(finish(ctx, info, "plain", None), "        "),
-                     f"    {i} -= 1"]
+            if test is None:             # always legal
+                count.append(f"{total} += 1")
+                pick += chosen
+                continue
+            count += [f"st.frame[{info.me_slot:d}] = seat",
+                      f"{found} = 1 if {ctx.sub(test)} else 0",
+                      f"st.frame[{info.me_slot:d}] = None",
+                      f"{total} += {found}"]
+            pick += [f"if {found}:", *_indented(chosen, "    ")]
             continue
         chunk, values = ctx.tmp(), ctx.tmp()
         count += [f"st.frame[{info.me_slot:d}] = seat",
@@ -601,14 +601,14 @@ def _lone_pick_lines(info, epochs, ctx) -> list:
 
 
 def generated_step(site, twins, epochs, budget):
-    """Returns `step(st, seat, rng, bits)` for a decision site whose actions have
-    parameters: `State.random_steps`' decision where no observations are kept, as one
-    function.  It draws the move as the site's pick does, records it in the history (its
-    text as `move_text` makes it), binds `me` and the parameters, clears the node and
-    sets the step budget to `budget`, and returns the action's entry pc, where the rules
-    go on from; or None, with the slots cleared, when there is no legal move.  None (no
-    function) where the site has no generated pick, is simultaneous or generated code is
-    off."""
+    """Returns `step(st, seat, rng, bits)` for a decision site: `State.random_steps`'
+    decision where no observations are kept, as one function.  It draws the move as the
+    site's pick does (as `_random_plain` or the fixed moves' draw where no action has
+    parameters), records it in the history (its text as `move_text` makes it), binds
+    `me` and the parameters, clears the node and sets the step budget to `budget`, and
+    returns the action's entry pc, where the rules go on from; or None, with the slots
+    cleared, when there is no legal move.  None (no function) where an action has no
+    generated list, the site is simultaneous or generated code is off."""
     if not _fuse.ENABLED or any(entry is None for _, entry in site.actions):
         return None
     entries = {info: entry for info, entry in site.actions}

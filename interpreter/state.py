@@ -316,6 +316,9 @@ class State:
         fixed = site.fixed
         if fixed is None:
             fixed = site.fixed = _fixed_moves(site)
+            if fixed is not False:            # moves without parameters: their step
+                site.step = generated_step(site, None, self.prog.epoch,
+                                           LOOP_BUDGET) or False
         if fixed is _NO_PARAMETERS:
             return self._random_plain(site, seat, rng)
         if fixed:

@@ -881,3 +881,51 @@ def test_random_steps_take_a_site_of_several_actions_in_one_generated_step():
     taken = {line.split()[1] for seed in range(8)
              for line in _trace_of(game, seed, random_agent)[0]}
     assert {"swap", "put", "rest"} <= taken
+
+
+PLAIN_ACTIONS = '''game "t"
+players a, b
+var bets: int = 0
+var rounds: int = 0
+action bet():
+    require bets < limit
+    bets += 1
+action check():
+    rounds += 1
+action quit():
+    require rounds > 2
+    win opponent(me)
+option limit: int = 2
+flow:
+    while rounds < 8:
+        for p in players:
+            choose p: bet, check, quit
+        for p in players:
+            choose p: check
+    draw
+'''
+
+
+def test_random_steps_take_moves_without_parameters_in_one_generated_step():
+    # Sites whose actions have no parameters (with requires, or fixed) get a step too,
+    # drawing as `_random_plain` and the fixed moves' draw do; where no move is legal,
+    # the deadlock error.
+    from gdl.errors import RuleError
+    from interpreter.agents import random_agent
+    game = load_text(PLAIN_ACTIONS)
+    for seed in range(10):
+        for rng_of in (random.Random, _OnlyRandrange):
+            fast, slow = game.new_state(), game.new_state()
+            fast.random_steps(rng_of(seed), 1000)
+            rng = rng_of(seed)
+            while not slow.is_terminal():
+                slow.apply(slow.random_move(rng))
+            assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
+    assert all(site.step for site in game.prog.sites)
+    assert {line.split()[1] for seed in range(10)
+            for line in _trace_of(game, seed, random_agent)[0]} == {"bet", "check", "quit"}
+    stuck = load_text(PLAIN_ACTIONS.replace("action check():\n    rounds += 1",
+                                            "action check():\n    require false\n"
+                                            "    rounds += 1")).new_state()
+    with pytest.raises(RuleError, match="deadlock"):
+        stuck.random_steps(random.Random(0), 1000)

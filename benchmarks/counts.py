@@ -21,6 +21,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: untraced playouts before the count, making most generated code (a site's step, say)
+WARM_PLAYOUTS = 5
+
 #: (ruleset, playouts, options): a few seconds each under the tracer
 DEFAULTS = [
     ("classics/kuhn_poker.gdl", 1000, {}),
@@ -55,13 +58,16 @@ def bytecodes(fn) -> int:
 
 def per_playout(path, playouts: int, options=None) -> int:
     """Bytecodes per random playout of a ruleset (loading left out, and the code generated
-    on first use mostly: a first playout, untraced and differently seeded, warms it)."""
+    on first use mostly: a few playouts, untraced and differently seeded, warm it; a
+    decision site none of them reaches makes its code in the counted ones)."""
     from interpreter.agents import AGENTS, play_out
     from interpreter.game import load
 
     game = load(path, options or {})
     agents = [AGENTS["random"]] * game.num_players
-    play_out(game.new_state(), agents, random.Random(1))
+    warm = random.Random(1)
+    for _ in range(WARM_PLAYOUTS):
+        play_out(game.new_state(), agents, warm)
     rng = random.Random(0)
 
     def run():

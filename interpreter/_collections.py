@@ -76,6 +76,7 @@ class CollectionMixin:
             def range_of(st):   # `1..left[d]`: the same values, no tuple built
                 return range(lo(st), hi(st) + 1)
             range_of.sized = True
+            range_of.bounds = (lo, hi)
             return fuse(range_of,
                         lambda ctx: f"{ctx.k(range)}({ctx.sub(lo)}, {ctx.sub(hi)} + 1)")
         inner = self.expr(node, scope)
@@ -283,7 +284,7 @@ class CollectionMixin:
             out, v = ctx.tmp(), ctx.tmp()
             return [f"{out} = []", f"for {v} in {ctx.sub(it0)}:",
                     *ctx.bind("scratch", s0, v, "    ", scratch),
-                    f"    {out} += [{v}] * len({ctx.sub(it1)})",
+                    f"    {out} += [{v}] * {_length(ctx, it1)}",
                     f"return {ctx.k(tuple)}({out})"]
         return fuse_body(fn, lines, self.def_parameters())
 
@@ -484,3 +485,17 @@ def _maybe_zone_pass(ctx, order, inner) -> str:
     t = ctx.tmp()
     return (f"({ctx.k(order)}[{t}.slot](st.zones[{t}.slot]) "
             f"if isinstance(({t} := {ctx.sub(inner)}), {ctx.k(ZoneRef)}) else {t})")
+
+
+def _length(ctx, it) -> str:
+    """The text of how many values `it` gives, for repeating a list (where a negative
+    count repeats nothing, as an empty range does): `lo..hi`'s `hi + 1 - lo` without
+    making the range, else `len(...)`."""
+    bounds = getattr(it, "bounds", None)
+    if bounds is None:
+        return f"len({ctx.sub(it)})"
+    lo, hi = bounds
+    c = _folded(lo)
+    if c is not None and type(c[0]) is int:
+        return f"({ctx.sub(hi)} - {c[0] - 1:d})" if c[0] != 1 else f"({ctx.sub(hi)})"
+    return f"({ctx.sub(hi)} + 1 - {ctx.sub(lo)})"

@@ -718,29 +718,38 @@ returns(p) = 0
 
 
 def test_a_value_repeated_as_often_as_an_inner_loop_runs_is_generated_code(monkeypatch):
-    # `[d for d in 1..3 for i in 1..left[d]]` lists each d left[d] times (none for 0): in
-    # a def with a parameter and in a rule, written out as one loop, fused or not.
+    # `[d for d in 1..3 for i in 1..left[d]]` lists each d left[d] times (none for 0 or
+    # less): in a def with a parameter and in a rule, written out as one loop, fused or
+    # not; the count is the range's length without making the range, whatever its start.
     text = '''game "t"
 players a, b
 var left[1..3]: int = 0
 var total: int = 0
 var seen: int = 0
+var from2: int = 0
+var fromk: int = 0
 def pool(k: int) = [d for d in 1..3 for i in 1..left[d]]
+def pool_from(k: int) = [d for d in 1..3 for i in k..left[d]]
 flow:
     left[1] = 2
+    left[2] = -2
     left[3] = 3
     for d in pool(7):
         total = total * 10 + d
     seen = count([d for d in 1..3 for i in 1..left[d]])
+    from2 = count([d for d in 1..3 for i in 2..left[d]])
+    fromk = count(pool_from(3)) * 10 + count(pool_from(-2))
     end game
-returns(p) = if p == a then total else seen
+returns(p) = if p == a then total else seen * 1000 + from2 * 100 + fromk
 '''
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         game = load_text(text)
-        assert tuple(game.new_state().returns()) == (11333.0, 5.0)
+        assert tuple(game.new_state().returns()) == (11333.0, 5000 + 300 + 10 + 12.0)
         if enabled:
-            assert sum("] * len(" in s for s in _generated_sources(game)) >= 1
+            sources = _generated_sources(game)
+            assert sum("] * (" in s for s in sources) >= 2
+            assert not any("] * len(" in s for s in sources)
 
 
 def test_text_and_join_give_every_kind_of_value_its_text_fused_or_not(monkeypatch):

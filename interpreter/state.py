@@ -873,6 +873,9 @@ class State:
             bits = type(rng) is Random and _DRAW_BY_BITS
         taken = 0
         node = self.node
+        observed = self.obs is not None
+        frame, history, code = self.frame, self.history, self.prog.code
+        outcomes = self.prog.outcomes
         while taken < limit and node[0] == CHANCE:
             if node[1] == "random":
                 values = node[3]
@@ -884,9 +887,9 @@ class State:
                         i = rng.getrandbits(k)
                 else:
                     i = rng.randrange(n)
-                value = self.frame[node[2]] = values[i]
+                value = frame[node[2]] = values[i]
                 try:                              # `_random_outcome`'s lookup, inline
-                    outcome = self.prog.outcomes[i, type(value), value, node[4]]
+                    outcome = outcomes[i, type(value), value, node[4]]
                 except (KeyError, TypeError):
                     outcome = self._random_outcome(i)
             else:
@@ -895,13 +898,12 @@ class State:
                 outcome = self._shuffle_outcome(cards)
                 self._shuffled(node[2], cards)
             taken += 1
-            if self.obs is not None:
+            if observed:
                 self._chanced(outcome)
                 node = self.node
                 continue
-            self.history.append(outcome.entry)  # `_chanced`'s lines, inline
+            history.append(outcome.entry)       # `_chanced`'s lines, inline
             self.node = None
-            code = self.prog.code
             self.budget = LOOP_BUDGET
             pc = self.pc
             while pc >= 0:

@@ -356,14 +356,30 @@ def generated_chunks(info, epochs):
 
 
 def _chunk_lines(info, epochs, ctx) -> list:
+    out = ctx.tmp()
+
+    def keep(vals, v0, pad):
+        prefix = f"({v0},)" if v0 else "()"
+        return [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {prefix}, {vals}))"]
+    return [f"{out} = []", *_listing_lines(info, epochs, ctx, keep, [f"return {out}"]),
+            f"return {out}"]
+
+
+def _listing_lines(info, epochs, ctx, keep, stop) -> list:
+    """The lines listing an action's moves (one or two parameters): the leading value
+    bound in turn, the last parameter's values its requires allow in `vals`, then
+    `keep(vals, v0, pad)`'s lines (`v0` the leading value's name, or None); `stop`, the
+    lines run when the requires without parameters fail."""
     params, tests = info.enum_params, info.tests
     n = len(params)
-    out, vals = ctx.tmp(), ctx.tmp()
-    lines = [f"{out} = []"]
+    vals = ctx.tmp()
+    lines = []
     if tests[0] is not None:
-        lines.append(f"if not {ctx.sub(tests[0])}: return {out}")
+        test = ctx.sub(tests[0])
+        lines += [f"if not {test}: {stop[0]}"] if len(stop) == 1 else [
+            f"if not {test}:", *_indented(stop, "    ")]
     pad = ""
-    prefix = "()"
+    v0 = None
     ctx.loops = {}          # the loops' invariant parts, remembered in temporaries
     if n == 2:
         _, s0, d0 = params[0]
@@ -376,16 +392,14 @@ def _chunk_lines(info, epochs, ctx) -> list:
         lines += ctx.bind("frame", s0, v0, "    ")
         if tests[1] is not None:
             lines.append(f"    if not {ctx.sub(tests[1])}: continue")
-        pad, prefix = "    ", f"({v0},)"
+        pad = "    "
     _, slot, domain = params[-1]
     lines.append(f"{pad}{vals} = {ctx.sub(domain)}")
     if n == 2:
         lines[outer:outer] = _unset(ctx, ctx.loops.pop(0), "")
     lines += _filter_lines(info, epochs, ctx, vals, pad)
     ctx.loops = None
-    lines += [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {prefix}, {vals}))",
-              f"return {out}"]
-    return lines
+    return lines + keep(vals, v0, pad)
 
 
 def _filter_lines(info, epochs, ctx, vals, pad) -> list:
@@ -553,9 +567,10 @@ def _indented(lines, pad) -> list:
 
 
 def _lone_action(actions, twins):
-    """The one action of a site's `actions` (those not ruled out), if it has one
-    parameter, a generated list, and needs no twins merged after it; else None."""
-    if len(actions) == 1 and len(actions[0].params) == 1 and actions[0].chunks is not None \
+    """The one action of a site's `actions` (those not ruled out), if it has one or two
+    parameters, a generated list, and needs no twins merged after it; else None."""
+    if len(actions) == 1 and 1 <= len(actions[0].params) <= 2 \
+            and actions[0].chunks is not None \
             and (twins is None or actions[0].merged or actions[0].card_args is False):
         return actions[0]
     return None
@@ -588,16 +603,43 @@ def _lone_list(info, epochs, ctx):
         vals, total
 
 
+def _lone_pairs(info, epochs, ctx):
+    """`_lone_list` for an action of two parameters: the lines listing, with `me` bound,
+    each leading value and the last values the requires allow with it, as pairs in
+    `found`, and how many moves in `total`; returns (lines, found, total).  Where the
+    requires without parameters fail, the lines clear `me` and return None."""
+    found, total = ctx.tmp(), ctx.tmp()
+
+    def keep(vals, v0, pad):
+        return [f"{pad}if {vals}:", f"{pad}    {found}.append(({v0}, {vals}))",
+                f"{pad}    {total} += len({vals})"]
+    stop = [f"st.frame[{info.me_slot:d}] = None", "return None"]
+    return [f"st.frame[{info.me_slot:d}] = seat", f"{found} = []", f"{total} = 0",
+            *_listing_lines(info, epochs, ctx, keep, stop)], found, total
+
+
+def _cleared(info) -> list:
+    """The lines emptying an action's `me` and parameter slots."""
+    return [f"st.frame[{slot:d}] = None" for slot in (info.me_slot, *info.slots)]
+
+
 def _lone_pick_lines(info, epochs, ctx) -> list:
-    """The pick of a site with one action, of one parameter, whose list needs no twins
-    merged after it: the action's generated list inline, no chunk made, its one value
+    """The pick of a site with one action, of one or two parameters, whose list needs no
+    twins merged after it: the action's generated list inline, no chunk made, one move
     drawn from it (the same move for the same draw as the general pick)."""
-    lines, vals, total = _lone_list(info, epochs, ctx)
     i, k = ctx.tmp(), ctx.tmp()
-    _, slot, _ = info.enum_params[0]
-    return [*lines, f"st.frame[{info.me_slot:d}] = None", f"st.frame[{slot:d}] = None",
-            f"if not {total}: return None", *_draw_lines(total, i, k),
-            f"return {ctx.k(info)}, ({vals}[{i}],)"]
+    if len(info.params) == 1:
+        lines, vals, total = _lone_list(info, epochs, ctx)
+        return [*lines, *_cleared(info), f"if not {total}: return None",
+                *_draw_lines(total, i, k), f"return {ctx.k(info)}, ({vals}[{i}],)"]
+    lines, found, total = _lone_pairs(info, epochs, ctx)
+    v0, vals = ctx.tmp(), ctx.tmp()
+    return [*lines, *_cleared(info), f"if not {total}: return None",
+            *_draw_lines(total, i, k),
+            f"for {v0}, {vals} in {found}:",
+            f"    if {i} < len({vals}): return {ctx.k(info)}, ({v0}, {vals}[{i}])",
+            f"    {i} -= len({vals})",
+            "return None"]
 
 
 def generated_step(site, twins, epochs, budget):
@@ -618,20 +660,33 @@ def generated_step(site, twins, epochs, budget):
     lone = _lone_action(actions, twins)
     if lone is not None:
         epochs = epochs if lone.hoisted else None
+        entry = entries[lone]
 
         def lines(ctx):
-            listed, vals, total = _lone_list(lone, epochs, ctx)
-            i, k, v = ctx.tmp(), ctx.tmp(), ctx.tmp()
-            _, slot, _ = lone.enum_params[0]
+            i, k = ctx.tmp(), ctx.tmp()
+            if len(lone.params) == 1:
+                listed, vals, total = _lone_list(lone, epochs, ctx)
+                v = ctx.tmp()
+                return [*listed,
+                        f"if not {total}:", *_indented(_cleared(lone), "    "),
+                        "    return None",
+                        *_draw_lines(total, i, k),
+                        f"{v} = {vals}[{i}]",
+                        *_record_lines(ctx, lone, entry, budget, f"({v},)", [v],
+                                       bound=True)]
+            listed, found, total = _lone_pairs(lone, epochs, ctx)
+            v0, vals = ctx.tmp(), ctx.tmp()
+            v = f"{vals}[{i}]"
             return [*listed,
-                    f"if not {total}:",
-                    f"    st.frame[{lone.me_slot:d}] = None",
-                    f"    st.frame[{slot:d}] = None",
+                    f"if not {total}:", *_indented(_cleared(lone), "    "),
                     "    return None",
                     *_draw_lines(total, i, k),
-                    f"{v} = {vals}[{i}]",
-                    *_record_lines(ctx, lone, entries[lone], budget, f"({v},)", [v],
-                                   bound=True)]
+                    f"for {v0}, {vals} in {found}:",
+                    f"    if {i} < len({vals}):",
+                    *_indented(_record_lines(ctx, lone, entry, budget, f"({v0}, {v})",
+                                             [v0, v], bound=True), "        "),
+                    f"    {i} -= len({vals})",
+                    "return None"]
         return build(*holding(lines), "st, seat, rng, bits")
 
     def recorded(ctx, info, kind, expr):

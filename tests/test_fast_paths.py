@@ -929,3 +929,51 @@ def test_random_steps_take_moves_without_parameters_in_one_generated_step():
                                             "    rounds += 1")).new_state()
     with pytest.raises(RuleError, match="deadlock"):
         stuck.random_steps(random.Random(0), 1000)
+
+
+LONE_PAIR = '''game "t"
+players a, b
+var piled: int = 0
+var last[player]: int = 0
+option cap: int = 6
+action place(k: 1..4, d: 0..k + 1):
+    require piled < cap
+    require k != last[me]
+    require d != k and (d + k) % 3 != 0
+    piled += 1
+    last[me] = k
+flow:
+    repeat 3:
+        for p in players:
+            choose p: place
+    draw
+'''
+
+
+def test_a_lone_action_of_two_parameters_is_picked_and_stepped_from_its_list_inline():
+    # Its pairs listed inside the pick and the step (a require without parameters, one on
+    # the first parameter, one on both): the move drawn is the one legal_moves gives at
+    # the same random index, the game the one random_move and apply make; where the
+    # first require fails, the deadlock error with the slots clear.
+    from gdl.errors import RuleError
+    game = load_text(LONE_PAIR)
+    info = game.prog.compiler.action_info["place"]
+    for seed in range(6):
+        state = game.new_state()
+        while not state.is_terminal():
+            moves = [m.text for m in state.legal_moves()]
+            k = seed * 100 + len(state.history)
+            drawn = state.random_move(random.Random(k)).text
+            assert drawn == moves[random.Random(k).randrange(len(moves))]
+            state.apply(drawn)
+        fast, slow, rng = game.new_state(), game.new_state(), random.Random(seed)
+        assert fast.random_steps(random.Random(seed), 100) == 6
+        while not slow.is_terminal():
+            slow.apply(slow.random_move(rng))
+        assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
+    assert all(site.step for site in game.prog.sites)
+    stuck = load_text(LONE_PAIR, {"cap": "4"}).new_state()
+    with pytest.raises(RuleError, match="deadlock"):
+        stuck.random_steps(random.Random(0), 100)
+    assert len(stuck.history) == 4
+    assert all(stuck.frame[s] is None for s in (info.me_slot, *info.slots))

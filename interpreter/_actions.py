@@ -245,7 +245,9 @@ def all_of(tests):
         return tests[0]
     if len(tests) == 2:
         a, b = tests
-        return fuse(lambda st: a(st) and b(st), lambda ctx: f"({ctx.sub(a)} and {ctx.sub(b)})")
+        both = fuse(lambda st: a(st) and b(st), lambda ctx: f"({ctx.sub(a)} and {ctx.sub(b)})")
+        both.render_test = lambda ctx: f"({ctx.test(a)} and {ctx.test(b)})"
+        return both
     tests = tuple(tests)
 
     def every(st):
@@ -253,6 +255,7 @@ def all_of(tests):
             if not test(st):
                 return False
         return True
+    every.render_test = lambda ctx: "(" + " and ".join(map(ctx.test, tests)) + ")"
     return every
 
 
@@ -375,7 +378,7 @@ def _listing_lines(info, epochs, ctx, keep, stop) -> list:
     vals = ctx.tmp()
     lines = []
     if tests[0] is not None:
-        test = ctx.sub(tests[0])
+        test = ctx.test(tests[0])
         lines += [f"if not {test}: {stop[0]}"] if len(stop) == 1 else [
             f"if not {test}:", *_indented(stop, "    ")]
     pad = ""
@@ -391,7 +394,7 @@ def _listing_lines(info, epochs, ctx, keep, stop) -> list:
         ctx.loops[0] = []
         lines += ctx.bind("frame", s0, v0, "    ")
         if tests[1] is not None:
-            lines.append(f"    if not {ctx.sub(tests[1])}: continue")
+            lines.append(f"    if not {ctx.test(tests[1])}: continue")
         pad = "    "
     _, slot, domain = params[-1]
     lines.append(f"{pad}{vals} = {ctx.sub(domain)}")
@@ -428,7 +431,7 @@ def _filter_lines(info, epochs, ctx, vals, pad) -> list:
         loop = [f"{pad}for {v} in {vals}:", *ctx.bind("frame", slot, v, pad + "    ")]
         inner = pad + "    "
         if test is not None:
-            loop.append(f"{inner}if {ctx.sub(test)}:")
+            loop.append(f"{inner}if {ctx.test(test)}:")
             inner += "    "
         if info.merged:            # the first card of each kind that passes
             seen = ctx.tmp()
@@ -483,7 +486,7 @@ def generated_plain(site):
             lines.append(f"{out}.append({ctx.k(info.plain)})")
             continue
         lines += [f"st.frame[{info.me_slot:d}] = seat",
-                  f"if {ctx.sub(test)}: {out}.append({ctx.k(info.plain)})",
+                  f"if {ctx.test(test)}: {out}.append({ctx.k(info.plain)})",
                   f"st.frame[{info.me_slot:d}] = None"]
     lines.append(f"return {out}")
     return build(ctx, "\n        ".join(lines), "st, seat")
@@ -536,7 +539,7 @@ def _site_pick_lines(ctx, actions, twins, finish) -> list:
                 pick += chosen
                 continue
             count += [f"st.frame[{info.me_slot:d}] = seat",
-                      f"{found} = 1 if {ctx.sub(test)} else 0",
+                      f"{found} = 1 if {ctx.test(test)} else 0",
                       f"st.frame[{info.me_slot:d}] = None",
                       f"{total} += {found}"]
             pick += [f"if {found}:", *_indented(chosen, "    ")]
@@ -592,7 +595,7 @@ def _lone_list(info, epochs, ctx):
     `total`; returns (lines, vals, total)."""
     vals, total = ctx.tmp(), ctx.tmp()
     test = info.tests[0]
-    head = f"if {ctx.sub(test)}:" if test is not None else None
+    head = f"if {ctx.test(test)}:" if test is not None else None
     _, slot, domain = info.enum_params[0]
     ctx.loops = {}          # the loop's invariant parts, remembered in temporaries
     body = [f"{vals} = {ctx.sub(domain)}", *_filter_lines(info, epochs, ctx, vals, "")]

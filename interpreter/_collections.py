@@ -451,7 +451,9 @@ class CollectionMixin:
 
 def _aggregate_body(ctx, f, head, test, item, slot, v) -> list:
     """A one-loop aggregate's loop lines with its test and item inline, in order."""
-    x = v if getattr(item, "scratch_slot", None) == slot else ctx.sub(item)
+    tested = f in ("any", "all")      # only the items' truth counts
+    x = v if getattr(item, "scratch_slot", None) == slot else \
+        ctx.test(item) if tested else ctx.sub(item)
     if f == "sum":     # 0 + x + ... as sum() adds
         total = ctx.tmp()
         return [f"{total} = 0", *head,
@@ -471,7 +473,7 @@ def _when(ctx, test, line):
     """`line` as the body of a loop, under `if test` when there is one."""
     if test is None:
         return [f"    {line}"]
-    return [f"    if {ctx.sub(test)}:", f"        {line}"]
+    return [f"    if {ctx.test(test)}:", f"        {line}"]
 
 
 def _zone_pass(ctx, order, zone: str) -> str:

@@ -696,7 +696,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if st.budget < 0:
                 raise over(st)
             return body if cond(st) else end
-        again.fork = lambda ctx: (_budget(ctx, over), ctx.sub(cond), body, [], end)
+        again.fork = lambda ctx: (_budget(ctx, over), ctx.test(cond), body, [], end)
         code[head] = self.branch_op(cond, end, body)
         code.append(again)
 
@@ -973,7 +973,7 @@ def _goto(target: int):
 
 def _branch(cond, target: int, nxt: int):
     fn = lambda st: nxt if cond(st) else target  # noqa: E731
-    fn.fork = lambda ctx: ([], ctx.sub(cond), nxt, [], target)
+    fn.fork = lambda ctx: ([], ctx.test(cond), nxt, [], target)
     return fn
 
 

@@ -160,6 +160,19 @@ class Ctx:
         self.hot += 1
         return f"({''.join(w + ', ' for w in writes)}{text})[-1]"
 
+    def test(self, fn) -> str:
+        """The text of a part only tested for truth (an `if`, a `not`, a require): its
+        rendering as a test where it has one (`a and b and c` without making a bool of
+        it), else `sub`'s."""
+        render = getattr(fn, "render_test", None)
+        if render is None or self.depth >= MAX_DEPTH:
+            return self.sub(fn)
+        self.depth += 1
+        try:
+            return render(self)
+        finally:
+            self.depth -= 1
+
     def sub(self, fn) -> str:
         """The text of a part: its own rendering, or a call to its closure."""
         render = getattr(fn, "render", None)

@@ -115,13 +115,14 @@ class OperatorMixin:
                     if bool(p(st)) is decides:
                         return decides
                 return not decides
+        fn.render_test = lambda ctx: "(" + f" {word} ".join(map(ctx.test, parts)) + ")"
         return fuse(fn, lambda ctx: _join(ctx, parts, word))
 
     def _e_Not(self, node, scope):
         inner = self.expr(node.operand, scope)
         if _folded(inner) is not None:
             return _const(not _folded(inner)[0])
-        return fuse(lambda st: not inner(st), lambda ctx: f"(not {ctx.sub(inner)})")
+        return fuse(lambda st: not inner(st), lambda ctx: f"(not {ctx.test(inner)})")
 
     def _e_Cond(self, node, scope):
         test, a, b = (self.expr(x, scope) for x in (node.test, node.then, node.else_))
@@ -141,7 +142,7 @@ class OperatorMixin:
             fn = lambda st: a(st) if test(st) else b(st)  # noqa: E731
         if _tuple_valued(a) and _tuple_valued(b):
             _tuples(fn)
-        return fuse(fn, lambda ctx: f"({ctx.sub(a)} if {ctx.sub(test)} else {ctx.sub(b)})")
+        return fuse(fn, lambda ctx: f"({ctx.sub(a)} if {ctx.test(test)} else {ctx.sub(b)})")
 
     def _e_Range(self, node, scope):
         lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)

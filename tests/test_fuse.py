@@ -1230,3 +1230,42 @@ returns(p) = if p == a then out else 0
     sources = "".join(_generated_sources(game))
     assert re.search(r"K\d+\.get\(_t\d+\[\d+\]\)\) is None", sources)      # by r alone
     assert not re.search(r"\.get\(\([^()]*, ", sources)                       # no pair
+
+
+def test_a_junction_only_tested_for_truth_makes_no_bool(monkeypatch):
+    # `a and b and c` as a value is a bool (true, not 3); where only its truth counts (an
+    # `if`, a `while`, a `not`, a require, the items of any/all) it is written as
+    # Python's own `and`/`or`, without `True if ... else False`; the same game either way.
+    text = '''game "t"
+players a, b
+var n: int = 3
+var k: int = 0
+var value: bool = false
+var seen: int = 0
+action go(x: 1..5):
+    require x > 1 and x != n and x != 4
+    k = k + x
+flow:
+    value = n > 0 and n < 9 and n != 5
+    while n > 0 and k < 100 and not (k > 50 and n == 1 and k != 60):
+        n -= 1
+        if n >= 0 and k >= 0 and n != 7:
+            seen += 1
+    if any(i > 1 and i < 3 and i != 5 for i in 1..4) and all(not (i > 2 and i < 3 and i > 0) for i in 1..3):
+        seen += 10
+    choose a: go
+    end game
+returns(p) = if p == a then k * 100 + seen else (if value then 1 else 0)
+'''
+    results = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        state = game.new_state()
+        assert [m.text for m in state.legal_moves()] == ["go 2", "go 3", "go 5"]
+        state.apply("go 5")
+        results[enabled] = tuple(state.returns())
+        if enabled:
+            sources = "".join(_generated_sources(game))
+            assert sources.count("(True if") == 1                # only `value`'s bool
+    assert results[True] == results[False] == (513.0, 1.0)

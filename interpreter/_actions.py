@@ -492,15 +492,16 @@ def generated_plain(site):
     return build(ctx, "\n        ".join(lines), "st, seat")
 
 
-def generated_pick(site, twins, epochs=None):
+def generated_pick(site, twins, epochs):
     """Returns `pick(st, seat, rng, bits)` for a site some of whose actions have
     parameters: `State._random_pick` with its loop over the actions unrolled, giving the
     same move for the same draw (a Move for an action without parameters, else (action,
     arguments)), or None when no move is legal; `bits` says the draw is `_bits_below`'s.
     Where cards have twins, `twins(st, seat, info, chunks)` merges them in an action's
-    chunks.  None (no function) when generated code is off or when an action lists its
-    moves without generated chunks.  `State._clear_slots` empties the `me` and parameter
-    slots if a part raises."""
+    chunks; `epochs` is the program's list of loop epochs (for an action whose list
+    remembers loop-invariant parts).  None (no function) when generated code is off or
+    when an action lists its moves without generated chunks.  `State._clear_slots`
+    empties the `me` and parameter slots if a part raises."""
     if not _fuse.ENABLED:
         return None
     actions = [info for info, _ in site.actions if not info.never]

@@ -709,6 +709,55 @@ def generated_step(site, twins, epochs, budget):
                  "st, seat, rng, bits")
 
 
+def generated_joint(site, twins, pick, commit, budget):
+    """Returns `joint(st, rng, bits)` for a simultaneous site with one action (those
+    ruled out aside) that is a lone action (`_lone_action`: its generated `pick` draws
+    (action, arguments), never a Move), where no seat has committed yet and no
+    observations are kept: `State.random_joint_step`'s draws and `_resolve_drawn` as one
+    function.  Each seat in turn draws with `pick`; the moves are recorded in that
+    order, then take effect in seat order (`me` and the parameters bound, the action's
+    block run, the slots cleared); the next pc is returned (-1 if a block ended the
+    game), with the budget set to `budget`.  If a seat has no legal move, or a pick
+    raises, `commit(st, info, drawn)` commits the seats drawn before and None is
+    returned (or the error raised).  None (no function) for any other site."""
+    if not _fuse.ENABLED or pick is None or any(e is not None for _, e in site.actions):
+        return None
+    info = _lone_action([i for i, _ in site.actions if not i.never], twins)
+    if info is None:
+        return None
+    ctx = Ctx()
+    drawn, m, a, text = ctx.tmp(), ctx.tmp(), ctx.tmp(), ctx.tmp()
+    number, ended = ctx.tmp(), ctx.tmp()
+    made = f"{ctx.k(move_text)}({ctx.k(info)}, {a})"
+    committed = f"{ctx.k(commit)}(st, {ctx.k(info)}, {drawn})"
+    lines = [f"{drawn} = []",
+             "for seat in st.node[2]:",
+             f"    try: {m} = {ctx.k(pick)}(st, seat, rng, bits)",
+             f"    except {ctx.k(BaseException)}:",
+             f"        {committed}",
+             "        raise",
+             f"    if {m} is None:",
+             f"        {committed}",
+             "        return None",
+             f"    {drawn}.append((seat.index, seat, {m}[1]))",
+             "st.node = None",
+             f"for {number}, seat, {a} in {drawn}:",
+             f"    try: {text} = {ctx.k(info.texts)}.get({a}) or {made}",
+             f"    except {ctx.k(TypeError)}: {text} = {made}",
+             f"    st.history.append((seat.index, {text}, {ctx.k('simultaneous')}))",
+             f"if len({drawn}) > 1: {drawn}.sort()",   # seat order: seat numbers differ
+             f"for {number}, seat, {a} in {drawn}:",
+             f"    st.frame[{info.me_slot:d}] = seat",
+             *(f"    st.frame[{slot:d}] = {a}[{j:d}]" for j, slot in enumerate(info.slots)),
+             f"    {ended} = st.exec_block({ctx.k(info.block)})",
+             *(f"    st.frame[{slot:d}] = None" for slot in (info.me_slot, *info.slots)),
+             f"    if {ended}: return -1",
+             f"st.budget = {budget:d}",
+             f"st.pc = {site.next_pc:d}",
+             f"return {site.next_pc:d}"]
+    return build(ctx, "\n        ".join(lines), "st, rng, bits")
+
+
 def _record_lines(ctx, info, entry, budget, args, values, text=None, bound=False) -> list:
     """The lines a step ends with: the move (`info`, `args`) of `seat` recorded in the
     history with its text (`move_text`'s, unless `text` is given), `me` (unless `bound`

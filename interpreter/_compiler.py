@@ -45,6 +45,7 @@ class Site:
     plain_moves: object = None   # generated `moves(st, seat)` where no action has parameters
     pick: object = None          # generated `_random_pick` (`generated_pick`), False if none
     step: object = None          # generated pick-and-record (`generated_step`), False if none
+    joint: object = None         # generated simultaneous step (`generated_joint`), or False
 
 
 class _ConstState:

@@ -19,7 +19,7 @@ from gdl.ast import PlaceKind
 from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
-from ._actions import generated_pick, generated_plain, generated_step
+from ._actions import generated_joint, generated_pick, generated_plain, generated_step
 from ._keys import state_key
 from .values import Card, Move, Seat, card_id as _card_id, move_text, text_of
 
@@ -338,6 +338,8 @@ class State:
                                               self.prog.epoch) or False
             site.step = generated_step(site, self._twins_step(), self.prog.epoch,
                                        LOOP_BUDGET) or False
+            site.joint = generated_joint(site, self._twins_step(), pick or None,
+                                         _committed, LOOP_BUDGET) or False
         if pick:
             try:
                 move = pick(self, seat, rng, type(rng) is Random and _DRAW_BY_BITS)
@@ -673,6 +675,14 @@ class State:
         if node[0] != SIMUL:
             raise MoveError("random_joint_step is for a simultaneous decision")
         site, pending = node[1], node[3]
+        joint = site.joint
+        if joint and not pending and self.obs is None:
+            pc = joint(self, rng, type(rng) is Random and _DRAW_BY_BITS)
+            if pc is not None:                # else a seat had no legal move: below
+                code = self.prog.code
+                while pc >= 0:
+                    pc = code[pc](self)
+                return len(node[2])
         waiting = [p for p in node[2] if p not in pending]
         if self.obs is not None:
             for seat in waiting:              # `random_move`'s draw, without its checks
@@ -1217,6 +1227,16 @@ def _twins_merged(st, seat, info, found):
         return [(info, (), _one_per_kind(found[0][2]))]
     moves = _without_twins(st._moves_of(info, seat))
     return [(info, None, moves)] if moves else []
+
+
+def _committed(st, info, drawn):
+    """What a generated simultaneous step leaves when a seat has no legal move or a
+    pick raises: the slots cleared, and the seats drawn before committed as Moves, as
+    the loop of `random_joint_step` leaves them."""
+    st._clear_slots(st.node[1])
+    pending = st.node[3]
+    for _, seat, args in drawn:
+        pending[seat] = Move(info, args)
 
 
 def _has_card(chunks):

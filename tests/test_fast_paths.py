@@ -977,3 +977,39 @@ def test_a_lone_action_of_two_parameters_is_picked_and_stepped_from_its_list_inl
         stuck.random_steps(random.Random(0), 100)
     assert len(stuck.history) == 4
     assert all(stuck.frame[s] is None for s in (info.me_slot, *info.slots))
+
+
+def test_a_generated_simultaneous_step_is_the_loop_of_apply_and_commits_on_a_deadlock():
+    # After a first simultaneous decision (which makes it), a site of one action takes
+    # its seats' draws and the moves' effects in one generated function: the same game
+    # as random_move and apply.  Where a seat has no legal move, the seats drawn before
+    # it stay committed (as Moves) and the error is the deadlock's.
+    from gdl.errors import RuleError
+    from interpreter.values import Move
+    text = _JOINT.replace("repeat 3:", "repeat 4:")
+    game = load_text(text)
+    for seed in range(5):
+        fast, slow = game.new_state(), game.new_state()
+        rf, rs = random.Random(seed), random.Random(seed)
+        while not fast.is_terminal():
+            assert fast.random_joint_step(rf) == 3
+            for seat in slow.to_move():
+                slow.apply(slow.random_move(rs, seat), seat)
+        assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
+    assert all(site.joint for site in game.prog.sites)
+    stuck_game = load_text(text.replace("require me != c or n == 4 or allow_c",
+                                        "require me != c or said[c] == 0"))
+    stuck, slow = stuck_game.new_state(), stuck_game.new_state()
+    rng, rs = random.Random(4), random.Random(4)
+    assert stuck.random_joint_step(rng) == 3          # c says something: its last move
+    assert stuck.node[1].joint                         # the generated step is made
+    with pytest.raises(RuleError, match="deadlock"):
+        stuck.random_joint_step(rng)
+    with pytest.raises(RuleError, match="deadlock"):
+        while True:
+            for seat in slow.to_move():
+                slow.apply(slow.random_move(rs, seat), seat)
+    assert [p.name for p in stuck.committed()] == ["a", "b"]
+    assert all(type(m) is Move for m in stuck.node[3].values())
+    assert [m.text for m in stuck.node[3].values()] == [m.text for m in slow.node[3].values()]
+    assert len(stuck.history) == 3 and rng.random() == rs.random()

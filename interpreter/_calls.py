@@ -278,6 +278,8 @@ class CallMixin:
                 raise self.runtime_error(f"sublist(.., {i}, {k}) of a list of {len(items)} "
                                          f"items", node, st)
             return tuple(items[i:i + k])
+        if getattr(coll, "texts_only", False):     # a part of a list of texts: texts
+            _texts(sublist)
         return _tuples(sublist)
 
     def _b_text(self, node, scope):
@@ -298,6 +300,12 @@ class CallMixin:
     def _b_join(self, node, scope):
         xs, sep = self.collection(node.args[0], scope), self.expr(node.args[1], scope)
         c = _folded(sep)
+        if getattr(xs, "texts_only", False):      # texts already: joined as they are, in C
+            if c is not None and type(c[0]) is str:
+                separator = c[0]
+                return fuse(lambda st: separator.join(xs(st)),
+                            lambda ctx: f"{ctx.k(separator)}.join({ctx.sub(xs)})")
+            return lambda st: sep(st).join(xs(st))
         if c is not None and type(c[0]) is str:    # texts and things with a text: no call
             separator = c[0]
             return lambda st: separator.join([v if type(v) is str else v.text if type(v) in
@@ -313,11 +321,12 @@ class CallMixin:
             if not separator:
                 return tuple(text.split())
             return tuple(text.split(separator))
-        return _tuples(split)
+        return _texts(_tuples(split))
 
     def _b_chars(self, node, scope):
         (s,) = self.args(node, scope, 1)
-        return _tuples(lambda st: tuple(s(st)))
+        return _texts(_tuples(fuse(lambda st: tuple(s(st)),
+                                   lambda ctx: f"{ctx.k(tuple)}({ctx.sub(s)})")))
 
     def _b_number(self, node, scope):
         (s,) = self.args(node, scope, 1)
@@ -585,6 +594,13 @@ def _kept_or_made(ctx, kept: dict, key_text: str, make) -> str:
     key, value = ctx.tmp(), ctx.tmp()
     return (f"({value} if ({value} := {ctx.k(kept)}.get({key} := {key_text})) is not None "
             f"else {ctx.k(make)}(st, {key}))")
+
+
+def _texts(fn):
+    """Tags a closure that always gives a tuple of texts (`chars`, `split`, a part of
+    one): `join` joins it as it is, in C."""
+    fn.texts_only = True
+    return fn
 
 
 def _rendered(fn, render):

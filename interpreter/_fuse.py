@@ -60,7 +60,7 @@ _NAMES = frozenset({
     "move_zone", "elif", "key", "rng", "bits", "bit_length", "getrandbits", "randrange",
     "facing_up", "move_cards", "move_top", "get", "append", "remove", "len", "isinstance",
     "seat", "float", "node", "pc", "result", "loc", "pop", "kind", "add", "text",
-    "history", "try", "except", "args", "exec_block", "sort",
+    "history", "try", "except", "args", "exec_block", "sort", "join",
     "return", "raise", "for", "while", "in", "if", "else", "and", "or", "not", "is",
     "continue", "True", "False", "None"})
 _GENERATED = re.compile(r"(K|_t)\d+")

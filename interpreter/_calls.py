@@ -7,6 +7,7 @@ import re
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuple_valued, _tuples
+from ._closures import _texts
 from ._fuse import UNSET, fuse
 from ._purity import pure_def, rememberable
 from ._scope import Local, Scope
@@ -594,13 +595,6 @@ def _kept_or_made(ctx, kept: dict, key_text: str, make) -> str:
     key, value = ctx.tmp(), ctx.tmp()
     return (f"({value} if ({value} := {ctx.k(kept)}.get({key} := {key_text})) is not None "
             f"else {ctx.k(make)}(st, {key}))")
-
-
-def _texts(fn):
-    """Tags a closure that always gives a tuple of texts (`chars`, `split`, a part of
-    one): `join` joins it as it is, in C."""
-    fn.texts_only = True
-    return fn
 
 
 def _rendered(fn, render):

@@ -20,6 +20,13 @@ def _tuples(fn):
     return fn
 
 
+def _texts(fn):
+    """Tags a closure that always gives a tuple of texts (`chars`, `split`, a part of
+    one, a list of `text(...)`): `join` joins it as it is, in C."""
+    fn.texts_only = True
+    return fn
+
+
 def _cards(fn):
     """Tags a closure giving a zone's cards (a copy or a pass over them): a local taking
     its values from it is always a card, never none."""

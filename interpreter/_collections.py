@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from gdl import ast as A
 
-from ._closures import _all_cards, _all_zones, _cards, _const, _folded, _tuple_valued, _tuples
+from ._closures import (_all_cards, _all_zones, _cards, _const, _folded, _texts,
+                        _tuple_valued, _tuples)
 from ._actions import _comprehension_vars, _invariant_parts
 from ._fuse import UNSET, fuse, fuse_body
 from ._scope import Local
@@ -239,7 +240,26 @@ class CollectionMixin:
     def _e_ListComp(self, node, scope):
         if self._seats_still_in(node, scope):
             return self.active_players()
-        return _tuples(self.list_comprehension(node, scope))
+        fn = _tuples(self.list_comprehension(node, scope))
+        return _texts(fn) if self._always_text(node.item) else fn
+
+    def _always_text(self, node, depth: int = 0) -> bool:
+        """Whether an expression always gives a text, as its form shows: a text literal,
+        `text(...)` or `join(...)`, a text joined to anything (`+`), or a call of a def
+        whose body is one of these."""
+        if depth > 8:
+            return False
+        if isinstance(node, A.StrLit):
+            return True
+        if isinstance(node, A.BinOp):
+            return node.op == "+" and (self._always_text(node.left, depth + 1)
+                                       or self._always_text(node.right, depth + 1))
+        if isinstance(node, A.Call):
+            d = self.prog.defs.get(node.func)
+            if d is not None:
+                return self._always_text(d.body, depth + 1)
+            return node.func in ("text", "join") and node.func not in self.prog.tables
+        return False
 
     def _seats_still_in(self, node, scope) -> bool:
         """Whether a comprehension is `[p for p in all_players if active(p)]`: every seat,

@@ -1272,17 +1272,20 @@ returns(p) = if p == a then k * 100 + seen else (if value then 1 else 0)
 
 
 def test_a_join_of_texts_only_joins_them_as_they_are_fused_or_not(monkeypatch):
-    # `chars`, `split` and a part of either give texts only: `join` takes them as they
-    # are (in C, inline in generated code), with a constant separator or one computed;
-    # lists that may hold other values still go through each value's text.
+    # `chars`, `split`, a part of either and a list of texts made by `text`, `join`, `+`
+    # or a def whose body is one give texts only: `join` takes them as they are (in C,
+    # inline in generated code), with a constant separator or one computed; lists that
+    # may hold other values still go through each value's text.
     text = '''game "t"
 players a, b
 var row: text = "12 34 56"
 var sep: text = "-"
 var out: text = ""
 def group(t: text, g: int) = join(sublist(chars(t), 3 * g, 2), "")
+def shown(n: int) = "<" + text(n)
 flow:
     out = join(chars(row), "+") + "|" + join(split(row, " "), sep) + "|" + group(row, 1) + "|" + join(sublist(split(row, " "), 1, 2), "") + "|" + join([1, 22], ",")
+    out = out + "|" + join([group(row, g) for g in 0..2], ".") + "|" + join([shown(n) for n in 1..2], "") + "|" + join([text(n) + "!" for n in 1..2 if n > 1], "")
     end game
 '''
     outs = {}
@@ -1292,5 +1295,5 @@ flow:
         outs[enabled] = game.evaluate("out", game.new_state())
         if enabled:
             sources = "".join(_generated_sources(game))
-            assert ".join(K" in sources          # `join(chars(row), "+")` written out
-    assert outs[True] == outs[False] == "1+2+ +3+4+ +5+6|12-34-56|34|3456|1,22"
+            assert sources.count(".join(K") >= 6     # the joins of texts, written out
+    assert outs[True] == outs[False] == "1+2+ +3+4+ +5+6|12-34-56|34|3456|1,22|12.34.56|<1<2|2!"

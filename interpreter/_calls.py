@@ -290,6 +290,8 @@ class CallMixin:
         c = _folded(x)
         if c is not None:   # `text(1)`, `text(hearts)`: known before play
             return _const(text_of(c[0]))
+        if getattr(x, "member_valued", False):   # a card's enum attribute: its text
+            return _rendered(lambda st: x(st).text, lambda ctx: f"{ctx.sub(x)}.text")
 
         def render(ctx):    # `text_of`'s first tests, inline: no call for its common cases
             v, t = ctx.tmp(), ctx.tmp()

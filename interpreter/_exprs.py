@@ -10,6 +10,7 @@ from __future__ import annotations
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuples
+from .values import Member
 from ._fuse import UNSET, fuse
 from ._scope import Local, Scope
 from ._calls import CallMixin
@@ -160,6 +161,9 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         if getattr(obj, "card_valued", False):   # a card drawn from a zone: never none
             fn = lambda st: obj(st).attrs[field]  # noqa: E731
             fn.render = lambda ctx: f"{ctx.sub(obj)}.attrs[{ctx.k(field)}]"
+            cards = self.prog.cards           # every card is made before the rules compile
+            fn.member_valued = bool(cards) and all(
+                type(c.attrs.get(field)) is Member for c in cards)
             return fn
 
         def attr(st):

@@ -1297,3 +1297,28 @@ flow:
             sources = "".join(_generated_sources(game))
             assert sources.count(".join(K") >= 6     # the joins of texts, written out
     assert outs[True] == outs[False] == "1+2+ +3+4+ +5+6|12-34-56|34|3456|1,22|12.34.56|<1<2|2!"
+
+
+def test_the_text_of_a_cards_enum_attribute_is_read_straight_from_its_member(monkeypatch):
+    # Every card's `suit` is a member of an enum: `text(c.suit)` is the member's own text,
+    # read inline; `text(c.rank)` (a number) still takes the general path.
+    text = '''game "t"
+players a, b
+enum suit = clubs "C", hearts "H"
+card rank: 1..2, suit: suit
+cards into pile: card(rank: r, suit: s) for s in suit for r in 1..2
+zone pile: stack
+var out: text = ""
+flow:
+    out = join([text(c.suit) + text(c.rank) for c in pile if text(c.suit) == "H"], ",")
+    end game
+'''
+    outs = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        outs[enabled] = game.evaluate("out", game.new_state())
+        if enabled:
+            sources = "".join(_generated_sources(game))
+            assert "].text + (" in sources and "].text == " in sources
+    assert outs[True] == outs[False] == "H2,H1"

@@ -167,11 +167,7 @@ class Ctx:
         render = getattr(fn, "render_test", None)
         if render is None or self.depth >= MAX_DEPTH:
             return self.sub(fn)
-        self.depth += 1
-        try:
-            return render(self)
-        finally:
-            self.depth -= 1
+        return self._nested(render)
 
     def sub(self, fn) -> str:
         """The text of a part: its own rendering, or a call to its closure."""
@@ -181,6 +177,10 @@ class Ctx:
             if given is not None:
                 return self.call_given(*given)
             return self.call(fn)
+        return self._nested(render)
+
+    def _nested(self, render) -> str:
+        """`render(self)` one level deeper (renderings nest at most `MAX_DEPTH` deep)."""
         self.depth += 1
         try:
             return render(self)

@@ -746,6 +746,20 @@ def test_an_action_whose_parameters_are_ranges_or_constants_never_names_a_card()
     assert drawn == [moves[again.randrange(len(moves))].text for _ in range(40)]
 
 
+def _stepped_as_applied(game, seed, rng_of=random.Random) -> int:
+    """Plays a game by `random_steps` and again by `random_move` and `apply`, from the
+    same seed; asserts the two are the same game (history and frame); returns how many
+    decisions the steps took."""
+    fast, slow = game.new_state(), game.new_state()
+    made = fast.random_steps(rng_of(seed), 1000)
+    rng = rng_of(seed)
+    while not slow.is_terminal():
+        slow.apply(slow.random_move(rng))
+    assert fast.is_terminal() and made == len(slow.history)
+    assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
+    return made
+
+
 LONE_ACTION = '''game "t"
 players a, b
 card n: 1..4
@@ -803,13 +817,7 @@ def test_random_steps_take_a_lone_action_in_one_generated_step_as_random_move_an
                                                   "zone hand[player]: set")):
         game = load_text(text)
         for seed in range(5):
-            fast, slow = game.new_state(), game.new_state()
-            assert fast.random_steps(random.Random(seed), 100) == 6
-            rng = random.Random(seed)
-            while not slow.is_terminal():
-                slow.apply(slow.random_move(rng))
-            assert fast.trace_texts() == slow.trace_texts()
-            assert fast.frame == slow.frame
+            assert _stepped_as_applied(game, seed) == 6
         assert all(site.step for site in game.prog.sites)    # the step was made
         stuck_game = load_text(text.replace("repeat 3", "repeat 4"))
         stuck = stuck_game.new_state()
@@ -869,13 +877,7 @@ def test_random_steps_take_a_site_of_several_actions_in_one_generated_step():
     # random_move and apply make.
     game = load_text(SEVERAL_ACTIONS)
     for seed in range(8):
-        fast, slow = game.new_state(), game.new_state()
-        made = fast.random_steps(random.Random(seed), 100)
-        rng = random.Random(seed)
-        while not slow.is_terminal():
-            slow.apply(slow.random_move(rng))
-        assert fast.is_terminal() and made == len(slow.history)
-        assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
+        _stepped_as_applied(game, seed)
     assert all(site.step for site in game.prog.sites)
     from interpreter.agents import random_agent
     taken = {line.split()[1] for seed in range(8)
@@ -915,12 +917,7 @@ def test_random_steps_take_moves_without_parameters_in_one_generated_step():
     game = load_text(PLAIN_ACTIONS)
     for seed in range(10):
         for rng_of in (random.Random, _OnlyRandrange):
-            fast, slow = game.new_state(), game.new_state()
-            fast.random_steps(rng_of(seed), 1000)
-            rng = rng_of(seed)
-            while not slow.is_terminal():
-                slow.apply(slow.random_move(rng))
-            assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
+            _stepped_as_applied(game, seed, rng_of)
     assert all(site.step for site in game.prog.sites)
     assert {line.split()[1] for seed in range(10)
             for line in _trace_of(game, seed, random_agent)[0]} == {"bet", "check", "quit"}
@@ -966,11 +963,7 @@ def test_a_lone_action_of_two_parameters_is_picked_and_stepped_from_its_list_inl
             drawn = state.random_move(random.Random(k)).text
             assert drawn == moves[random.Random(k).randrange(len(moves))]
             state.apply(drawn)
-        fast, slow, rng = game.new_state(), game.new_state(), random.Random(seed)
-        assert fast.random_steps(random.Random(seed), 100) == 6
-        while not slow.is_terminal():
-            slow.apply(slow.random_move(rng))
-        assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
+        assert _stepped_as_applied(game, seed) == 6
     assert all(site.step for site in game.prog.sites)
     stuck = load_text(LONE_PAIR, {"cap": "4"}).new_state()
     with pytest.raises(RuleError, match="deadlock"):

@@ -585,14 +585,16 @@ class State:
     def random_steps(self, rng, limit: int, bits=None) -> int:
         """`random_step` again and again while one seat decides, at most `limit` times;
         returns how many (a playout of random agents takes its decisions so, not with a
-        call each).  It holds `_decided`'s lines inline where no seat's observations are
-        kept: the call per decision was 2% of the bytecodes of a game of short moves."""
+        call each).  Where no seat's observations are kept, a site's generated step
+        (`_actions.generated_step`) draws, records and enters the move; the rest (a
+        site's first decision, observed seats, generated code off) goes through the pick
+        or the plain draws and `_decided`."""
         if bits is None:
             bits = type(rng) is Random and _DRAW_BY_BITS
         taken = 0
         node = self.node
         observed = self.obs is not None
-        history, frame, code = self.history, self.frame, self.prog.code
+        code = self.prog.code
         while taken < limit and node[0] == DECIDE:
             site, seat = node[1], node[2][0]
             step = site.step                  # the pick and the lines below, generated
@@ -629,37 +631,10 @@ class State:
                 else:                         # makes the site's pick, if it can have one
                     move = self._random_pick(site, seat, rng)
             if type(move) is tuple:
-                info, args = move
-                try:                          # `_decided`'s lines, inline: every move's
-                    text = info.texts.get(args) or move_text(info, args)
-                except TypeError:
-                    text = move_text(info, args)
+                (info, args), text = move, None
             else:
                 info, args, text = move.action, move.args, move._text or move.text
-            if observed:                      # a move seen by the seats: redacted first
-                self._decided(site, seat, info, args, text)
-                taken += 1
-                node = self.node
-                continue
-            history.append((seat.index, text, None))
-            frame[info.me_slot] = seat
-            if args:
-                slots = info.slots
-                if len(slots) == 1:
-                    frame[slots[0]] = args[0]
-                elif len(slots) == 2:         # no zip: it costs more than the writes
-                    frame[slots[0]], frame[slots[1]] = args
-                else:
-                    for slot, v in zip(slots, args):
-                        frame[slot] = v
-            entries = site.entries
-            if entries is None:
-                entries = site.entries = {a: entry for a, entry in site.actions}
-            self.node = None
-            self.budget = LOOP_BUDGET
-            self.pc = pc = entries[info]
-            while pc >= 0:
-                pc = code[pc](self)
+            self._decided(site, seat, info, args, text)
             taken += 1
             node = self.node
         return taken

@@ -746,6 +746,23 @@ def test_an_action_whose_parameters_are_ranges_or_constants_never_names_a_card()
     assert drawn == [moves[again.randrange(len(moves))].text for _ in range(40)]
 
 
+def _drawn_as_listed(game, seed, calls=None) -> int:
+    """Plays a game by `random_move`, each draw from a fresh seeded source, asserting
+    each move is the one `legal_moves` gives at the same random index (and, given
+    `calls`, that drawing it added nothing to that list); returns the moves made."""
+    state = game.new_state()
+    while not state.is_terminal():
+        moves = [m.text for m in state.legal_moves()]
+        k = seed * 100 + len(state.history)
+        if calls is not None:
+            del calls[:]
+        drawn = state.random_move(random.Random(k)).text
+        assert not calls
+        assert drawn == moves[random.Random(k).randrange(len(moves))]
+        state.apply(drawn)
+    return len(state.history)
+
+
 def _stepped_as_applied(game, seed, rng_of=random.Random) -> int:
     """Plays a game by `random_steps` and again by `random_move` and `apply`, from the
     same seed; asserts the two are the same game (history and frame); returns how many
@@ -791,17 +808,8 @@ def test_the_pick_of_a_lone_action_of_one_parameter_draws_from_its_list_inline()
     listed = info.chunks
     calls = []
     info.chunks = lambda st: calls.append(1) or listed(st)
-    for seed in range(6):
-        state = game.new_state()
-        while not state.is_terminal():
-            moves = [m.text for m in state.legal_moves()]
-            k = seed * 100 + len(state.history)
-            del calls[:]
-            drawn = state.random_move(random.Random(k)).text
-            assert not calls          # the pick did not call the action's list
-            assert drawn == moves[random.Random(k).randrange(len(moves))]
-            state.apply(drawn)
-        assert len(state.history) == 6
+    for seed in range(6):             # the pick does not call the action's list
+        assert _drawn_as_listed(game, seed, calls) == 6
     ended = load_text(LONE_ACTION.replace("repeat 3", "repeat 4")).new_state()
     with pytest.raises(RuleError, match="deadlock"):
         for _ in range(8):
@@ -956,13 +964,7 @@ def test_a_lone_action_of_two_parameters_is_picked_and_stepped_from_its_list_inl
     game = load_text(LONE_PAIR)
     info = game.prog.compiler.action_info["place"]
     for seed in range(6):
-        state = game.new_state()
-        while not state.is_terminal():
-            moves = [m.text for m in state.legal_moves()]
-            k = seed * 100 + len(state.history)
-            drawn = state.random_move(random.Random(k)).text
-            assert drawn == moves[random.Random(k).randrange(len(moves))]
-            state.apply(drawn)
+        assert _drawn_as_listed(game, seed) == 6
         assert _stepped_as_applied(game, seed) == 6
     assert all(site.step for site in game.prog.sites)
     stuck = load_text(LONE_PAIR, {"cap": "4"}).new_state()

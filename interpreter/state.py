@@ -341,12 +341,7 @@ class State:
             site.joint = generated_joint(site, self._twins_step(), pick or None,
                                          _committed, LOOP_BUDGET) or False
         if pick:
-            try:
-                move = pick(self, seat, rng, type(rng) is Random and _DRAW_BY_BITS)
-            except BaseException:
-                self._clear_slots(site)
-                raise
-            return move if move is not None else self.legal_moves(seat)[0]
+            return self._picked(pick, site, seat, rng, type(rng) is Random and _DRAW_BY_BITS)
         twins = self.prog.has_twins
         chunks = []
         total = 0
@@ -426,6 +421,17 @@ class State:
                 i = rng.getrandbits(k)
             return moves[i]
         return moves[rng.randrange(n)]
+
+    def _picked(self, pick, site, seat, rng, bits):
+        """The move a site's generated `pick` draws for `seat` (the site's slots cleared
+        if a part raises); where no move is legal, `legal_moves` raises the deadlock
+        error."""
+        try:
+            move = pick(self, seat, rng, bits)
+        except BaseException:
+            self._clear_slots(site)
+            raise
+        return move if move is not None else self.legal_moves(seat)[0]
 
     def _twins_step(self):
         """What a generated pick calls on an action's chunks where cards have twins."""
@@ -611,14 +617,8 @@ class State:
                     node = self.node
                     continue                  # else no legal move: the pick says so below
             pick = site.pick                  # a site whose actions have parameters
-            if pick:                          # `_random_pick`'s first lines, inline
-                try:
-                    move = pick(self, seat, rng, bits)
-                except BaseException:
-                    self._clear_slots(site)
-                    raise
-                if move is None:
-                    move = self.legal_moves(seat)[0]          # raises the deadlock error
+            if pick:
+                move = self._picked(pick, site, seat, rng, bits)
             else:
                 fixed = site.fixed
                 if fixed is _NO_PARAMETERS:
@@ -668,14 +668,9 @@ class State:
         try:
             for seat in waiting:
                 pick = site.pick
-                if pick:                      # `_random_pick`'s first lines, inline
-                    try:
-                        move = pick(self, seat, rng, type(rng) is Random and _DRAW_BY_BITS)
-                    except BaseException:
-                        self._clear_slots(site)
-                        raise
-                    if move is None:
-                        move = self.legal_moves(seat)[0]      # raises the deadlock error
+                if pick:
+                    move = self._picked(pick, site, seat, rng,
+                                        type(rng) is Random and _DRAW_BY_BITS)
                 else:
                     move = self._drawn(site, seat, rng)
                 drawn.append((seat, move))

@@ -433,15 +433,18 @@ def _filter_lines(info, epochs, ctx, vals, pad) -> list:
         if test is not None:
             loop.append(f"{inner}if {ctx.test(test)}:")
             inner += "    "
-        if info.merged:            # the first card of each kind that passes
-            seen = ctx.tmp()
-            loop[:0] = [f"{pad}{seen} = {ctx.k(set)}()"]
-            loop += [f"{inner}if {v}.kind not in {seen}:", f"{inner}    {seen}.add({v}.kind)",
-                     f"{inner}    {kept}.append({v})"]
+        if info.merged:            # the first card of each kind that passes, in order:
+            # a dict keeps each kind's first card (one call per card, as `_one_per_kind`)
+            keep = f"{kept}.setdefault({v}.kind, {v})"
+            start, end = f"{kept} = {{}}", f"{vals} = [*{kept}.values()]"
         else:
-            loop[-1] += f" {kept}.append({v})"
-        lines += [f"{pad}{kept} = []", *_unset(ctx, temps, pad), *loop,
-                  f"{pad}{vals} = {kept}"]
+            keep = f"{kept}.append({v})"
+            start, end = f"{kept} = []", f"{vals} = {kept}"
+        if test is not None:
+            loop[-1] += f" {keep}"
+        else:
+            loop.append(f"{inner}{keep}")
+        lines += [f"{pad}{start}", *_unset(ctx, temps, pad), *loop, f"{pad}{end}"]
     return lines
 
 

@@ -53,14 +53,15 @@ _SIMPLE = re.compile(r"K\d+\(st\)|(st\.frame|st\.vars|K\d+)\[\d+\]|K\d+|\(-?\d+\
 #: ints written out in the source; others are passed in
 _SMALL = 1 << 62
 
-_CHARS = re.compile(r"[A-Za-z0-9_ .,\[\]()=!<>+\-*/%&:\n]*")
+_CHARS = re.compile(r"[A-Za-z0-9_ .,\[\]{}()=!<>+\-*/%&:\n]*")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _NAMES = frozenset({
     "st", "frame", "vars", "zones", "attrs", "slot", "up", "id", "out", "index", "budget",
     "move_zone", "elif", "key", "rng", "bits", "bit_length", "getrandbits", "randrange",
     "facing_up", "move_cards", "move_top", "get", "append", "remove", "len", "isinstance",
     "seat", "float", "node", "pc", "result", "loc", "pop", "kind", "add", "text",
-    "history", "try", "except", "args", "exec_block", "sort", "join",
+    "history", "try", "except", "args", "exec_block", "sort", "join", "setdefault",
+    "values",
     "return", "raise", "for", "while", "in", "if", "else", "and", "or", "not", "is",
     "continue", "True", "False", "None"})
 _GENERATED = re.compile(r"(K|_t)\d+")

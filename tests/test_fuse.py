@@ -711,8 +711,9 @@ returns(p) = 0
             assert info["play"].merged and info["toss"].merged
             listers = [s for s in _generated_sources(game) if ".append((" in s]
             assert len(listers) == 2
-            assert all(re.search(r"if (_t\d+)\.kind not in (_t\d+):\n\s*\2\.add\(\1\.kind\)",
-                                 s) for s in listers)
+            # each kind's first card kept by a dict, its values listed in order
+            assert all(re.search(r"(_t\d+)\.setdefault\((_t\d+)\.kind, \2\)", s) and
+                       re.search(r"= \[\*_t\d+\.values\(\)\]", s) for s in listers)
     assert picks[True] == picks[False]
     assert {name for name, _ in picks[True]} == {"play", "toss"}
 

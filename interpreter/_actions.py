@@ -649,14 +649,16 @@ def _lone_pick_lines(info, epochs, ctx) -> list:
             "return None"]
 
 
-def generated_step(site, twins, epochs, budget):
+def generated_step(site, twins, epochs, budget, code=None):
     """Returns `step(st, seat, rng, bits)` for a decision site: `State.random_steps`'
     decision where no observations are kept, as one function.  It draws the move as the
     site's pick does (as `_random_plain` or the fixed moves' draw where no action has
     parameters), records it in the history (its text as `move_text` makes it), binds
     `me` and the parameters, clears the node and sets the step budget to `budget`, and
-    returns the action's entry pc, where the rules go on from; or None, with the slots
-    cleared, when there is no legal move.  None (no function) where an action has no
+    returns the action's entry pc, where the rules go on from (given the program's
+    unfused `code`, it runs the rules' run from there first, `_fuse.run_lines`, and
+    returns the pc that ends at); or None, with the slots cleared, when there is no
+    legal move.  None (no function) where an action has no
     generated list, the site is simultaneous or generated code is off."""
     if not _fuse.ENABLED or any(entry is None for _, entry in site.actions):
         return None
@@ -680,7 +682,7 @@ def generated_step(site, twins, epochs, budget):
                         *_draw_lines(total, i, k),
                         f"{v} = {vals}[{i}]",
                         *_record_lines(ctx, lone, entry, budget, f"({v},)", [v],
-                                       bound=True)]
+                                       bound=True, code=code)]
             listed, found, total = _lone_pairs(lone, epochs, ctx)
             v0, vals = ctx.tmp(), ctx.tmp()
             v = f"{vals}[{i}]"
@@ -691,36 +693,40 @@ def generated_step(site, twins, epochs, budget):
                     f"for {v0}, {vals} in {found}:",
                     f"    if {i} < len({vals}):",
                     *_indented(_record_lines(ctx, lone, entry, budget, f"({v0}, {v})",
-                                             [v0, v], bound=True), "        "),
+                                             [v0, v], bound=True, code=code), "        "),
                     f"    {i} -= len({vals})",
                     "return None"]
         return build(*holding(lines), "st, seat, rng, bits")
+
+    share = len(actions)
 
     def recorded(ctx, info, kind, expr):
         entry = entries[info]
         if kind == "plain":
             return _record_lines(ctx, info, entry, budget, "()", [],
-                                 text=ctx.k(info.plain.text))
+                                 text=ctx.k(info.plain.text), code=code, share=share)
         move = ctx.tmp()
         if kind == "move":
             return [f"{move} = {expr}",
                     *_record_lines(ctx, info, entry, budget, f"{move}.args", None,
-                                   text=f"{move}.text")]
-        return [f"{move} = {expr}", *_record_lines(ctx, info, entry, budget, move, None)]
+                                   text=f"{move}.text", code=code, share=share)]
+        return [f"{move} = {expr}", *_record_lines(ctx, info, entry, budget, move, None,
+                                                   code=code, share=share)]
     ctx = Ctx()
     return build(ctx, "\n        ".join(_site_pick_lines(ctx, actions, twins, recorded)),
                  "st, seat, rng, bits")
 
 
-def generated_joint(site, twins, pick, commit, budget):
+def generated_joint(site, twins, pick, commit, budget, code=None):
     """Returns `joint(st, rng, bits)` for a simultaneous site with one action (those
     ruled out aside) that is a lone action (`_lone_action`: its generated `pick` draws
     (action, arguments), never a Move), where no seat has committed yet and no
     observations are kept: `State.random_joint_step`'s draws and `_resolve_drawn` as one
     function.  Each seat in turn draws with `pick`; the moves are recorded in that
     order, then take effect in seat order (`me` and the parameters bound, the action's
-    block run, the slots cleared); the next pc is returned (-1 if a block ended the
-    game), with the budget set to `budget`.  If a seat has no legal move, or a pick
+    block run, the slots cleared), with the budget set to `budget`; then the rules' run
+    from the next pc, given the program's unfused `code` (`_fuse.run_lines`); the pc it
+    ends at is returned (-1 if a block ended the game).  If a seat has no legal move, or a pick
     raises, `commit(st, info, drawn)` commits the seats drawn before and None is
     returned (or the error raised).  None (no function) for any other site."""
     if not _fuse.ENABLED or pick is None or any(e is not None for _, e in site.actions):
@@ -756,16 +762,20 @@ def generated_joint(site, twins, pick, commit, budget):
              *(f"    st.frame[{slot:d}] = None" for slot in (info.me_slot, *info.slots)),
              f"    if {ended}: return -1",
              f"st.budget = {budget:d}",
-             f"st.pc = {site.next_pc:d}",
-             f"return {site.next_pc:d}"]
+             f"st.pc = {site.next_pc:d}"]
+    lines += (_fuse.run_lines(code, site.next_pc, ctx) if code is not None
+              else [f"return {site.next_pc:d}"])
     return build(ctx, "\n        ".join(lines), "st, rng, bits")
 
 
-def _record_lines(ctx, info, entry, budget, args, values, text=None, bound=False) -> list:
+def _record_lines(ctx, info, entry, budget, args, values, text=None, bound=False,
+                  code=None, share=1) -> list:
     """The lines a step ends with: the move (`info`, `args`) of `seat` recorded in the
     history with its text (`move_text`'s, unless `text` is given), `me` (unless `bound`
     already) and the parameters bound (to `values`, the arguments' own expressions, where
-    given), the node cleared, the budget set, and the entry pc returned."""
+    given), the node cleared, the budget set, and the entry pc returned; or, given the
+    program's unfused `code`, the run of the rules from the entry (`_fuse.run_lines`,
+    its limits divided by `share`), returning the pc that run ends at."""
     lines = []
     if text is None:
         text = ctx.tmp()
@@ -778,8 +788,10 @@ def _record_lines(ctx, info, entry, budget, args, values, text=None, bound=False
     if values is None:
         values = [f"{args}[{j:d}]" for j in range(len(info.slots))]
     lines += [f"st.frame[{slot:d}] = {value}" for slot, value in zip(info.slots, values)]
-    return [*lines, "st.node = None", f"st.budget = {budget:d}", f"st.pc = {entry:d}",
-            f"return {entry:d}"]
+    lines += ["st.node = None", f"st.budget = {budget:d}", f"st.pc = {entry:d}"]
+    if code is None:
+        return [*lines, f"return {entry:d}"]
+    return [*lines, *_fuse.run_lines(code, entry, ctx, share)]
 
 
 def _never_a_card(node, domain) -> bool:

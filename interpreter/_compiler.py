@@ -139,6 +139,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         for info in self.action_info.values():
             if info.block is not None:
                 _link(info.block)
+        p.plain_code = list(p.code)
         for code in [p.code, *(t[3] for t in p.triggers),
                      *(i.block for i in self.action_info.values() if i.block is not None)]:
             fuse_runs(code)

@@ -290,6 +290,19 @@ def fuse_runs(code: list):
     code[:] = fused
 
 
+def run_lines(code: list, pc: int, ctx: Ctx, share: int = 1) -> list:
+    """The lines of the run of `code` (unfused) from `pc`, as `fuse_runs` writes it, to
+    end a function that `ctx` renders lines of its own for first (a step's draw and
+    record): none of those lines' locals is held in the run, and its limits are divided
+    by `share` (one function may end in a run per action it can enter)."""
+    saved = ctx.held, ctx.hold, ctx.loops, ctx.memo
+    ctx.held, ctx.hold, ctx.loops, ctx.memo = {}, False, None, None
+    try:
+        return _rest(code, pc, ctx, [max(1, MAX_RUN // share), MAX_TEXT // share])
+    finally:
+        ctx.held, ctx.hold, ctx.loops, ctx.memo = saved
+
+
 def _looping(body: list, pc: int) -> list:
     """A run that can end by going back to its own first instruction (a loop's body and
     step in one run) loops in place: its `return pc` becomes `continue` in a `while`,

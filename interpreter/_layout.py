@@ -61,6 +61,9 @@ class Program:
     rules: Dict[str, A.RuleDecl] = attrs.Factory(dict)
     actions: Dict[str, A.ActionDecl] = attrs.Factory(dict)
     code: list = attrs.Factory(list)
+    #: `code` as compiled, before `fuse_runs` made each instruction the rest of its run:
+    #: the instructions' texts, for a generated step that goes on into its rules
+    plain_code: list = attrs.Factory(list)
     code_rules: list = attrs.Factory(list)               # pc -> (rule name, span)
     frame_size: int = 0
     triggers: list = attrs.Factory(list)

@@ -317,8 +317,8 @@ class State:
         if fixed is None:
             fixed = site.fixed = _fixed_moves(site)
             if fixed is not False:            # moves without parameters: their step
-                site.step = generated_step(site, None, self.prog.epoch,
-                                           LOOP_BUDGET) or False
+                site.step = generated_step(site, None, self.prog.epoch, LOOP_BUDGET,
+                                           self.prog.plain_code) or False
         if fixed is _NO_PARAMETERS:
             return self._random_plain(site, seat, rng)
         if fixed:
@@ -337,9 +337,10 @@ class State:
             pick = site.pick = generated_pick(site, self._twins_step(),
                                               self.prog.epoch) or False
             site.step = generated_step(site, self._twins_step(), self.prog.epoch,
-                                       LOOP_BUDGET) or False
+                                       LOOP_BUDGET, self.prog.plain_code) or False
             site.joint = generated_joint(site, self._twins_step(), pick or None,
-                                         _committed, LOOP_BUDGET) or False
+                                         _committed, LOOP_BUDGET,
+                                         self.prog.plain_code) or False
         if pick:
             return self._picked(pick, site, seat, rng, type(rng) is Random and _DRAW_BY_BITS)
         twins = self.prog.has_twins
@@ -592,9 +593,10 @@ class State:
         """`random_step` again and again while one seat decides, at most `limit` times;
         returns how many (a playout of random agents takes its decisions so, not with a
         call each).  Where no seat's observations are kept, a site's generated step
-        (`_actions.generated_step`) draws, records and enters the move; the rest (a
-        site's first decision, observed seats, generated code off) goes through the pick
-        or the plain draws and `_decided`."""
+        (`_actions.generated_step`) draws, records and enters the move, and runs the
+        first run of the rules after it; the rest (a site's first decision, observed
+        seats, generated code off) goes through the pick or the plain draws and
+        `_decided`."""
         if bits is None:
             bits = type(rng) is Random and _DRAW_BY_BITS
         taken = 0
@@ -608,7 +610,8 @@ class State:
                 try:
                     pc = step(self, seat, rng, bits)
                 except BaseException:
-                    self._clear_slots(site)
+                    if self.node is node:     # the draw failed: no move was made
+                        self._clear_slots(site)
                     raise
                 if pc is not None:
                     while pc >= 0:

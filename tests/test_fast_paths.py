@@ -974,6 +974,62 @@ def test_a_lone_action_of_two_parameters_is_picked_and_stepped_from_its_list_inl
     assert all(stuck.frame[s] is None for s in (info.me_slot, *info.slots))
 
 
+ON_INTO_THE_RULES = '''game "t"
+players a, b
+card n: 1..4
+cards into hand[p]: card(n: k) for p in player for k in 1..4
+zone hand[player]: stack
+zone pile: stack
+zone box: stack
+var total: int = 0
+option fail_at: int = 99
+action give(c: hand[me]):
+    move c to pile
+    total += c.n
+    if total >= fail_at:
+        move top(box) to pile
+action keep():
+    total += 10
+flow:
+    while count(pile) < 5:
+        for p in players:
+            choose p: give
+            total += 1
+            if total > 12:
+                choose p: give, keep
+    draw
+'''
+
+
+def test_a_generated_step_goes_on_into_the_rules_of_the_move_it_makes():
+    # A step (of a lone action, and of a site of two actions) ends with the run of the
+    # rules its move enters, written in the same function: the game is the one apply
+    # makes; an error in those rules leaves the move made and its slots bound, as apply
+    # leaves them (the step clears them only when its draw fails).
+    import linecache
+    from gdl.errors import RuleError
+    game = load_text(ON_INTO_THE_RULES)
+    for seed in range(8):
+        _stepped_as_applied(game, seed)
+    sources = ["".join(linecache.cache[site.step.__code__.co_filename][2])
+               for site in game.prog.sites]
+    assert len(sources) == 2
+    assert all("return -1" in s and "+= (1)" in s for s in sources)   # on to the next choose
+    info = game.prog.compiler.action_info["give"]
+    broken = load_text(ON_INTO_THE_RULES, {"fail_at": "3"})
+    for seed in range(6):
+        fast, slow = broken.new_state(), broken.new_state()
+        with pytest.raises(RuleError, match="empty"):
+            fast.random_steps(random.Random(seed), 1000)
+        rng = random.Random(seed)
+        with pytest.raises(RuleError, match="empty"):
+            while True:
+                slow.apply(slow.random_move(rng))
+        assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
+        assert fast.history[-1][1].startswith("give")       # total >= 3 after a give
+        assert fast.frame[info.me_slot] is not None and fast.frame[info.slots[0]] is not None
+
+
 def test_a_generated_simultaneous_step_is_the_loop_of_apply_and_commits_on_a_deadlock():
     # After a first simultaneous decision (which makes it), a site of one action takes
     # its seats' draws and the moves' effects in one generated function: the same game
@@ -992,6 +1048,9 @@ def test_a_generated_simultaneous_step_is_the_loop_of_apply_and_commits_on_a_dea
                 slow.apply(slow.random_move(rs, seat), seat)
         assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
     assert all(site.joint for site in game.prog.sites)
+    import linecache       # the rules after the moves (the repeat's count) are inline
+    joint = game.prog.sites[0].joint.__code__.co_filename
+    assert "st.budget -= 1" in "".join(linecache.cache[joint][2])
     stuck_game = load_text(text.replace("require me != c or n == 4 or allow_c",
                                         "require me != c or said[c] == 0"))
     stuck, slow = stuck_game.new_state(), stuck_game.new_state()

@@ -138,6 +138,8 @@ class CallMixin:
                     f"and 0 <= ({k} := {ctx.sub(n)}) <= len({c}) "
                     f"else {ctx.call(several, cold=True)})")
         several.render = render
+        if not bottom:      # `move top(z, n) ...` moves the block without the tuple
+            several.top_of = (z, n)
         return _tuples(several)
 
     def _b_bottom(self, node, scope):

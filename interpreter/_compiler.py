@@ -449,6 +449,11 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def lines(ctx):                 # the same steps, in the same order
             z, d = ctx.tmp(), ctx.tmp()
             up = f"{ctx.k(info)}[{z}.slot].facing_up" if facing is None else repr(facing)
+            top = getattr(cards.value, "top_of", None)
+            if top is not None:             # `top(zone, n)`: the block, no tuple made
+                return [f"{z} = {ctx.sub(dest)}",
+                        f"{d} = {'None' if depth is None else ctx.sub(depth)}",
+                        *_move_block_lines(ctx, top, cards.value, f"{z}.slot", kind, d, up, s)]
             if kind is A.PlaceKind.TOP or kind is A.PlaceKind.DEFAULT:   # both go on top
                 into_set = None
                 if dest.kind is not None:       # set or stack, and facing, known
@@ -925,6 +930,19 @@ class _DeadCode(list):
     """Where the instructions of a branch that can never run are compiled and dropped;
     `main` says whether it stands in the flow's own code (where decisions may wait)."""
     main = False
+
+
+def _move_block_lines(ctx, top, value, slot: str, kind, depth: str, up: str, node) -> list:
+    """`move top(z, n) ...`: the zone's cards and the count read as `top` reads them (a
+    count out of range raises `top`'s own error, `value` called), then
+    `State.move_block` moves the top n as one block: no tuple of the cards made, no
+    test of where they are."""
+    zone, count = top
+    c, k = ctx.tmp(), ctx.tmp()
+    return [f"{c} = st.zones[{ctx.sub(zone)}.slot]",
+            f"{k} = {ctx.sub(count)}",
+            f"if not 0 <= {k} <= len({c}): {ctx.call(value, cold=True)}",
+            f"st.move_block({c}, {k}, {slot}, {ctx.k(kind)}, {depth}, {up}, {ctx.k(node)})"]
 
 
 def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set) -> list:

@@ -58,9 +58,9 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 _NAMES = frozenset({
     "st", "frame", "vars", "zones", "attrs", "slot", "up", "id", "out", "index", "budget",
     "move_zone", "elif", "key", "rng", "bits", "bit_length", "getrandbits", "randrange",
-    "facing_up", "move_cards", "move_top", "get", "append", "remove", "len", "isinstance",
-    "seat", "float", "node", "pc", "result", "loc", "pop", "kind", "add", "text",
-    "history", "try", "except", "args", "exec_block", "sort", "join", "setdefault",
+    "facing_up", "move_cards", "move_top", "move_block", "get", "append", "remove", "len",
+    "isinstance", "seat", "float", "node", "pc", "result", "loc", "pop", "kind", "add",
+    "text", "history", "try", "except", "args", "exec_block", "sort", "join", "setdefault",
     "values",
     "return", "raise", "for", "while", "in", "if", "else", "and", "or", "not", "is",
     "continue", "True", "False", "None"})

@@ -138,6 +138,34 @@ class State:
         if self.prog.is_set[dest]:
             target.sort(key=_card_id)
 
+    def move_block(self, source: list, n: int, dest: int, kind, depth, up: bool, node):
+        """`move_cards` of the top `n` cards (0 <= n <= its length) of the zone list
+        `source`: the same steps (the block cut, the depth checked after, the block
+        placed, the cards' zone and facing), without a tuple of the cards made first or
+        a test that they lie on top."""
+        if not n:
+            return self.move_cards((), dest, kind, depth, up, node)
+        block = source[-n:]
+        del source[-n:]
+        target = self.zones[dest]
+        if kind is PlaceKind.BOTTOM:
+            target[0:0] = block
+        elif kind is PlaceKind.DEPTH:
+            if depth is None or not 0 <= depth <= len(target):
+                raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
+                                       f"{len(target)} cards", node)
+            pos = len(target) - depth
+            target[pos:pos] = block
+        else:
+            target.extend(block)
+        if self.prog.is_set[dest]:
+            target.sort(key=_card_id)
+        loc, face = self.loc, self.up
+        for c in block:
+            i = c.id
+            loc[i] = dest
+            face[i] = up
+
     def move_cards(self, cards, dest: int, kind, depth, up: bool, node):
         """Moves cards (top first) onto a zone.  One card, the common case, takes a path
         without the block copy; a set zone (kept sorted by id) is re-sorted only when the

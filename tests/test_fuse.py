@@ -333,6 +333,48 @@ zone row: stack, face up
 '''
 
 
+def test_moving_the_top_cards_of_a_zone_as_a_block_does_as_the_closures(monkeypatch):
+    # `move top(z, n) ...` in generated code moves the top n as one block
+    # (State.move_block), no tuple of them made: onto a stack, at a depth, to the
+    # bottom, into a set, within one zone; a count out of range is top()'s error, a bad
+    # depth the move's (after the cards left, as move_cards leaves them), none moved
+    # still checks the depth.  Hand-computed, top first: the pile 5 4 3 2 1; 5 4 go onto
+    # the row, 3 2 in below the 5 (5 3 2 4), 5 3 2 under the pile's 1 (1 5 3 2), 1 5 into
+    # the box (card order), then the pile's 3 goes in below its 2.
+    text = FIVE_CARDS + '''option k: int = 0
+option d: int = 0
+option fail: bool = false
+flow:
+    move top(pile, 2) to row
+    move top(pile, 2) to row at depth 1
+    move top(row, 3) to bottom of pile
+    move top(pile, 2) to box
+    move top(pile, 1) to pile at depth 1
+    if fail:
+        move top(row, k) to pile at depth d
+    end game
+returns(p) = 0
+'''
+    def texts(st, zone):
+        return [c.text for c in st.cards_in(zone)]
+    found = {}
+    for enabled in (False, True):      # generated code last: its sources are read
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        st = load_text(text).new_state()
+        assert [texts(st, z) for z in ("pile", "row", "box")] == \
+            [["2", "3"], ["4"], ["1", "5"]]
+        found[enabled] = ([[c.id for c in z] for z in st.zones], st.loc, st.up)
+        for k, d, error in ((2, 0, r"top\(zone, 2\) but the zone has 1 cards"),
+                            (0, 5, "cannot insert at depth 5"),
+                            (1, 3, "cannot insert at depth 3")):
+            broken = load_text(text, {"fail": "true", "k": str(k), "d": str(d)})
+            with pytest.raises(RuleError, match=error):
+                broken.new_state()
+    assert found[True] == found[False]
+    assert all(st.up[c.id] for c in st.cards_in("row"))
+    assert "st.move_block(" in "".join(_generated_sources(load_text(text)))
+
+
 def test_moves_and_flips_written_out_in_generated_code_do_as_the_closures(monkeypatch):
     # One card onto a stack or into a set (at its place in card order) is written out:
     # from the top of its zone or from the middle, with the zone's facing or a given one;

@@ -230,10 +230,10 @@ class ActionMixin:
                 return ctx.lit(pick(c[0], bound))
             return f"{ctx.k(pick)}({ctx.sub(e)}, {ctx.lit(bound)})"
 
-        def render(ctx):
-            return (f"{ctx.k(range)}({end(ctx, lo, low, max)}, "
-                    f"{end(ctx, hi, high, min)} + 1)")
-        return fuse(fn, render)
+        def range_ends(ctx):              # the texts of the range's start and stop
+            return end(ctx, lo, low, max), f"{end(ctx, hi, high, min)} + 1"
+        fn.range_ends = range_ends
+        return fuse(fn, lambda ctx: "{}({}, {})".format(ctx.k(range), *range_ends(ctx)))
 
 
 def all_of(tests):
@@ -368,11 +368,14 @@ def _chunk_lines(info, epochs, ctx) -> list:
             f"return {out}"]
 
 
-def _listing_lines(info, epochs, ctx, keep, stop) -> list:
+def _listing_lines(info, epochs, ctx, keep, stop, ends=None) -> list:
     """The lines listing an action's moves (one or two parameters): the leading value
     bound in turn, the last parameter's values its requires allow in `vals`, then
     `keep(vals, v0, pad)`'s lines (`v0` the leading value's name, or None); `stop`, the
-    lines run when the requires without parameters fail."""
+    lines run when the requires without parameters fail.  Given `ends` (a list), where
+    the last values are a range that nothing filters (`_ranged`), `vals` is not made:
+    its start and its length (stop - start, not above 0 where it is empty) go in two
+    temporaries, named in `ends`."""
     params, tests = info.enum_params, info.tests
     n = len(params)
     vals = ctx.tmp()
@@ -397,12 +400,25 @@ def _listing_lines(info, epochs, ctx, keep, stop) -> list:
             lines.append(f"    if not {ctx.test(tests[1])}: continue")
         pad = "    "
     _, slot, domain = params[-1]
-    lines.append(f"{pad}{vals} = {ctx.sub(domain)}")
+    if ends is not None and _ranged(info):
+        lo, hi = domain.range_ends(ctx)
+        ends += [ctx.tmp(), ctx.tmp()]
+        lines += [f"{pad}{ends[0]} = {lo}", f"{pad}{ends[1]} = {hi} - {ends[0]}"]
+    else:
+        lines.append(f"{pad}{vals} = {ctx.sub(domain)}")
     if n == 2:
         lines[outer:outer] = _unset(ctx, ctx.loops.pop(0), "")
     lines += _filter_lines(info, epochs, ctx, vals, pad)
     ctx.loops = None
     return lines + keep(vals, v0, pad)
+
+
+def _ranged(info) -> bool:
+    """Whether an action's last values are a run-time range that no require filters (no
+    excluded value, no test, no twins merged)."""
+    domain = info.enum_params[-1][2]
+    return (getattr(domain, "range_ends", None) is not None and info.exclude is None
+            and info.tests[len(info.enum_params)] is None and not info.merged)
 
 
 def _filter_lines(info, epochs, ctx, vals, pad) -> list:
@@ -613,16 +629,32 @@ def _lone_list(info, epochs, ctx):
 def _lone_pairs(info, epochs, ctx):
     """`_lone_list` for an action of two parameters: the lines listing, with `me` bound,
     each leading value and the last values the requires allow with it, as pairs in
-    `found`, and how many moves in `total`; returns (lines, found, total).  Where the
-    requires without parameters fail, the lines clear `me` and return None."""
+    `found`, and how many moves in `total`; returns (lines, found, total, ranged).  Where
+    the last values are a range nothing filters (`ranged`), a pair is (leading value,
+    start, count), with no range made; read them with `_pair_walk`.  Where the requires
+    without parameters fail, the lines clear `me` and return None."""
     found, total = ctx.tmp(), ctx.tmp()
+    ends = []
 
     def keep(vals, v0, pad):
+        if ends:                # a range's start and length kept, where it is not empty
+            lo, n = ends
+            return [f"{pad}if {n} > 0:", f"{pad}    {found}.append(({v0}, {lo}, {n}))",
+                    f"{pad}    {total} += {n}"]
         return [f"{pad}if {vals}:", f"{pad}    {found}.append(({v0}, {vals}))",
                 f"{pad}    {total} += len({vals})"]
     stop = [f"st.frame[{info.me_slot:d}] = None", "return None"]
     return [f"st.frame[{info.me_slot:d}] = seat", f"{found} = []", f"{total} = 0",
-            *_listing_lines(info, epochs, ctx, keep, stop)], found, total
+            *_listing_lines(info, epochs, ctx, keep, stop, ends)], found, total, bool(ends)
+
+
+def _pair_walk(ctx, found, ranged, i):
+    """The head of a loop over `_lone_pairs`' pairs, with the texts of a pair's count
+    and of its `i`-th last value (a range's start plus i, as the range would give)."""
+    v0, a, b = ctx.tmp(), ctx.tmp(), ctx.tmp()
+    if ranged:
+        return f"for {v0}, {a}, {b} in {found}:", v0, b, f"{a} + {i}"
+    return f"for {v0}, {a} in {found}:", v0, f"len({a})", f"{a}[{i}]"
 
 
 def _cleared(info) -> list:
@@ -639,13 +671,13 @@ def _lone_pick_lines(info, epochs, ctx) -> list:
         lines, vals, total = _lone_list(info, epochs, ctx)
         return [*lines, *_cleared(info), f"if not {total}: return None",
                 *_draw_lines(total, i, k), f"return {ctx.k(info)}, ({vals}[{i}],)"]
-    lines, found, total = _lone_pairs(info, epochs, ctx)
-    v0, vals = ctx.tmp(), ctx.tmp()
+    lines, found, total, ranged = _lone_pairs(info, epochs, ctx)
+    head, v0, count, v = _pair_walk(ctx, found, ranged, i)
     return [*lines, *_cleared(info), f"if not {total}: return None",
             *_draw_lines(total, i, k),
-            f"for {v0}, {vals} in {found}:",
-            f"    if {i} < len({vals}): return {ctx.k(info)}, ({v0}, {vals}[{i}])",
-            f"    {i} -= len({vals})",
+            head,
+            f"    if {i} < {count}: return {ctx.k(info)}, ({v0}, {v})",
+            f"    {i} -= {count}",
             "return None"]
 
 
@@ -683,18 +715,22 @@ def generated_step(site, twins, epochs, budget, code=None):
                         f"{v} = {vals}[{i}]",
                         *_record_lines(ctx, lone, entry, budget, f"({v},)", [v],
                                        bound=True, code=code)]
-            listed, found, total = _lone_pairs(lone, epochs, ctx)
-            v0, vals = ctx.tmp(), ctx.tmp()
-            v = f"{vals}[{i}]"
+            listed, found, total, ranged = _lone_pairs(lone, epochs, ctx)
+            head, v0, count, v = _pair_walk(ctx, found, ranged, i)
+            if ranged:              # the value once, as the range would give it
+                picked = ctx.tmp()
+                got, v = [f"        {picked} = {v}"], picked
+            else:
+                got = []
             return [*listed,
                     f"if not {total}:", *_indented(_cleared(lone), "    "),
                     "    return None",
                     *_draw_lines(total, i, k),
-                    f"for {v0}, {vals} in {found}:",
-                    f"    if {i} < len({vals}):",
+                    head,
+                    f"    if {i} < {count}:", *got,
                     *_indented(_record_lines(ctx, lone, entry, budget, f"({v0}, {v})",
                                              [v0, v], bound=True, code=code), "        "),
-                    f"    {i} -= len({vals})",
+                    f"    {i} -= {count}",
                     "return None"]
         return build(*holding(lines), "st, seat, rng, bits")
 

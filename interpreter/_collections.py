@@ -58,8 +58,10 @@ class CollectionMixin:
         if isinstance(node, A.Range):
             lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
             if _folded(lo, hi) is None:
-                return fuse(lambda st: range(lo(st), hi(st) + 1),
-                            lambda ctx: f"{ctx.k(range)}({ctx.sub(lo)}, {ctx.sub(hi)} + 1)")
+                fn = lambda st: range(lo(st), hi(st) + 1)  # noqa: E731
+                fn.range_ends = lambda ctx: (ctx.sub(lo), f"{ctx.sub(hi)} + 1")
+                return fuse(fn, lambda ctx: "{}({}, {})".format(ctx.k(range),
+                                                               *fn.range_ends(ctx)))
         return self.collection(node, scope)
 
     def iterable(self, node, scope):

@@ -974,6 +974,30 @@ def test_a_lone_action_of_two_parameters_is_picked_and_stepped_from_its_list_inl
     assert all(stuck.frame[s] is None for s in (info.me_slot, *info.slots))
 
 
+def test_a_lone_pair_whose_last_values_are_a_plain_range_keeps_its_start_and_length():
+    # The last parameter's values a range no require filters (its lower bound cut by
+    # `d > 0`, empty for k = 4 and 5, where k + 1 - k * 2 + 1 < 1): the pick and the
+    # step keep each leading value's start and length, no range made, and draw the same
+    # moves as legal_moves at the same index, the same game as random_move and apply.
+    import linecache
+    import re
+    text = LONE_PAIR.replace("action place(k: 1..4, d: 0..k + 1)",
+                             "action place(k: 1..5, d: k * 2 - 3..k + 1)").replace(
+        "    require d != k and (d + k) % 3 != 0\n", "    require d > 0\n")
+    game = load_text(text)
+    for seed in range(6):
+        assert _drawn_as_listed(game, seed) == 6
+        assert _stepped_as_applied(game, seed) == 6
+    legal = {m.text for m in game.new_state().legal_moves()}
+    assert legal == {f"place {k} {d}" for k in range(1, 6)
+                     for d in range(max(k * 2 - 3, 1), k + 2)}
+    assert "place 4 5" in legal and not any(m.startswith("place 5 ") for m in legal)
+    site, = game.prog.sites
+    for fn in (site.pick, site.step):
+        source = "".join(linecache.cache[fn.__code__.co_filename][2])
+        assert re.search(r"if (_t\d+) > 0:\n\s*_t\d+\.append\(\(_t\d+, _t\d+, \1\)\)", source)
+
+
 ON_INTO_THE_RULES = '''game "t"
 players a, b
 card n: 1..4

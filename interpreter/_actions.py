@@ -760,11 +760,12 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
     observations are kept: `State.random_joint_step`'s draws and `_resolve_drawn` as one
     function.  Each seat in turn draws with `pick`; the moves are recorded in that
     order, then take effect in seat order (`me` and the parameters bound, the action's
-    block run, the slots cleared), with the budget set to `budget`; then the rules' run
-    from the next pc, given the program's unfused `code` (`_fuse.run_lines`); the pc it
-    ends at is returned (-1 if a block ended the game).  If a seat has no legal move, or a pick
-    raises, `commit(st, info, drawn)` commits the seats drawn before and None is
-    returned (or the error raised).  None (no function) for any other site."""
+    block's first run called inline, the slots cleared), the budget set to `budget`
+    before and after; then the rules' run from the next pc, given the program's unfused
+    `code` (`_fuse.run_lines`); the pc it ends at is returned (-1 if a block ended the
+    game).  If a seat has no legal move, or a pick raises, `commit(st, info, drawn)`
+    commits the seats drawn before and None is returned (or the error raised).  None (no
+    function) for any other site."""
     if not _fuse.ENABLED or pick is None or any(e is not None for _, e in site.actions):
         return None
     info = _lone_action([i for i, _ in site.actions if not i.never], twins)
@@ -791,10 +792,11 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
              f"    except {ctx.k(TypeError)}: {text} = {made}",
              f"    st.history.append((seat.index, {text}, {ctx.k('simultaneous')}))",
              f"if len({drawn}) > 1: {drawn}.sort()",   # seat order: seat numbers differ
+             f"st.budget = {budget:d}",                # the blocks' loops count from here
              f"for {number}, seat, {a} in {drawn}:",
              f"    st.frame[{info.me_slot:d}] = seat",
              *(f"    st.frame[{slot:d}] = {a}[{j:d}]" for j, slot in enumerate(info.slots)),
-             f"    {ended} = st.exec_block({ctx.k(info.block)})",
+             *_block_lines(ctx, info.block, ended, "    "),
              *(f"    st.frame[{slot:d}] = None" for slot in (info.me_slot, *info.slots)),
              f"    if {ended}: return -1",
              f"st.budget = {budget:d}",
@@ -802,6 +804,17 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
     lines += (_fuse.run_lines(code, site.next_pc, ctx) if code is not None
               else [f"return {site.next_pc:d}"])
     return build(ctx, "\n        ".join(lines), "st, rng, bits")
+
+
+def _block_lines(ctx, block, ended, pad) -> list:
+    """`{ended} = st.exec_block(block)` with the block's first run called inline: the
+    rest of the block (`exec_block` from where that run ends) only where it does not
+    end at the block's end."""
+    if not block:
+        return [f"{pad}{ended} = False"]
+    return [f"{pad}{ended} = {ctx.k(block[0])}(st)",
+            f"{pad}{ended} = {ended} != {len(block):d} and "
+            f"st.exec_block({ctx.k(block)}, {ended})"]
 
 
 def _record_lines(ctx, info, entry, budget, args, values, text=None, bound=False,

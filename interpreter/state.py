@@ -89,16 +89,18 @@ class State:
         while pc >= 0:
             pc = code[pc](self)
 
-    def exec_block(self, block: list) -> bool:
-        """Runs a block that cannot wait for a decision; returns whether it ended the game."""
-        pc, n = 0, len(block)
-        while pc < n:
+    def exec_block(self, block: list, pc: int = 0) -> bool:
+        """Runs a block that cannot wait for a decision, from `pc` (its start, or where
+        its first run, called inline by generated code, left it); returns whether it
+        ended the game."""
+        n = len(block)
+        while 0 <= pc < n:
             pc = block[pc](self)
-            if pc == PAUSE:
-                if self.node is not None and self.node[0] == END:
-                    return True
-                raise self._rule_error("a trigger or simultaneous action tried to wait for "
-                                       "a decision")
+        if pc == PAUSE:
+            if self.node is not None and self.node[0] == END:
+                return True
+            raise self._rule_error("a trigger or simultaneous action tried to wait for "
+                                   "a decision")
         return False
 
     def move_top(self, cards, dest: int, up: bool):
@@ -735,6 +737,7 @@ class State:
             moves.append((seat.index, seat, info, args))
         if len(moves) > 1:
             moves.sort()                      # in seat order (seat numbers differ)
+        self.budget = LOOP_BUDGET             # the blocks' loops count from the decision
         for _, seat, info, args in moves:
             frame[info.me_slot] = seat
             slots = info.slots

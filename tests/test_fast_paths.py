@@ -1054,6 +1054,37 @@ def test_a_generated_step_goes_on_into_the_rules_of_the_move_it_makes():
         assert fast.frame[info.me_slot] is not None and fast.frame[info.slots[0]] is not None
 
 
+def test_a_simultaneous_step_calls_its_action_block_s_first_run_inline():
+    # The joint step calls the block's first run itself and the rest of the block
+    # (exec_block from where that run ends) only where it stops short: a block longer
+    # than a run, with a loop, and a win in it that ends the game mid-block.  The same
+    # game as random_move and apply, to the end.  (The blocks' loops count from the
+    # decision: a state cloned at it once had no step budget left for them.)
+    from interpreter import _fuse
+    body = "".join(f"    said[me] = said[me] + {i}\n" for i in range(1, 25))
+    text = _JOINT.replace("    said[me] = n\n", "    said[me] = n\n" + body +
+                          "    repeat n:\n        said[me] += 1\n"
+                          "    if said[me] > limit:\n        win me\n").replace(
+        "option allow_c: bool = true", "option allow_c: bool = true\noption limit: int = 999")
+    for limit in ("999", "305"):
+        game = load_text(text, {"limit": limit})
+        ends = set()
+        for seed in range(6):
+            fast, slow = game.new_state(), game.new_state()
+            rf, rs = random.Random(seed), random.Random(seed)
+            while not fast.is_terminal():
+                fast.random_joint_step(rf)
+                for seat in slow.to_move():
+                    slow.apply(slow.random_move(rs, seat), seat)
+            assert slow.is_terminal() and fast.returns() == slow.returns()
+            assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
+            ends.add(len(fast.history))
+        assert ends == ({9} if limit == "999" else {3, 6, 9} & ends) and ends
+        info = game.prog.compiler.action_info["say"]
+        assert len(info.block) > _fuse.MAX_RUN and game.prog.sites[0].joint
+    assert ends != {9}                  # a win ended some games early
+
+
 def test_a_generated_simultaneous_step_is_the_loop_of_apply_and_commits_on_a_deadlock():
     # After a first simultaneous decision (which makes it), a site of one action takes
     # its seats' draws and the moves' effects in one generated function: the same game

@@ -15,6 +15,7 @@ copy of this script compares any two commits.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import sys
 from pathlib import Path
@@ -37,7 +38,10 @@ DEFAULTS = [
 
 
 def bytecodes(fn) -> int:
-    """Returns how many bytecodes `fn()` runs (Python frames only; C code counts nothing)."""
+    """Returns how many bytecodes `fn()` runs (Python frames only; C code counts nothing).
+    The cyclic garbage collector is paused meanwhile: a collection that happened to fall
+    inside would count whatever Python code it set off (a finaliser, a weak reference's
+    callback), and two counts of the same run could differ by it."""
     count = 0
 
     def tracer(frame, event, arg):
@@ -47,12 +51,16 @@ def bytecodes(fn) -> int:
             count += 1
         return tracer
 
-    old = sys.gettrace()
+    old, collecting = sys.gettrace(), gc.isenabled()
+    gc.collect()
+    gc.disable()
     sys.settrace(tracer)
     try:
         fn()
     finally:
         sys.settrace(old)
+        if collecting:
+            gc.enable()
     return count
 
 

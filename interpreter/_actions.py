@@ -405,12 +405,23 @@ def _listing_lines(info, epochs, ctx, keep, stop, ends=None) -> list:
         ends += [ctx.tmp(), ctx.tmp()]
         lines += [f"{pad}{ends[0]} = {lo}", f"{pad}{ends[1]} = {hi} - {ends[0]}"]
     else:
-        lines.append(f"{pad}{vals} = {ctx.sub(domain)}")
+        lines.append(f"{pad}{vals} = {_candidates(ctx, info, domain)}")
     if n == 2:
         lines[outer:outer] = _unset(ctx, ctx.loops.pop(0), "")
     lines += _filter_lines(info, epochs, ctx, vals, pad)
     ctx.loops = None
     return lines + keep(vals, v0, pad)
+
+
+def _candidates(ctx, info, domain) -> str:
+    """The text of the last parameter's candidates: a pass over a zone's own list
+    (`live`) where `_filter_lines` only passes over them once into a new list, else the
+    domain's value (a tuple of the zone's cards, a range...)."""
+    live = getattr(domain, "live", None)
+    filtered = info.tests[len(info.enum_params)] is not None or info.merged
+    if live is not None and filtered and info.exclude is None:
+        return live(ctx)
+    return ctx.sub(domain)
 
 
 def _ranged(info) -> bool:
@@ -618,7 +629,8 @@ def _lone_list(info, epochs, ctx):
     head = f"if {ctx.test(test)}:" if test is not None else None
     _, slot, domain = info.enum_params[0]
     ctx.loops = {}          # the loop's invariant parts, remembered in temporaries
-    body = [f"{vals} = {ctx.sub(domain)}", *_filter_lines(info, epochs, ctx, vals, "")]
+    body = [f"{vals} = {_candidates(ctx, info, domain)}",
+            *_filter_lines(info, epochs, ctx, vals, "")]
     ctx.loops = None
     if head is not None:
         body = [head, *("    " + line for line in body), f"else: {vals} = ()"]

@@ -19,7 +19,9 @@ class CollectionMixin:
     def collection(self, node, scope):
         """A closure giving a tuple: zones stand for their cards (top first; a set zone's
         cards in card order).  A closure known to give a tuple is returned as it is, and a
-        constant or family zone's cards are copied without testing the type."""
+        constant or family zone's cards are copied without testing the type; those two
+        are tagged `live`, the text of one pass over the zone's own list in that order,
+        for generated code that only passes over them."""
         inner = self.expr(node, scope)
         is_set = self.prog.is_set
         c = _folded(inner)
@@ -28,8 +30,12 @@ class CollectionMixin:
         if c is not None:
             slot = c[0].slot
             if is_set[slot]:
-                return _cards(_tuples(lambda st: tuple(st.zones[slot])))
-            return _cards(_tuples(lambda st: tuple(reversed(st.zones[slot]))))
+                fn = lambda st: tuple(st.zones[slot])  # noqa: E731
+                fn.live = lambda ctx: f"st.zones[{slot:d}]"
+            else:
+                fn = lambda st: tuple(reversed(st.zones[slot]))  # noqa: E731
+                fn.live = lambda ctx: f"{ctx.k(reversed)}(st.zones[{slot:d}])"
+            return _cards(_tuples(fn))
         if getattr(inner, "zone_valued", False):
             def zone_tuple(st):   # `hand[me]`: always a zone
                 slot = inner(st).slot
@@ -42,6 +48,8 @@ class CollectionMixin:
                         f"[({t} := {ctx.sub(inner)}).slot] else {ctx.k(tuple)}"
                         f"({ctx.k(reversed)}(st.zones[{t}.slot])))")
             zone_tuple.render = render
+            order = self.zone_order()
+            zone_tuple.live = lambda ctx: _zone_pass(ctx, order, ctx.sub(inner))
             return _cards(_tuples(zone_tuple))
 
         def as_tuple(st):

@@ -998,6 +998,35 @@ def test_a_lone_pair_whose_last_values_are_a_plain_range_keeps_its_start_and_len
         assert re.search(r"if (_t\d+) > 0:\n\s*_t\d+\.append\(\(_t\d+, _t\d+, \1\)\)", source)
 
 
+def test_a_filtered_lone_list_passes_over_the_zone_itself_in_its_order():
+    # A lone card parameter whose candidates a require filters is listed from one pass
+    # over the zone's own list (a stack top first, a set in card order), no tuple of the
+    # cards copied first: the same moves in the same order as legal_moves without
+    # generated code, the same games.
+    from interpreter import _fuse
+    text = LONE_ACTION
+    for kind in ("stack", "set"):
+        ruleset = text.replace("zone hand[player]: stack", f"zone hand[player]: {kind}")
+        listed = {}
+        for enabled in (False, True):
+            _fuse.ENABLED = enabled
+            try:
+                game = load_text(ruleset)
+                st = game.new_state()
+                listed[enabled] = [m.text for m in st.legal_moves()]
+                if enabled:
+                    for seed in range(5):
+                        _stepped_as_applied(game, seed)
+                    site, = game.prog.sites
+                    cells = [c.cell_contents for c in site.step.__closure__]
+                    assert tuple not in cells and reversed not in cells
+            finally:
+                _fuse.ENABLED = True
+        assert listed[True] == listed[False]
+        hand = [int(t.split()[1]) for t in listed[True]]
+        assert hand == ([4, 3, 1] if kind == "stack" else [1, 3, 4])   # 2 is `skip`
+
+
 ON_INTO_THE_RULES = '''game "t"
 players a, b
 card n: 1..4

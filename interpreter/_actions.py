@@ -702,8 +702,8 @@ def generated_step(site, twins, epochs, budget, code=None):
     returns the action's entry pc, where the rules go on from (given the program's
     unfused `code`, it runs the rules' run from there first, `_fuse.run_lines`, and
     returns the pc that ends at); or None, with the slots cleared, when there is no
-    legal move.  None (no function) where an action has no
-    generated list, the site is simultaneous or generated code is off."""
+    legal move.  None (no function) where an action has no generated list, the site is
+    simultaneous or generated code is off."""
     if not _fuse.ENABLED or any(entry is None for _, entry in site.actions):
         return None
     entries = {info: entry for info, entry in site.actions}

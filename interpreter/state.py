@@ -140,14 +140,14 @@ class State:
             target.sort(key=_card_id)
 
     def move_block(self, source: list, n: int, dest: int, kind, depth, up: bool, node):
-        """`move_cards` of the top `n` cards (0 <= n <= its length) of the zone list
-        `source`: the same steps (the block cut, the depth checked after, the block
-        placed, the cards' zone and facing), without a tuple of the cards made first or
-        a test that they lie on top."""
-        if not n:
-            return self.move_cards((), dest, kind, depth, up, node)
-        block = source[-n:]
-        del source[-n:]
+        """Moves the top `n` cards (0 <= n <= its length) of the list `source` (a zone's,
+        or a block already taken off) as one block: cut, the depth checked after, placed,
+        the cards' zone and facing set.  `move top(z, n)` in generated code comes here
+        straight, without a tuple of the cards made first or a test that they lie on
+        top; `move_cards` of several cards ends here."""
+        cut = len(source) - n
+        block = source[cut:]
+        del source[cut:]
         target = self.zones[dest]
         if kind is PlaceKind.BOTTOM:
             target[0:0] = block
@@ -196,36 +196,19 @@ class State:
             face[i] = up
             return
         n = len(cards)
-        source = zones[loc[cards[0].id]] if n else ()
-        block = source[-n:]                     # lists are bottom first, cards top first
-        if n and len(block) == n and all(map(_is, reversed(cards), block)):
-            del source[-n:]                     # `top(z, n)`: the top n in one cut
-        else:
-            for c in cards:
-                source = zones[loc[c.id]]
-                if source[-1] is c:             # taking from the top: no search
-                    source.pop()
-                else:
-                    source.remove(c)
-            block = list(cards)
-            block.reverse()
-        target = zones[dest]
-        if kind is PlaceKind.BOTTOM:
-            target[0:0] = block
-        elif kind is PlaceKind.DEPTH:
-            if depth is None or not 0 <= depth <= len(target):
-                raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
-                                       f"{len(target)} cards", node)
-            pos = len(target) - depth
-            target[pos:pos] = block
-        else:
-            target.extend(block)
-        if self.prog.is_set[dest]:
-            target.sort(key=_card_id)
+        source = zones[loc[cards[0].id]] if n else []
+        # lists are bottom first, cards top first: `top(z, n)` is the top n, one cut
+        if n <= len(source) and all(map(_is, reversed(cards), source[len(source) - n:])):
+            return self.move_block(source, n, dest, kind, depth, up, node)
         for c in cards:
-            i = c.id
-            loc[i] = dest
-            face[i] = up
+            source = zones[loc[c.id]]
+            if source[-1] is c:                 # taking from the top: no search
+                source.pop()
+            else:
+                source.remove(c)
+        block = list(cards)
+        block.reverse()
+        self.move_block(block, n, dest, kind, depth, up, node)
 
     def forget(self, cards):
         """Nobody knows these cards any more (a shuffle): their bits cleared for every

@@ -998,30 +998,25 @@ def test_a_lone_pair_whose_last_values_are_a_plain_range_keeps_its_start_and_len
         assert re.search(r"if (_t\d+) > 0:\n\s*_t\d+\.append\(\(_t\d+, _t\d+, \1\)\)", source)
 
 
-def test_a_filtered_lone_list_passes_over_the_zone_itself_in_its_order():
+def test_a_filtered_lone_list_passes_over_the_zone_itself_in_its_order(monkeypatch):
     # A lone card parameter whose candidates a require filters is listed from one pass
     # over the zone's own list (a stack top first, a set in card order), no tuple of the
     # cards copied first: the same moves in the same order as legal_moves without
     # generated code, the same games.
     from interpreter import _fuse
-    text = LONE_ACTION
     for kind in ("stack", "set"):
-        ruleset = text.replace("zone hand[player]: stack", f"zone hand[player]: {kind}")
+        ruleset = LONE_ACTION.replace("zone hand[player]: stack",
+                                      f"zone hand[player]: {kind}")
         listed = {}
-        for enabled in (False, True):
-            _fuse.ENABLED = enabled
-            try:
-                game = load_text(ruleset)
-                st = game.new_state()
-                listed[enabled] = [m.text for m in st.legal_moves()]
-                if enabled:
-                    for seed in range(5):
-                        _stepped_as_applied(game, seed)
-                    site, = game.prog.sites
-                    cells = [c.cell_contents for c in site.step.__closure__]
-                    assert tuple not in cells and reversed not in cells
-            finally:
-                _fuse.ENABLED = True
+        for enabled in (False, True):       # generated code last: its step is read
+            monkeypatch.setattr(_fuse, "ENABLED", enabled)
+            game = load_text(ruleset)
+            listed[enabled] = [m.text for m in game.new_state().legal_moves()]
+        for seed in range(5):
+            _stepped_as_applied(game, seed)
+        site, = game.prog.sites
+        cells = [c.cell_contents for c in site.step.__closure__]
+        assert tuple not in cells and reversed not in cells
         assert listed[True] == listed[False]
         hand = [int(t.split()[1]) for t in listed[True]]
         assert hand == ([4, 3, 1] if kind == "stack" else [1, 3, 4])   # 2 is `skip`
@@ -1083,7 +1078,7 @@ def test_a_generated_step_goes_on_into_the_rules_of_the_move_it_makes():
         assert fast.frame[info.me_slot] is not None and fast.frame[info.slots[0]] is not None
 
 
-def test_a_simultaneous_step_calls_its_action_block_s_first_run_inline():
+def test_a_simultaneous_step_runs_the_first_run_of_its_action_blocks_inline():
     # The joint step calls the block's first run itself and the rest of the block
     # (exec_block from where that run ends) only where it stops short: a block longer
     # than a run, with a loop, and a win in it that ends the game mid-block.  The same
@@ -1108,10 +1103,12 @@ def test_a_simultaneous_step_calls_its_action_block_s_first_run_inline():
             assert slow.is_terminal() and fast.returns() == slow.returns()
             assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
             ends.add(len(fast.history))
-        assert ends == ({9} if limit == "999" else {3, 6, 9} & ends) and ends
         info = game.prog.compiler.action_info["say"]
         assert len(info.block) > _fuse.MAX_RUN and game.prog.sites[0].joint
-    assert ends != {9}                  # a win ended some games early
+        if limit == "999":              # three rounds of three moves, to the draw
+            assert ends == {9}
+        else:                           # a win ended some games after a round or two
+            assert ends <= {3, 6, 9} and ends & {3, 6}
 
 
 def test_a_generated_simultaneous_step_is_the_loop_of_apply_and_commits_on_a_deadlock():

@@ -795,18 +795,22 @@ returns(p) = if p == a then total else seen * 1000 + from2 * 100 + fromk
             assert not any("] * len(" in s for s in sources)
 
 
-def test_text_and_join_give_every_kind_of_value_its_text_fused_or_not(monkeypatch):
-    # `text(x)` and `join` take a card's, member's, seat's or zone's own text, an int's
-    # digits and a text as it is without calling `text_of`; the rest (truth values, none,
-    # lists) still go through it; a constant's text is known before play.  The same texts
-    # either way.
-    text = '''game "t"
+#: four cards, two of each suit, in a pile: the header of the tests on texts
+TWO_SUITS = '''game "t"
 players a, b
 enum suit = clubs "C", hearts "H"
 card rank: 1..2, suit: suit
 cards into pile: card(rank: r, suit: s) for s in suit for r in 1..2
 zone pile: stack
-zone box[player]: stack
+'''
+
+
+def test_text_and_join_give_every_kind_of_value_its_text_fused_or_not(monkeypatch):
+    # `text(x)` and `join` take a card's, member's, seat's or zone's own text, an int's
+    # digits and a text as it is without calling `text_of`; the rest (truth values, none,
+    # lists) still go through it; a constant's text is known before play.  The same texts
+    # either way.
+    text = TWO_SUITS + '''zone box[player]: stack
 var flag: bool = true
 var who: player? = none
 var num: int = 12
@@ -1345,13 +1349,7 @@ flow:
 def test_the_text_of_a_cards_enum_attribute_is_read_straight_from_its_member(monkeypatch):
     # Every card's `suit` is a member of an enum: `text(c.suit)` is the member's own text,
     # read inline; `text(c.rank)` (a number) still takes the general path.
-    text = '''game "t"
-players a, b
-enum suit = clubs "C", hearts "H"
-card rank: 1..2, suit: suit
-cards into pile: card(rank: r, suit: s) for s in suit for r in 1..2
-zone pile: stack
-var out: text = ""
+    text = TWO_SUITS + '''var out: text = ""
 flow:
     out = join([text(c.suit) + text(c.rank) for c in pile if text(c.suit) == "H"], ",")
     end game

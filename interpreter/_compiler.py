@@ -74,6 +74,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.action_info: dict = {}
         self.rule_slots: dict = {}
         self.rule_stack: List[str] = []
+        self.loops_open = 0           # loops whose body is being compiled
         self.sites: List[Site] = []
         self.in_trigger = False
         self.memo_ids = None          # sub-expressions to memoise (Compiler.hoisted)
@@ -207,6 +208,15 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         fn = _branch(cond, target, nxt)
         fn.relink = lambda resolve: _branch(cond, resolve(target), resolve(nxt))
         return fn
+
+    def loop_body(self, body, scope, code):
+        """Compiles a loop's body: a random choice in it may be drawn again before the
+        next pause (`_s_RandomChoice`)."""
+        self.loops_open += 1
+        try:
+            self.stmts(body, scope, code)
+        finally:
+            self.loops_open -= 1
 
     def looping(self, node):
         """Returns `over(st)`: the error of a loop that used up the budget."""
@@ -641,7 +651,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         code.append(_set_frame(slot, count, len(code) + 1))
         head = len(code)
         code.append(None)
-        self.stmts(s.body, scope, code)
+        self.loop_body(s.body, scope, code)
         end, body, over = len(code) + 1, head + 1, self.looping(s)
 
         def test(st):
@@ -678,12 +688,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         cond = self.expr(s.cond, scope)
         known = getattr(cond, "constant", None)
         if known is not None and not known[0]:
-            self.stmts(s.body, scope, self.dead_code(code))
+            self.loop_body(s.body, scope, self.dead_code(code))
             return
         over = self.looping(s)
         if known is not None:
             head = len(code)
-            self.stmts(s.body, scope, code)
+            self.loop_body(s.body, scope, code)
 
             def again_always(st):
                 st.budget -= 1
@@ -695,7 +705,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             return
         head = len(code)
         code.append(None)
-        self.stmts(s.body, scope, code)
+        self.loop_body(s.body, scope, code)
         end, body = len(code) + 1, head + 1
 
         def again(st):
@@ -731,7 +741,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         code.append(start_tuple if _tuple_valued(items) else start)
         head = len(code)
         code.append(None)
-        self.stmts(s.body, inner, code)
+        self.loop_body(s.body, inner, code)
         end, body, over = len(code) + 1, head + 1, self.looping(s)
 
         def test(st):
@@ -842,6 +852,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         slot = scope.bind(s.var, Local("frame", self.new_frame())).slot
         nxt = len(code) + 1
         secret = s.secret
+        again = self.loops_open > 0         # drawn in place in a playout's run of draws
 
         def empty(st):
             return self.runtime_error("random choice from an empty domain", s, st)
@@ -853,19 +864,21 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if len(values) == 1:
                 st.frame[slot] = values[0]
                 return nxt
-            st.node = (CHANCE, "random", slot, values, secret)
+            st.node = (CHANCE, "random", slot, values, secret, again)
             st.pc = nxt
             return PAUSE
 
         def drawing(ctx):
-            v = ctx.tmp()
+            v, n, k, i, x, o = (ctx.tmp() for _ in range(6))
             values = ctx.sub(domain) if _tuple_valued(domain) else \
                 f"{ctx.k(tuple)}({ctx.sub(domain)})"
             return [f"{v} = {values}",
                     f"if not {v}: raise {ctx.k(empty)}(st)",
                     f"if len({v}) == 1:", f"    st.frame[{slot:d}] = {v}[0]",
                     f"    return {nxt:d}",
-                    f"st.node = ({CHANCE:d}, {ctx.k('random')}, {slot:d}, {v}, {secret!r})",
+                    *(_drawn_here(ctx, v, n, k, i, x, o, slot, secret, nxt) if again else ()),
+                    f"st.node = ({CHANCE:d}, {ctx.k('random')}, {slot:d}, {v}, {secret!r}, "
+                    f"{again!r})",
                     f"st.pc = {nxt:d}", f"return {PAUSE:d}"]
         random_choice.tail = drawing
         code.append(random_choice)
@@ -981,6 +994,29 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set) -> list:
             *("    " + line for line in one),
             f"elif isinstance({c}, {ctx.k(ZoneRef)}): st.move_zone({c}.slot, {slot}, {up})",
             f"else: st.move_top({ctx.call(cards.others, c)}, {slot}, {up})"]
+
+
+def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int) -> list:
+    """The lines drawing a random choice among the values in `v` where the rules reach
+    it, while a playout takes a run of chance events (`State.chance_steps` sets `free`,
+    the events it may still take, and `rng`, its generator): drawn, recorded and
+    followed as `chance_steps` would (the pc left as a pause leaves it: it is part of a
+    state's key), with no chance node made and no return to it."""
+    from .state import State                # state imports this module
+    return ["if st.free:",
+            "    st.free -= 1",
+            f"    {n} = len({v})",
+            f"    {k} = {n}.bit_length()",
+            f"    {i} = st.rng.getrandbits({k})",
+            f"    while {i} >= {n}: {i} = st.rng.getrandbits({k})",
+            f"    {x} = st.frame[{slot:d}] = {v}[{i}]",
+            f"    try: {o} = st.prog.outcomes[{i}, {ctx.k(type)}({x}), {x}, {secret!r}]",
+            f"    except {ctx.k((KeyError, TypeError))}: "
+            f"{o} = {ctx.k(State._outcome_at)}(st, {v}, {i}, {secret!r})",
+            f"    st.history.append({o}.entry)",
+            f"    st.budget = {LOOP_BUDGET:d}",
+            f"    st.pc = {nxt:d}",
+            f"    return {nxt:d}"]
 
 
 def _goto(target: int):

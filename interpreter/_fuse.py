@@ -61,7 +61,7 @@ _NAMES = frozenset({
     "facing_up", "move_cards", "move_top", "move_block", "get", "append", "remove", "len",
     "isinstance", "seat", "float", "node", "pc", "result", "loc", "pop", "kind", "add",
     "text", "history", "try", "except", "args", "exec_block", "sort", "join", "setdefault",
-    "values",
+    "values", "free", "prog", "outcomes", "entry",
     "return", "raise", "for", "while", "in", "if", "else", "and", "or", "not", "is",
     "continue", "True", "False", "None"})
 _GENERATED = re.compile(r"(K|_t)\d+")

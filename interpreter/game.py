@@ -121,7 +121,8 @@ class Game:
         s.result = None
         s.history = []
         s.dirty = set()
-        s.budget = 0
+        s.budget = s.free = 0
+        s.rng = None
         s.seed = None
         s.obs = None
         s.run()

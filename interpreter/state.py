@@ -55,7 +55,7 @@ class State:
     """One position of a game.  Create with `game.new_state()`."""
 
     __slots__ = ("game", "prog", "zones", "up", "loc", "known", "vars", "frame", "out", "pc",
-                 "node", "result", "history", "dirty", "budget", "seed", "obs")
+                 "node", "result", "history", "dirty", "budget", "seed", "obs", "free", "rng")
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> "State":
@@ -76,7 +76,8 @@ class State:
         s.history = self.history[:]
         s.obs = self.obs
         s.dirty = set()
-        s.budget = 0
+        s.budget = s.free = 0
+        s.rng = None
         return s
 
     # ------------------------------------------------------------------ running the rules
@@ -796,10 +797,15 @@ class State:
         return self._shuffle_outcome(cards)
 
     def _random_outcome(self, i) -> ChanceOutcome:
-        """The outcome `i` of a random choice, made once per (index, value, secrecy); the
-        value's type is in the key, as `1` and `true` are equal keys with other texts."""
+        """The outcome `i` of the random choice at this chance node."""
         node = self.node
-        value, secret = node[3][i], node[4]
+        return self._outcome_at(node[3], i, node[4])
+
+    def _outcome_at(self, values, i, secret) -> ChanceOutcome:
+        """The outcome `i` of a random choice among `values`, made once per (index,
+        value, secrecy); the value's type is in the key, as `1` and `true` are equal keys
+        with other texts.  (A draw in generated code looks the key up itself first.)"""
+        value = values[i]
         key = (i, type(value), value, secret)
         cache = self.prog.outcomes
         try:
@@ -864,7 +870,10 @@ class State:
         """`chance_step` again and again while chance acts, at most `limit` times; returns
         how many (a playout takes a run of chance events so: a row of `random` draws,
         say).  `_chanced`'s lines are inline where no seat's observations are kept, as
-        `_decided`'s are in `random_steps`."""
+        `_decided`'s are in `random_steps`; there, where draws go by bits, the rules run
+        after a draw in a loop make the draws in loops they reach themselves (generated
+        code draws them as below while `free`, the number of events left to take,
+        lasts)."""
         if bits is None:
             bits = type(rng) is Random and _DRAW_BY_BITS
         taken = 0
@@ -872,39 +881,52 @@ class State:
         observed = self.obs is not None
         frame, history, code = self.frame, self.history, self.prog.code
         outcomes = self.prog.outcomes
-        while taken < limit and node[0] == CHANCE:
-            if node[1] == "random":
-                values = node[3]
-                n = len(values)
-                if bits:                                        # `_bits_below`, inline
-                    k = n.bit_length()
-                    i = rng.getrandbits(k)
-                    while i >= n:
+        inline = bits and not observed
+        try:
+            while taken < limit and node[0] == CHANCE:
+                if node[1] == "random":
+                    values = node[3]
+                    n = len(values)
+                    if bits:                                    # `_bits_below`, inline
+                        k = n.bit_length()
                         i = rng.getrandbits(k)
+                        while i >= n:
+                            i = rng.getrandbits(k)
+                    else:
+                        i = rng.randrange(n)
+                    value = frame[node[2]] = values[i]
+                    try:                          # `_random_outcome`'s lookup, inline
+                        outcome = outcomes[i, type(value), value, node[4]]
+                    except (KeyError, TypeError):
+                        outcome = self._random_outcome(i)
+                    again = inline and node[5]
                 else:
-                    i = rng.randrange(n)
-                value = frame[node[2]] = values[i]
-                try:                              # `_random_outcome`'s lookup, inline
-                    outcome = outcomes[i, type(value), value, node[4]]
-                except (KeyError, TypeError):
-                    outcome = self._random_outcome(i)
-            else:
-                cards = self.zones[node[2]][:]
-                _shuffle(rng, cards)
-                outcome = self._shuffle_outcome(cards)
-                self._shuffled(node[2], cards)
-            taken += 1
-            if observed:
-                self._chanced(outcome)
+                    cards = self.zones[node[2]][:]
+                    _shuffle(rng, cards)
+                    outcome = self._shuffle_outcome(cards)
+                    self._shuffled(node[2], cards)
+                    again = False
+                taken += 1
+                if observed:
+                    self._chanced(outcome)
+                    node = self.node
+                    continue
+                history.append(outcome.entry)   # `_chanced`'s lines, inline
+                self.node = None
+                self.budget = LOOP_BUDGET
+                pc = self.pc
+                if again:                       # the draws on the way count as taken
+                    self.rng = rng
+                    self.free = left = limit - taken
+                    while pc >= 0:
+                        pc = code[pc](self)
+                    taken += left - self.free
+                else:
+                    while pc >= 0:
+                        pc = code[pc](self)
                 node = self.node
-                continue
-            history.append(outcome.entry)       # `_chanced`'s lines, inline
-            self.node = None
-            self.budget = LOOP_BUDGET
-            pc = self.pc
-            while pc >= 0:
-                pc = code[pc](self)
-            node = self.node
+        finally:
+            self.free = 0
         return taken
 
     def _shuffled(self, slot, cards):

@@ -1148,3 +1148,93 @@ def test_a_generated_simultaneous_step_is_the_loop_of_apply_and_commits_on_a_dea
     assert all(type(m) is Move for m in stuck.node[3].values())
     assert [m.text for m in stuck.node[3].values()] == [m.text for m in slow.node[3].values()]
     assert len(stuck.history) == 3 and rng.random() == rs.random()
+
+
+_DRAWS = '''game "t"
+players a, b
+card n: 1..3
+cards into deck: card(n: k) for k in 1..3
+zone deck: stack
+var flag: bool = false
+var bit: int = 0
+var total: int = 0
+var who: player = a
+flow:
+    repeat 4:
+        random f in [false, true]
+        flag = f
+        random i in [0, 1]
+        bit = i
+        secret random c in cards(deck)
+        total += c.n
+        random p in players
+        who = p
+    end game
+'''
+
+
+def test_random_choices_a_playout_reaches_are_drawn_where_the_rules_make_them(monkeypatch):
+    # In a run of chance events `chance_steps` lets generated code make the draws in
+    # loops that it reaches itself (no chance node, no return): the same draws, history
+    # texts (`true` and `1` at one index are told apart), values and state keys (the pc a
+    # pause leaves) as taking one chance event at a time, and as the plain closures.
+    from interpreter import _fuse, state as state_module
+    from interpreter.agents import play_out
+    game = load_text(_DRAWS)
+    flags, bits = set(), set()
+    for seed in range(8):
+        fast = game.new_state()
+        assert fast.chance_steps(random.Random(seed), 100) == 16 and fast.is_terminal()
+        slow, rng = game.new_state(), random.Random(seed)
+        while slow.is_chance():
+            slow.chance_step(rng)
+        assert fast.history == slow.history
+        assert fast.key() == slow.key() and fast.free == 0
+        texts = fast.trace_texts()
+        flags |= {t.split()[-1] for t in texts[0::4]}
+        bits |= {t.split()[-1] for t in texts[1::4]}
+        played = game.new_state()
+        play_out(played, [], random.Random(seed))
+        assert played.history == fast.history
+    assert flags == {"true", "false"} and bits == {"0", "1"}
+    # with no outcome kept, `chance_steps` looks each of its own draws up anew: it draws
+    # only the first, the rules the other 15
+    looked_up = []
+    plain_lookup = state_module.State._random_outcome
+    monkeypatch.setattr(state_module, "OUTCOMES_KEPT", 0)
+    game.prog.outcomes.clear()
+    monkeypatch.setattr(state_module.State, "_random_outcome",
+                        lambda st, i: looked_up.append(i) or plain_lookup(st, i))
+    inline = game.new_state()
+    assert inline.node[5] and inline.chance_steps(random.Random(3), 100) == 16
+    assert len(looked_up) == 1
+    monkeypatch.setattr(_fuse, "ENABLED", False)
+    plain = load_text(_DRAWS).new_state()
+    plain.chance_steps(random.Random(3), 100)
+    assert plain.trace_texts() == inline.trace_texts() and len(looked_up) == 17
+    # a draw in no loop makes its chance node, even in a run of draws
+    monkeypatch.setattr(_fuse, "ENABLED", True)
+    lone = load_text(_DRAWS.replace("    repeat 4:\n", "    if true:\n"))
+    state = lone.new_state()
+    assert state.node[5] is False and state.chance_steps(random.Random(3), 100) == 4
+    assert len(looked_up) == 21
+
+
+def test_a_run_of_chance_events_stops_after_its_limit_even_inside_the_rules():
+    # `free` counts the events a call may still take: the draws the rules make
+    # themselves stop at the limit, leaving the next one as a chance node.
+    game = load_text(_DRAWS)
+    for limit in (1, 2, 5, 15):
+        state = game.new_state()
+        assert state.chance_steps(random.Random(0), limit) == limit
+        assert state.is_chance() and len(state.history) == limit and state.free == 0
+        assert state.chance_steps(random.Random(1), 100) == 16 - limit
+    # an error in the rules after a draw leaves no draws to the next run of the rules
+    from gdl.errors import RuleError
+    failing = load_text(_DRAWS.replace("        who = p\n",
+                                       "        who = p\n        if total > 4:\n"
+                                       "            fail \"too many\"\n"))
+    state = failing.new_state()
+    with pytest.raises(RuleError, match="too many"):
+        state.chance_steps(random.Random(0), 100)
+    assert state.free == 0

@@ -118,6 +118,9 @@ class CallMixin:
                         f"else {ctx.call(one, cold=True)})")
             one.render = render
             one.card_valued = True          # zones hold cards, and an empty one raises
+            if not bottom:                  # `move top(z) ...` pops it off the zone
+                one.top_card_of = lambda ctx: named[0].slot if named else \
+                    f"{ctx.sub(z)}.slot"
             return one
         n = args[1]
 

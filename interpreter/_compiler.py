@@ -980,13 +980,17 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set) -> list:
         place = [f"{ctx.k(insort)}(st.zones[{slot}], {c}, key={ctx.k(card_id)})"]
     else:
         place = [f"st.zones[{slot}].append({c})"]
+    placed = [*place, f"st.loc[{i}] = {slot}", f"st.up[{i}] = {up}"]
+    top = getattr(value, "top_card_of", None)
+    if top is not None:                 # `top(z)`: taken off z's end, where it lies
+        return [f"{src} = st.zones[{top(ctx)}]",
+                f"{c} = {src}.pop() if {src} else {ctx.call(value, cold=True)}",
+                f"{i} = {c}.id", *placed]
     one = [f"{i} = {c}.id",
            f"{src} = st.zones[st.loc[{i}]]",
            f"if {src}[-1] is {c}: {src}.pop()",
            f"else: {src}.remove({c})",
-           *place,
-           f"st.loc[{i}] = {slot}",
-           f"st.up[{i}] = {up}"]
+           *placed]
     if getattr(value, "card_valued", False):
         return [f"{c} = {ctx.sub(value)}", *one]
     return [f"{c} = {ctx.sub(value)}",

@@ -1105,6 +1105,41 @@ returns(p) = if p == a then out else 0
                                 for s in kept)
 
 
+def test_moving_the_top_card_of_a_zone_pops_it_off_that_zone(monkeypatch):
+    # `move top(z) ...` onto the top of a zone takes the card off z's end in generated
+    # code, without looking up where it lies: onto another stack, into a set zone (in
+    # card order), back onto its own zone, from a zone known only at run time; an empty
+    # zone's top is the error, as in plain code.  The pile is 1..5, five on top.
+    text = FIVE_CARDS + '''zone spare[1..2]: stack
+var out: text = ""
+var k: int = 1
+flow:
+    move top(pile) to box
+    move top(pile) to box
+    move top(pile) to top of pile
+    move top(pile) to spare[k]
+    k = 2
+    move top(spare[1]) to spare[k]
+    move top(pile) to spare[k]
+    out = join([text(c.n) for c in box], "") + "/" + join([text(c.n) for c in pile], "")
+    out = out + "/" + join([text(c.n) for c in spare[2]], "") + text(count(spare[1]))
+    move top(spare[1]) to row
+    end game
+'''
+    for enabled in (False, True):      # generated code last: its sources are read
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        with pytest.raises(RuleError, match=r"top\(\) of an empty zone"):
+            load_text(text).new_state()
+        game = load_text(text.replace("    move top(spare[1]) to row\n", ""))
+        state = game.new_state()
+        # the box is a set (4 and 5, in card order); the pile keeps 1; 3 went to
+        # spare[1], then on to spare[2], and 2 on top of it (zones list top first)
+        assert game.evaluate("out", state) == "45/1/230"
+    import re
+    sources = "".join(_generated_sources(game))
+    assert len(re.findall(r"_t\d+ = _t\d+\.pop\(\) if _t\d+ else ", sources)) >= 5
+
+
 def test_the_top_card_of_a_zone_named_outright_is_read_at_its_slot_and_never_none(monkeypatch):
     # `top(pile)` and `bottom(pile)` of a zone named outright read the zone at its slot
     # written in, and are cards (an empty zone is an error, never none): their fields and

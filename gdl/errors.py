@@ -13,8 +13,9 @@ from .span import Span
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> Optional[str]:
-    """Returns the candidate nearest to `word`, if any is near enough."""
-    pool = sorted(set(c for c in candidates if c))
+    """Returns the candidate nearest to `word`, if any is near enough (never `word`
+    itself: a word out of place, such as a keyword, is not its own suggestion)."""
+    pool = sorted(set(c for c in candidates if c and c != word))
     close = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
     if close:
         return close[0]

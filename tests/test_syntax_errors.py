@@ -72,3 +72,13 @@ def test_inconsistent_dedent_is_a_syntax_error():
         parse_text("players a, b\nflow:\n    win a\n  draw\n", PATH)
     text = str(info.value)
     assert f"{PATH}:4:3" in text and "matches no enclosing block" in text
+
+
+def test_a_keyword_out_of_place_is_not_suggested_as_itself():
+    # `secret` belongs before `random`; after the domain it is unexpected, and the
+    # message must not offer `secret` as what was meant.
+    src = "players a, b\nzone deck: stack\nflow:\n    random c in deck secret\n"
+    with pytest.raises(GdlSyntaxError) as info:
+        parse_text(src, PATH)
+    text = str(info.value)
+    assert "unexpected 'secret'" in text and "did you mean 'secret'" not in text

@@ -882,52 +882,59 @@ class State:
         frame, history, code = self.frame, self.history, self.prog.code
         outcomes = self.prog.outcomes
         inline = bits and not observed
-        try:
-            while taken < limit and node[0] == CHANCE:
-                if node[1] == "random":
-                    values = node[3]
-                    n = len(values)
-                    if bits:                                    # `_bits_below`, inline
-                        k = n.bit_length()
+        while taken < limit and node[0] == CHANCE:
+            if node[1] == "random":
+                values = node[3]
+                n = len(values)
+                if bits:                                        # `_bits_below`, inline
+                    k = n.bit_length()
+                    i = rng.getrandbits(k)
+                    while i >= n:
                         i = rng.getrandbits(k)
-                        while i >= n:
-                            i = rng.getrandbits(k)
-                    else:
-                        i = rng.randrange(n)
-                    value = frame[node[2]] = values[i]
-                    try:                          # `_random_outcome`'s lookup, inline
-                        outcome = outcomes[i, type(value), value, node[4]]
-                    except (KeyError, TypeError):
-                        outcome = self._random_outcome(i)
-                    again = inline and node[5]
                 else:
-                    cards = self.zones[node[2]][:]
-                    _shuffle(rng, cards)
-                    outcome = self._shuffle_outcome(cards)
-                    self._shuffled(node[2], cards)
-                    again = False
-                taken += 1
-                if observed:
-                    self._chanced(outcome)
-                    node = self.node
-                    continue
-                history.append(outcome.entry)   # `_chanced`'s lines, inline
-                self.node = None
-                self.budget = LOOP_BUDGET
-                pc = self.pc
-                if again:                       # the draws on the way count as taken
-                    self.rng = rng
-                    self.free = left = limit - taken
-                    while pc >= 0:
-                        pc = code[pc](self)
-                    taken += left - self.free
-                else:
-                    while pc >= 0:
-                        pc = code[pc](self)
+                    i = rng.randrange(n)
+                value = frame[node[2]] = values[i]
+                try:                              # `_random_outcome`'s lookup, inline
+                    outcome = outcomes[i, type(value), value, node[4]]
+                except (KeyError, TypeError):
+                    outcome = self._random_outcome(i)
+                again = inline and node[5]
+            else:
+                cards = self.zones[node[2]][:]
+                _shuffle(rng, cards)
+                outcome = self._shuffle_outcome(cards)
+                self._shuffled(node[2], cards)
+                again = False
+            taken += 1
+            if observed:
+                self._chanced(outcome)
                 node = self.node
+                continue
+            history.append(outcome.entry)       # `_chanced`'s lines, inline
+            self.node = None
+            self.budget = LOOP_BUDGET
+            if again:
+                taken += self._drawing(rng, limit - taken)
+            else:
+                pc = self.pc
+                while pc >= 0:
+                    pc = code[pc](self)
+            node = self.node
+        return taken
+
+    def _drawing(self, rng, left: int) -> int:
+        """Runs the rules after a draw in a loop, letting generated code make the draws
+        in loops it reaches, at most `left` of them (`_drawn_here` in the compiler);
+        returns how many it made."""
+        self.rng, self.free = rng, left
+        code = self.prog.code
+        pc = self.pc
+        try:
+            while pc >= 0:
+                pc = code[pc](self)
+            return left - self.free
         finally:
             self.free = 0
-        return taken
 
     def _shuffled(self, slot, cards):
         self.zones[slot] = cards

@@ -19,8 +19,9 @@ TRACE_FORMAT = "gdl-trace-1"
 
 #: Bumped whenever the compiler lays out instructions, frame slots or variables
 #: differently: a snapshot stores raw program counters and slots, so it only resumes
-#: under the same layout (a trace, which stores move texts, replays under any).
-ENGINE_LAYOUT = 2
+#: under the same layout (a trace, which stores move texts, replays under any).  3: a
+#: random chance node says whether its draw is in a loop.
+ENGINE_LAYOUT = 3
 
 
 def layout_of(game) -> str:

@@ -6,7 +6,7 @@ import re
 
 from gdl import ast as A
 
-from ._closures import _const, _folded, _tuple_valued, _tuples
+from ._closures import _cards, _const, _folded, _tuple_valued, _tuples
 from ._closures import _texts
 from ._fuse import UNSET, fuse
 from ._purity import pure_def, rememberable
@@ -97,7 +97,7 @@ class CallMixin:
                     f"{ctx.k(is_set)}[({r} := {ctx.sub(z)}).slot] else "
                     f"{ctx.k(tuple)}({ctx.k(reversed)}(st.zones[{r}.slot])))")
         cards.render = render
-        return _tuples(cards)
+        return _cards(_tuples(cards))
 
     def _b_top(self, node, scope, bottom=False):
         args = self.args(node, scope, 1, 2)

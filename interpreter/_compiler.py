@@ -849,7 +849,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
     def _s_RandomChoice(self, s, scope, code):
         domain = self.collection(s.domain, scope)
-        slot = scope.bind(s.var, Local("frame", self.new_frame())).slot
+        slot = scope.bind(s.var, Local("frame", self.new_frame(),
+                                       card=_all_cards(domain))).slot
         nxt = len(code) + 1
         secret = s.secret
         again = self.loops_open > 0         # drawn in place in a playout's run of draws

@@ -1140,6 +1140,30 @@ flow:
     assert len(re.findall(r"_t\d+ = _t\d+\.pop\(\) if _t\d+ else ", sources)) >= 5
 
 
+def test_a_card_drawn_at_random_from_a_zones_cards_is_moved_without_a_type_test(monkeypatch):
+    # `random c in cards(pile)` (and `for c in cards(pile)`) binds a card, never none
+    # nor a zone: the move written for it needs no test of what it is.  Five cards are
+    # dealt, three at random to the box and two in order to the row.
+    text = FIVE_CARDS + '''flow:
+    repeat 3:
+        random c in cards(pile)
+        move c to box
+    for c in cards(pile):
+        move c to row
+    end game
+returns(p) = if p == a then count(box) * 10 + count(row) else 0
+'''
+    import random
+    for enabled in (False, True):      # generated code last: its sources are read
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        state = game.new_state()
+        state.chance_steps(random.Random(0), 10)
+        assert state.returns() == (32, 0)
+    sources = "".join(_generated_sources(game))
+    assert "move_zone" not in sources and "isinstance(" not in sources
+
+
 def test_the_top_card_of_a_zone_named_outright_is_read_at_its_slot_and_never_none(monkeypatch):
     # `top(pile)` and `bottom(pile)` of a zone named outright read the zone at its slot
     # written in, and are cards (an empty zone is an error, never none): their fields and

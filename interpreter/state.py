@@ -54,6 +54,8 @@ class ChanceOutcome:
 class State:
     """One position of a game.  Create with `game.new_state()`."""
 
+    # `free` and `rng`: while `chance_steps` runs the rules after a draw in a loop, how
+    # many more draws generated code may make in place, and their source (else 0, None)
     __slots__ = ("game", "prog", "zones", "up", "loc", "known", "vars", "frame", "out", "pc",
                  "node", "result", "history", "dirty", "budget", "seed", "obs", "free", "rng")
 
@@ -934,7 +936,7 @@ class State:
                 pc = code[pc](self)
             return left - self.free
         finally:
-            self.free = 0
+            self.free, self.rng = 0, None
 
     def _shuffled(self, slot, cards):
         self.zones[slot] = cards

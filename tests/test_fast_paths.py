@@ -1189,7 +1189,7 @@ def test_random_choices_a_playout_reaches_are_drawn_where_the_rules_make_them(mo
         while slow.is_chance():
             slow.chance_step(rng)
         assert fast.history == slow.history
-        assert fast.key() == slow.key() and fast.free == 0
+        assert fast.key() == slow.key() and fast.free == 0 and fast.rng is None
         texts = fast.trace_texts()
         flags |= {t.split()[-1] for t in texts[0::4]}
         bits |= {t.split()[-1] for t in texts[1::4]}

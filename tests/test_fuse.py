@@ -1153,7 +1153,6 @@ def test_a_card_drawn_at_random_from_a_zones_cards_is_moved_without_a_type_test(
     end game
 returns(p) = if p == a then count(box) * 10 + count(row) else 0
 '''
-    import random
     for enabled in (False, True):      # generated code last: its sources are read
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         game = load_text(text)

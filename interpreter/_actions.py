@@ -13,6 +13,7 @@ from gdl import ast as A
 from ._closures import _all_cards, _all_zones, _const, _folded
 from . import _fuse
 from ._fuse import UNSET, Ctx, build, fuse, holding
+from ._listing_memo import listing_inputs, memo_lines
 from ._scope import Local, Scope
 from .values import Card, Move, move_text
 
@@ -42,6 +43,8 @@ class ActionInfo:
     #                                      code (one or two parameters), or None
     slots: tuple = ()                    # the parameters' frame slots, in order
     merged: bool = False                 # `chunks` keeps one card of each kind already
+    memo: Optional[dict] = None          # inputs' values -> a lone list's results, where
+    memo_inputs: tuple = ()              # the list reads only these (`_listing_memo`)
 
 
 class ActionMixin:
@@ -120,6 +123,11 @@ class ActionMixin:
                 enum_params[0][2])
             info.chunks = generated_chunks(info, self.prog.epoch if hoisted else None)
             info.merged = info.merged and info.chunks is not None
+            if len(params) == 2 or info.tests[1] is not None or exclude is not None:
+                inputs = listing_inputs(self, decl, scope)
+                if inputs is not None:
+                    info.memo = {}
+                    info.memo_inputs = tuple(self.expr(n, scope) for n in inputs)
         self.action_info[name] = info
         return info
 
@@ -628,14 +636,17 @@ def _lone_list(info, epochs, ctx):
     test = info.tests[0]
     head = f"if {ctx.test(test)}:" if test is not None else None
     _, slot, domain = info.enum_params[0]
+    wrap = memo_lines(ctx, info.memo, info.memo_inputs) if info.memo is not None else None
     ctx.loops = {}          # the loop's invariant parts, remembered in temporaries
     body = [f"{vals} = {_candidates(ctx, info, domain)}",
             *_filter_lines(info, epochs, ctx, vals, "")]
     ctx.loops = None
     if head is not None:
         body = [head, *("    " + line for line in body), f"else: {vals} = ()"]
-    return [f"st.frame[{info.me_slot:d}] = seat", *body, f"{total} = len({vals})"], \
-        vals, total
+    body.append(f"{total} = len({vals})")
+    if wrap is not None:
+        body = wrap(body, (vals, total))
+    return [f"st.frame[{info.me_slot:d}] = seat", *body], vals, total
 
 
 def _lone_pairs(info, epochs, ctx):
@@ -656,8 +667,12 @@ def _lone_pairs(info, epochs, ctx):
         return [f"{pad}if {vals}:", f"{pad}    {found}.append(({v0}, {vals}))",
                 f"{pad}    {total} += len({vals})"]
     stop = [f"st.frame[{info.me_slot:d}] = None", "return None"]
-    return [f"st.frame[{info.me_slot:d}] = seat", f"{found} = []", f"{total} = 0",
-            *_listing_lines(info, epochs, ctx, keep, stop, ends)], found, total, bool(ends)
+    wrap = memo_lines(ctx, info.memo, info.memo_inputs) if info.memo is not None else None
+    body = [f"{found} = []", f"{total} = 0", *_listing_lines(info, epochs, ctx, keep, stop,
+                                                             ends)]
+    if wrap is not None:
+        body = wrap(body, (found, total))
+    return [f"st.frame[{info.me_slot:d}] = seat", *body], found, total, bool(ends)
 
 
 def _pair_walk(ctx, found, ranged, i):

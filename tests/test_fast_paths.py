@@ -1238,3 +1238,61 @@ def test_a_run_of_chance_events_stops_after_its_limit_even_inside_the_rules():
     with pytest.raises(RuleError, match="too many"):
         state.chance_steps(random.Random(0), 100)
     assert state.free == 0
+
+
+REMEMBERED = '''game "t"
+players a, b
+card n: 1..4
+cards into hand[p]: card(n: k) for p in player for k in 1..4
+zone hand[player]: stack
+zone pile: stack
+var high: int = 0
+var turn: int = 0
+action bid(n: 1..count(hand[me]) + 4, m: 0..count(pile) + 2 - n % 2):
+    require n > high or m == 0
+    require m != turn % 3
+    high = (n + m) % 4
+    if count(hand[me]) > 0:
+        move top(hand[me]) to pile
+action up(n: 0..5):
+    require n >= high and n != turn % 5
+    high = n % 3
+flow:
+    repeat 6:
+        turn += 1
+        for p in players:
+            choose p: bid
+        for p in players:
+            choose p: up
+    draw
+'''
+
+
+def test_a_list_that_reads_only_counts_and_variables_is_remembered_by_their_values():
+    # `bid` and `up` read the state only through count(hand[me]), count(pile), high and
+    # turn: their lists are kept by those values and listed again only for new ones.
+    # Every move drawn is still the one legal_moves (never remembered) gives at the
+    # same random index, by random_move and by the generated step.
+    game = load_text(REMEMBERED)
+    infos = game.prog.compiler.action_info
+    assert len(infos["bid"].memo_inputs) == 4 and len(infos["up"].memo_inputs) == 2
+    for seed in range(12):
+        assert _drawn_as_listed(game, seed) == 24
+        assert _stepped_as_applied(game, seed) == 24
+    kept = sum(len(infos[a].memo) for a in ("bid", "up"))
+    assert 0 < kept < 12 * 24
+
+
+def test_a_list_that_reads_more_than_counts_and_variables_is_not_remembered():
+    # a zone's cards, a def, `players`, a division (which can fail): listed every time
+    for action in ("pick(c: hand[me]):\n    require c.n > high",
+                   "pick(n: 1..4):\n    require n != count(players)",
+                   "pick(n: 1..4):\n    require n != twice(high)",
+                   "pick(n: 1..4):\n    require n != 8 / (high + 1)",
+                   "pick(n: 1..4):\n    require all(c.n != n for c in hand[me])",
+                   "pick(n: 1..4, m: 1..count(hand[opponent(me)])):\n    require n > m"):
+        text = (REMEMBERED.replace("action up(", "def twice(x: int) = 2 * x\naction up(")
+                .replace("choose p: up", "choose p: up, pick")
+                + "\naction " + action + "\n    high = 0\n")
+        info = load_text(text).prog.compiler.action_info["pick"]
+        assert info.memo is None, action

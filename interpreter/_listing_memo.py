@@ -1,0 +1,166 @@
+"""Move lists remembered by what they read.
+
+An action whose parameter domains and requires read the state only through a few values
+that cannot fail to evaluate (`me`, a variable, `count` of a zone named by `me` or by
+constants) lists the same moves whenever those values are the same: `shuffle(k: 1..count(
+deck[me]) - 1, d: 0..count(deck[me]) - k)` depends on the deck's size alone.  Its
+generated list (`_actions._lone_list`, `_lone_pairs`) then keys a dict by those values
+and lists only on a miss.  Anything else the listing might read (a zone's cards, a def
+call, `players`) rules the memo out, so a hit gives exactly the list a fresh pass would
+have made; the key's parts are evaluated first, which is safe because none can raise.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from gdl import ast as A
+
+from ._closures import _folded
+from .values import ZoneRef
+
+#: the most lists one action remembers (a key is a few small values)
+MEMO_MAX = 4096
+
+_LITERALS = (A.IntLit, A.BoolLit, A.NoneLit, A.StrLit)
+_PURE_OPS = {"+", "-", "*"}           # `/` and `%` only by a constant other than 0
+
+
+def listing_inputs(compiler, decl, scope) -> Optional[list]:
+    """Returns the sub-expressions an action's move list reads the state through (each
+    once, in order of appearance), or None if the list may read anything else."""
+    params = {prm.name for prm in decl.params}
+    found: dict = {}
+    reader = _Reader(compiler, scope, params, found)
+    for prm in decl.params:
+        d = prm.domain
+        if isinstance(d, A.Range):
+            if not (reader.pure(d.lo) and reader.pure(d.hi)):
+                return None
+        elif not reader.constant(d):
+            return None
+    for r in decl.requires:
+        if not reader.pure(r.cond):
+            return None
+    return list(found)
+
+
+class _Reader:
+    """Decides whether an expression is a function of the parameters and of inputs that
+    cannot fail to evaluate, collecting the inputs in `found`."""
+
+    def __init__(self, compiler, scope, params, found):
+        self.compiler, self.scope, self.params, self.found = compiler, scope, params, found
+        self.prog = compiler.prog
+
+    def constant(self, node) -> bool:
+        """A value known before play that names no zone (a zone's cards are state)."""
+        c = _folded(self.compiler.expr(node, self.scope))
+        if c is None:
+            return False
+        v = c[0]
+        return not isinstance(v, ZoneRef) and not (
+            isinstance(v, tuple) and any(isinstance(x, ZoneRef) for x in v))
+
+    def nonzero(self, node) -> bool:
+        """A divisor known before play that is not zero (`t % 11`)."""
+        c = _folded(self.compiler.expr(node, self.scope))
+        return c is not None and type(c[0]) is int and c[0] != 0
+
+    def keyed(self, node) -> bool:
+        """`me` or a constant: what a zone or variable family may be indexed by here."""
+        if isinstance(node, A.Name) and node.id == "me" and node.id not in self.params:
+            return True         # the indexed value is the input, not `me`
+        return not _mentions(node, self.params) and self.constant(node)
+
+    def pure(self, node) -> bool:
+        if isinstance(node, _LITERALS):
+            return True
+        if isinstance(node, A.Name):
+            if node.id in self.params:
+                return True
+            if node.id == "me" or (node.id in self.prog.var_slots
+                                   and self.scope.lookup(node.id) is None):
+                self.found.setdefault(node)
+                return True
+            return self.constant(node)
+        if isinstance(node, A.BinOp):
+            if node.op not in _PURE_OPS and not self.nonzero(node.right):
+                return False
+            return self.pure(node.left) and self.pure(node.right)
+        if isinstance(node, (A.Neg, A.Not)):
+            return self.pure(node.operand)
+        if isinstance(node, (A.And, A.Or)):
+            return all(self.pure(i) for i in node.items)
+        if isinstance(node, A.Compare):
+            return self.pure(node.left) and self.pure(node.right)
+        if isinstance(node, A.Cond):
+            return self.pure(node.test) and self.pure(node.then) and self.pure(node.else_)
+        if isinstance(node, A.Attr):
+            return self.pure(node.obj)
+        if isinstance(node, A.Member):
+            return self.pure(node.item) and self.constant(node.coll)
+        if isinstance(node, A.Call):
+            if node.func == "count" and len(node.args) == 1 and self.zone(node.args[0]) \
+                    and node.func not in self.prog.defs and node.func not in self.prog.tables:
+                self.found.setdefault(node)
+                return True
+            return False
+        if isinstance(node, A.Index):
+            obj = node.obj
+            if isinstance(obj, A.Name) and obj.id in self.prog.var_index \
+                    and self.scope.lookup(obj.id) is None and obj.id not in self.params:
+                if all(self.keyed(a) for a in node.args):
+                    self.found.setdefault(node)
+                    return True
+            return False
+        return False
+
+    def zone(self, node) -> bool:
+        """A zone named outright, or a family's zone indexed by `me` or constants."""
+        scope, prog = self.scope, self.prog
+        if isinstance(node, A.Name):
+            return node.id in prog.zone_plain and scope.lookup(node.id) is None \
+                and node.id not in self.params
+        if isinstance(node, A.Index) and isinstance(node.obj, A.Name):
+            name = node.obj.id
+            return name in prog.families and scope.lookup(name) is None \
+                and name not in self.params and all(self.keyed(a) for a in node.args)
+        return False
+
+
+def _mentions(node, names) -> bool:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend(n)
+        elif isinstance(n, A.Name):
+            if n.id in names:
+                return True
+        elif hasattr(n, "__attrs_attrs__"):
+            stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__)
+    return False
+
+
+def memo_lines(ctx, memo, keys):
+    """A list's look-up of `memo` by its inputs' values (`keys`, compiled closures),
+    rendered before the list's own lines (so that no loop variable is held yet).
+    Returns `wrap(listed, outs)`, which runs `listed` (with `me` bound, leaving their
+    results in the temporaries `outs`) only on a miss and keeps their results (up to
+    `MEMO_MAX` keys; none where a value is unhashable).  A line that returns early (no
+    move: the requires without parameters fail) leaves nothing kept."""
+    key, hit = ctx.tmp(), ctx.tmp()
+    parts = "".join(f"{ctx.sub(k)}, " for k in keys)
+    m = ctx.k(memo)
+    head = [f"{key} = ({parts})",
+            f"try: {hit} = {m}.get({key})",
+            f"except {ctx.k(TypeError)}: {hit} = {key} = None",
+            f"if {hit} is None:"]
+
+    def wrap(listed, outs) -> list:
+        results = ", ".join(outs)
+        return [*head, *("    " + line for line in listed),
+                f"    if {key} is not None and len({m}) < {MEMO_MAX:d}: "
+                f"{m}[{key}] = ({results},)",
+                f"else: {results}, = {hit}"]
+    return wrap

@@ -678,6 +678,35 @@ flow:
         ("", "654321", "")
 
 
+def test_a_packet_moved_within_its_zone_takes_the_facing_and_stays_there(monkeypatch):
+    # A block that stays in its zone keeps its cards' zone (not rewritten) but takes
+    # the move's facing: the deck 6 5 4 3 2 1 face down, its top two in below the 4 face
+    # up (4 6 5 3 2 1), the 4 away, then the 6 to the bottom with the deck's facing.
+    text = '''game "t"
+players a, b
+enum n = one "1", two "2", three "3", four "4", five "5", six "6"
+card n: n
+cards into deck: card(n: x) for x in n
+zone deck: stack, face down
+zone other: stack
+flow:
+    move top(deck, 2) to deck at depth 1 face up
+    move top(deck, 1) to other
+    move top(deck, 1) to bottom of deck
+    end game
+returns(p) = 0
+'''
+    for enabled in (False, True):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        st = load_text(text).new_state()
+        deck = st.cards_in("deck")
+        assert "".join(c.text for c in deck) == "53216"
+        assert [st.up[c.id] for c in deck] == [True, False, False, False, False]
+        slot = st.game.prog.zone_plain["deck"].slot
+        assert all(st.loc[c.id] == slot for c in deck)
+        assert [c.text for c in st.cards_in("other")] == ["4"]
+
+
 def test_players_inline_while_nobody_is_out(monkeypatch):
     # `players` is every seat, in seat order, until someone is eliminated; then the seats
     # still in.  Generated code reads the seats' tuple inline and calls only after that.

@@ -13,7 +13,7 @@ from gdl import ast as A
 from ._closures import _all_cards, _all_zones, _const, _folded
 from . import _fuse
 from ._fuse import UNSET, Ctx, build, fuse, holding
-from ._listing_memo import listing_inputs, memo_lines
+from ._listing_memo import guard_of, listing_inputs, memo_lines
 from ._scope import Local, Scope
 from .values import Card, Move, move_text
 
@@ -45,6 +45,7 @@ class ActionInfo:
     merged: bool = False                 # `chunks` keeps one card of each kind already
     memo: Optional[dict] = None          # inputs' values -> a lone list's results, where
     memo_inputs: tuple = ()              # the list reads only these (`_listing_memo`)
+    guard: object = None                 # true: the last parameter's requires all hold
 
 
 class ActionMixin:
@@ -73,6 +74,7 @@ class ActionMixin:
         requires = [(self.expr(r.cond, scope), r.reason, r.span) for r in decl.requires]
         names = [prm.name for prm in decl.params]
         staged = [[] for _ in range(len(names) + 1)]
+        conds = []                      # the requires on the last parameter, as written
         bounds = [[] for _ in names]
         hoisted, exclude = False, None
         for r, compiled in zip(decl.requires, requires):
@@ -92,6 +94,8 @@ class ActionMixin:
                 if level else None
             hoisted = hoisted or test is not None
             staged[level].append(test or compiled[0])
+            if names and level == len(names):
+                conds.append(r.cond)
         enum_params = []
         for i, ((pname, slot, domain), prm, b) in enumerate(zip(params, decl.params, bounds)):
             compile_domain = (lambda n, sc, b=b: self.narrowed(n, sc, b)) if b else self.domain
@@ -114,6 +118,7 @@ class ActionMixin:
         info.slots = tuple(slot for _, slot, _ in params)
         info.hoisted = hoisted
         info.exclude = exclude
+        info.guard = self.listing_guard(conds, names, scope)
         if params and all(_never_a_card(prm.domain, domain)
                           for prm, (_, _, domain) in zip(decl.params, params)):
             info.card_args = False
@@ -130,6 +135,16 @@ class ActionMixin:
                     info.memo_inputs = tuple(self.expr(n, scope) for n in inputs)
         self.action_info[name] = info
         return info
+
+    def listing_guard(self, conds, names, scope):
+        """A condition that, when true, makes every require on the last parameter hold
+        for all its candidates (each require's `guard_of`, all of them needed), so the
+        list need not test them one by one; None if some require has no guard."""
+        guards = [guard_of(self, c, names, scope) for c in conds]
+        if not guards or any(g is None for g in guards):
+            return None
+        guard = self.expr(guards[0] if len(guards) == 1 else A.And(tuple(guards)), scope)
+        return None if _folded(guard) == [False] else guard
 
     def excluded_value(self, cond, param, scope):
         """For the first require on the last parameter, `require dest != selected[me]`:
@@ -458,29 +473,46 @@ def _filter_lines(info, epochs, ctx, vals, pad) -> list:
             lines += [f"{pad}{vals} = {ctx.k(list)}({vals})", f"{pad}if {vals}:",
                       f"{pad}    {x} = {ctx.sub(info.exclude)}",
                       f"{pad}    while {x} in {vals}: {vals}.remove({x})"]   # a fresh list
-    if test is not None or info.merged:   # as `_last_values`, then `_one_per_kind`
-        kept, v = ctx.tmp(), ctx.tmp()
-        if epochs is not None and test is not None:
-            lines.append(f"{pad}{ctx.k(epochs)}[{n - 1:d}] += 1")
-        ctx.loops[n - 1] = temps = []
-        loop = [f"{pad}for {v} in {vals}:", *ctx.bind("frame", slot, v, pad + "    ")]
-        inner = pad + "    "
-        if test is not None:
-            loop.append(f"{inner}if {ctx.test(test)}:")
-            inner += "    "
-        if info.merged:            # the first card of each kind that passes, in order:
-            # a dict keeps each kind's first card (one call per card, as `_one_per_kind`)
-            keep = f"{kept}.setdefault({v}.kind, {v})"
-            start, end = f"{kept} = {{}}", f"{vals} = [*{kept}.values()]"
-        else:
-            keep = f"{kept}.append({v})"
-            start, end = f"{kept} = []", f"{vals} = {kept}"
-        if test is not None:
-            loop[-1] += f" {keep}"
-        else:
-            loop.append(f"{inner}{keep}")
-        lines += [f"{pad}{start}", *_unset(ctx, temps, pad), *loop, f"{pad}{end}"]
-    return lines
+    if test is None and not info.merged:
+        return lines
+    guard = info.guard if test is not None else None
+    if guard is not None:          # the guard holds: every candidate passes untested
+        head = f"{pad}if {ctx.test(guard)}:"
+        lines += [head, *_kept_lines(info, epochs, ctx, vals, pad + "    ", None),
+                  f"{pad}else:", *_kept_lines(info, epochs, ctx, vals, pad + "    ", test)]
+        return lines
+    return lines + _kept_lines(info, epochs, ctx, vals, pad, test)
+
+
+def _kept_lines(info, epochs, ctx, vals, pad, test) -> list:
+    """`_filter_lines`' pass over the candidates `vals` keeping those that pass `test`
+    (all, if None), one card of each kind where the action merges twins."""
+    n = len(info.enum_params)
+    _, slot, _ = info.enum_params[-1]
+    if test is None and not info.merged:
+        return [f"{pad}{vals} = {ctx.k(list)}({vals})"]    # as the pass would leave it
+    lines = []
+    kept, v = ctx.tmp(), ctx.tmp()
+    if epochs is not None and test is not None:
+        lines.append(f"{pad}{ctx.k(epochs)}[{n - 1:d}] += 1")
+    ctx.loops[n - 1] = temps = []
+    loop = [f"{pad}for {v} in {vals}:", *ctx.bind("frame", slot, v, pad + "    ")]
+    inner = pad + "    "
+    if test is not None:
+        loop.append(f"{inner}if {ctx.test(test)}:")
+        inner += "    "
+    if info.merged:            # the first card of each kind that passes, in order:
+        # a dict keeps each kind's first card (one call per card, as `_one_per_kind`)
+        keep = f"{kept}.setdefault({v}.kind, {v})"
+        start, end = f"{kept} = {{}}", f"{vals} = [*{kept}.values()]"
+    else:
+        keep = f"{kept}.append({v})"
+        start, end = f"{kept} = []", f"{vals} = {kept}"
+    if test is not None:
+        loop[-1] += f" {keep}"
+    else:
+        loop.append(f"{inner}{keep}")
+    return [*lines, f"{pad}{start}", *_unset(ctx, temps, pad), *loop, f"{pad}{end}"]
 
 
 #: the longest constant domain `_without_each` tabulates (its table holds n * n values)

@@ -128,6 +128,31 @@ class _Reader:
         return False
 
 
+def guard_of(compiler, cond, params, scope):
+    """A require's guard: an expression of its leading terms that read no parameter and
+    cannot fail (`_Reader.pure`), which, when true, makes the require hold for every
+    candidate without evaluating the rest -- `X or f(c)` has X; `not (A and B and
+    f(c))` has `not A or not B` (Double Down's `not (owed == 2 and played == 0 and
+    ...)`).  Only a prefix counts: a term after one that mentions a parameter may never
+    be evaluated, nor fail, in the require itself.  Returns the guard's AST, or None."""
+    reader = _Reader(compiler, scope, set(params), {})
+    negate = False
+    if isinstance(cond, A.Not) and isinstance(cond.operand, A.And):
+        items, negate = cond.operand.items, True
+    elif isinstance(cond, A.Or):
+        items = cond.items
+    else:
+        return None
+    lead = []
+    for item in items:
+        if _mentions(item, params) or not reader.pure(item):
+            break
+        lead.append(A.Not(item) if negate else item)
+    if not lead:
+        return None
+    return lead[0] if len(lead) == 1 else A.Or(tuple(lead))
+
+
 def _mentions(node, names) -> bool:
     stack = [node]
     while stack:

@@ -1296,3 +1296,76 @@ def test_a_list_that_reads_more_than_counts_and_variables_is_not_remembered():
                 + "\naction " + action + "\n    high = 0\n")
         info = load_text(text).prog.compiler.action_info["pick"]
         assert info.memo is None, action
+
+
+GUARDED = '''game "t"
+players a, b
+card n: 1..4
+cards into hand[p]: card(n: k) for p in player for k in 1..4 for twin in 1..2
+zone hand[player]: stack
+zone pile: stack
+var owed: int = 1
+var played: int = 0
+var flag: bool = false
+action give(c: hand[me]):
+    require not (owed == 2 and played == 0 and c.n == 4 and any(x.n != 4 for x in hand[me]))
+    require flag or c.n != 3 or count(hand[me]) <= 2 or owed == 2
+    move c to pile
+    played = (played + c.n) % 2
+    owed = 3 - owed + played
+    flag = c.n == 2 or not flag
+flow:
+    repeat 8:
+        for p in players:
+            choose p: give
+    draw
+'''
+
+
+def test_requires_whose_leading_terms_hold_let_every_candidate_pass_untested(monkeypatch):
+    # `not (owed == 2 and played == 0 and ...)` holds for every card while owed != 2 or
+    # played != 0, and `flag or ...` while flag: the list tests no card then.  With the
+    # twins merged and without (one card of each), the legal moves at every decision
+    # and the random playouts are those of the plain closures.
+    from interpreter import _fuse
+    from interpreter.agents import random_agent
+    for text in (GUARDED, GUARDED.replace(" for twin in 1..2", "").replace("repeat 8",
+                                                                            "repeat 4")):
+        seen = {}
+        for enabled in (False, True):
+            monkeypatch.setattr(_fuse, "ENABLED", enabled)
+            game = load_text(text)
+            guard = game.prog.compiler.action_info["give"].guard
+            lists, held = [], set()
+            for seed in range(20):
+                for state, seat in _decisions(game, seed):
+                    moves = [m.text for m in state.legal_moves(seat)]
+                    kinds = {c.text for c in state.cards_in(f"hand[{seat.name}]")}
+                    lists.append(moves)
+                    held.add((bool(guard(state)), len(moves) < len(kinds)))
+            seen[enabled] = (lists, [_trace_of(game, seed, random_agent)
+                                     for seed in range(20)])
+        assert seen[True] == seen[False]
+        # both ways through the list were taken, and the tests did leave cards out
+        assert {(True, False), (False, True)} <= held
+
+
+def test_a_guard_is_only_a_prefix_of_terms_that_cannot_fail():
+    # A term after one that mentions the parameter may be the one that fails (or is
+    # never reached): `c.n > 2 or flag` has no guard; nor has a def or a division by a
+    # variable in front.  With `flag` first, the division after it is never evaluated
+    # while flag holds, as in the require itself.
+    from gdl.errors import RuleError
+    for require in ("c.n > 2 or flag", "twice(owed) > 2 or c.n != 3",
+                    "8 / played > 1 or c.n != 3"):
+        text = GUARDED.replace("action give(", "def twice(x: int) = 2 * x\naction give(") \
+            .replace("require flag or c.n != 3 or count(hand[me]) <= 2 or owed == 2",
+                     "require " + require)
+        assert load_text(text).prog.compiler.action_info["give"].guard is None, require
+    failing = GUARDED.replace("require flag or c.n != 3 or count(hand[me]) <= 2 or owed == 2",
+                              "require flag or c.n / (owed - owed) > 0")
+    game = load_text(failing)
+    assert game.prog.compiler.action_info["give"].guard is not None
+    state = game.new_state()
+    with pytest.raises(RuleError, match="division by zero"):
+        state.legal_moves()

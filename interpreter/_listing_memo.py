@@ -132,8 +132,8 @@ def guard_of(compiler, cond, params, scope):
     """A require's guard: an expression of its leading terms that read no parameter and
     cannot fail (`_Reader.pure`), which, when true, makes the require hold for every
     candidate without evaluating the rest -- `X or f(c)` has X; `not (A and B and
-    f(c))` has `not A or not B` (Double Down's `not (owed == 2 and played == 0 and
-    ...)`).  Only a prefix counts: a term after one that mentions a parameter may never
+    f(c))` has `not A or not B` (a rule that binds only in some situation, stated
+    first).  Only a prefix counts: a term after one that mentions a parameter may never
     be evaluated, nor fail, in the require itself.  Returns the guard's AST, or None."""
     reader = _Reader(compiler, scope, set(params), {})
     negate = False

@@ -1,4 +1,4 @@
-"""Move lists remembered by what they read.
+"""Move lists remembered by what they read, and requires skipped while a guard holds.
 
 An action whose parameter domains and requires read the state only through a few values
 that cannot fail to evaluate (`me`, a variable, `count` of a zone named by `me` or by
@@ -8,6 +8,10 @@ generated list (`_actions._lone_list`, `_lone_pairs`) then keys a dict by those 
 and lists only on a miss.  Anything else the listing might read (a zone's cards, a def
 call, `players`) rules the memo out, so a hit gives exactly the list a fresh pass would
 have made; the key's parts are evaluated first, which is safe because none can raise.
+
+The same test of what cannot fail gives a require's guard (`guard_of`): its leading
+terms that read no parameter, which, while they decide it, let a list keep every
+candidate without testing each.
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from gdl import ast as A
 from ._closures import _all_cards, _all_zones, _const, _folded
 from . import _fuse
 from ._fuse import UNSET, Ctx, build, fuse, holding
-from ._listing_memo import guard_of, listing_inputs, memo_lines
+from ._listing_memo import guard_of, listing_inputs, memo_lines, names_in
 from ._scope import Local, Scope
 from .values import Card, Move, move_text
 
@@ -84,7 +84,7 @@ class ActionMixin:
             if bound is not None and isinstance(decl.params[bound[0]].domain, A.Range):
                 bounds[bound[0]].append(bound[1:])
                 continue
-            used = _names_in(r.cond)
+            used = names_in(r.cond)
             level = max((i + 1 for i, n in enumerate(names) if n in used), default=0)
             if names and level == len(names) and not staged[level] and exclude is None:
                 exclude = self.excluded_value(r.cond, names[-1], scope)
@@ -352,21 +352,6 @@ def _param_compare(cond, names, scope):
     if not (isinstance(left, A.Name) and left.id in names) or scope.lookup(left.id) is None:
         return None
     return op, left.id, right
-
-
-def _names_in(node) -> set:
-    """Returns every plain name an expression mentions (to stage a require early)."""
-    out = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, tuple):
-            stack.extend(n)
-        elif isinstance(n, A.Name):
-            out.add(n.id)
-        elif hasattr(n, "__attrs_attrs__"):
-            stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__)
-    return out
 
 
 def generated_chunks(info, epochs):

@@ -74,7 +74,7 @@ class _Reader:
         """`me` or a constant: what a zone or variable family may be indexed by here."""
         if isinstance(node, A.Name) and node.id == "me" and node.id not in self.params:
             return True         # the indexed value is the input, not `me`
-        return not _mentions(node, self.params) and self.constant(node)
+        return not (names_in(node) & self.params) and self.constant(node)
 
     def pure(self, node) -> bool:
         if isinstance(node, _LITERALS):
@@ -139,7 +139,8 @@ def guard_of(compiler, cond, params, scope):
     f(c))` has `not A or not B` (a rule that binds only in some situation, stated
     first).  Only a prefix counts: a term after one that mentions a parameter may never
     be evaluated, nor fail, in the require itself.  Returns the guard's AST, or None."""
-    reader = _Reader(compiler, scope, set(params), {})
+    params = set(params)
+    reader = _Reader(compiler, scope, params, {})
     negate = False
     if isinstance(cond, A.Not) and isinstance(cond.operand, A.And):
         items, negate = cond.operand.items, True
@@ -149,7 +150,7 @@ def guard_of(compiler, cond, params, scope):
         return None
     lead = []
     for item in items:
-        if _mentions(item, params) or not reader.pure(item):
+        if names_in(item) & params or not reader.pure(item):
             break
         lead.append(A.Not(item) if negate else item)
     if not lead:
@@ -157,18 +158,20 @@ def guard_of(compiler, cond, params, scope):
     return lead[0] if len(lead) == 1 else A.Or(tuple(lead))
 
 
-def _mentions(node, names) -> bool:
+def names_in(node) -> set:
+    """Returns every plain name an expression mentions (to stage a require early, to
+    tell whether a term reads a parameter)."""
+    out = set()
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, tuple):
             stack.extend(n)
         elif isinstance(n, A.Name):
-            if n.id in names:
-                return True
+            out.add(n.id)
         elif hasattr(n, "__attrs_attrs__"):
             stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__)
-    return False
+    return out
 
 
 def memo_lines(ctx, memo, keys):

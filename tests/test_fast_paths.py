@@ -777,13 +777,16 @@ def _stepped_as_applied(game, seed, rng_of=random.Random) -> int:
     return made
 
 
-LONE_ACTION = '''game "t"
+#: two seats holding the cards 1 to 4 each, and a pile (the head of the tests' games)
+FOUR_EACH = '''game "t"
 players a, b
 card n: 1..4
 cards into hand[p]: card(n: k) for p in player for k in 1..4
 zone hand[player]: stack
 zone pile: stack
-var last: int = 0
+'''
+
+LONE_ACTION = FOUR_EACH + '''var last: int = 0
 option skip: int = 2
 action give(c: hand[me]):
     require count(hand[me]) > 1
@@ -1240,13 +1243,7 @@ def test_a_run_of_chance_events_stops_after_its_limit_even_inside_the_rules():
     assert state.free == 0
 
 
-REMEMBERED = '''game "t"
-players a, b
-card n: 1..4
-cards into hand[p]: card(n: k) for p in player for k in 1..4
-zone hand[player]: stack
-zone pile: stack
-var high: int = 0
+REMEMBERED = FOUR_EACH + '''var high: int = 0
 var turn: int = 0
 action bid(n: 1..count(hand[me]) + 4, m: 0..count(pile) + 2 - n % 2):
     require n > high or m == 0
@@ -1298,12 +1295,7 @@ def test_a_list_that_reads_more_than_counts_and_variables_is_not_remembered():
         assert info.memo is None, action
 
 
-GUARDED = '''game "t"
-players a, b
-card n: 1..4
-cards into hand[p]: card(n: k) for p in player for k in 1..4 for twin in 1..2
-zone hand[player]: stack
-zone pile: stack
+GUARDED = FOUR_EACH.replace(" for k in 1..4", " for k in 1..4 for twin in 1..2") + '''\
 var owed: int = 1
 var played: int = 0
 var flag: bool = false

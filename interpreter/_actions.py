@@ -462,10 +462,13 @@ def _filter_lines(info, epochs, ctx, vals, pad) -> list:
         return lines
     guard = info.guard if test is not None else None
     if guard is not None:          # the guard holds: every candidate passes untested
-        head = f"{pad}if {ctx.test(guard)}:"
-        lines += [head, *_kept_lines(info, epochs, ctx, vals, pad + "    ", None),
-                  f"{pad}else:", *_kept_lines(info, epochs, ctx, vals, pad + "    ", test)]
-        return lines
+        tested = _kept_lines(info, epochs, ctx, vals, pad + "    ", test)
+        if not info.merged:        # all pass: the candidates are the list
+            return [*lines, f"{pad}if {ctx.test(guard)}: {vals} = {ctx.k(list)}({vals})",
+                    f"{pad}else:", *tested]
+        return [*lines, f"{pad}if {ctx.test(guard)}:",
+                *_kept_lines(info, epochs, ctx, vals, pad + "    ", None),
+                f"{pad}else:", *tested]
     return lines + _kept_lines(info, epochs, ctx, vals, pad, test)
 
 
@@ -474,8 +477,6 @@ def _kept_lines(info, epochs, ctx, vals, pad, test) -> list:
     (all, if None), one card of each kind where the action merges twins."""
     n = len(info.enum_params)
     _, slot, _ = info.enum_params[-1]
-    if test is None and not info.merged:
-        return [f"{pad}{vals} = {ctx.k(list)}({vals})"]    # as the pass would leave it
     lines = []
     kept, v = ctx.tmp(), ctx.tmp()
     if epochs is not None and test is not None:

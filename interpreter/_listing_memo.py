@@ -9,9 +9,9 @@ and lists only on a miss.  Anything else the listing might read (a zone's cards,
 call, `players`) rules the memo out, so a hit gives exactly the list a fresh pass would
 have made; the key's parts are evaluated first, which is safe because none can raise.
 
-The same test of what cannot fail gives a require's guard (`guard_of`): its leading
-terms that read no parameter, which, while they decide it, let a list keep every
-candidate without testing each.
+The same reading, stricter, gives a require's guard (`guard_of`): its leading terms
+that read no parameter and cannot fail at all, which, while they decide it, let a list
+keep every candidate without testing each.
 """
 from __future__ import annotations
 
@@ -49,12 +49,16 @@ def listing_inputs(compiler, decl, scope) -> Optional[list]:
 
 
 class _Reader:
-    """Decides whether an expression is a function of the parameters and of inputs that
-    cannot fail to evaluate, collecting the inputs in `found`."""
+    """Decides whether an expression is a function of the parameters and of inputs (the
+    parts it reads the state through, none of which can fail to evaluate), collecting
+    the inputs in `found`.  The expression itself may fail (`x.n` of a none, `<` of
+    unlike values), as it would in the plain list, unless `strict`: then only `==`,
+    `!=`, `in` a constant list, `and`, `or`, `not` and `if` join the inputs, none of
+    which can fail whatever the values."""
 
-    def __init__(self, compiler, scope, params, found):
+    def __init__(self, compiler, scope, params, found, strict=False):
         self.compiler, self.scope, self.params, self.found = compiler, scope, params, found
-        self.prog = compiler.prog
+        self.prog, self.strict = compiler.prog, strict
 
     def constant(self, node) -> bool:
         """A value known before play that names no zone (a zone's cards are state)."""
@@ -88,19 +92,21 @@ class _Reader:
                 return True
             return self.constant(node)
         if isinstance(node, A.BinOp):
-            if node.op not in _PURE_OPS and not self.nonzero(node.right):
+            if self.strict or (node.op not in _PURE_OPS and not self.nonzero(node.right)):
                 return False
             return self.pure(node.left) and self.pure(node.right)
-        if isinstance(node, (A.Neg, A.Not)):
+        if isinstance(node, A.Not) or (isinstance(node, A.Neg) and not self.strict):
             return self.pure(node.operand)
         if isinstance(node, (A.And, A.Or)):
             return all(self.pure(i) for i in node.items)
         if isinstance(node, A.Compare):
+            if self.strict and node.op not in ("==", "!="):
+                return False
             return self.pure(node.left) and self.pure(node.right)
         if isinstance(node, A.Cond):
             return self.pure(node.test) and self.pure(node.then) and self.pure(node.else_)
         if isinstance(node, A.Attr):
-            return self.pure(node.obj)
+            return not self.strict and self.pure(node.obj)
         if isinstance(node, A.Member):
             return self.pure(node.item) and self.constant(node.coll)
         if isinstance(node, A.Call):
@@ -133,14 +139,15 @@ class _Reader:
 
 
 def guard_of(compiler, cond, params, scope):
-    """A require's guard: an expression of its leading terms that read no parameter and
-    cannot fail (`_Reader.pure`), which, when true, makes the require hold for every
-    candidate without evaluating the rest -- `X or f(c)` has X; `not (A and B and
-    f(c))` has `not A or not B` (a rule that binds only in some situation, stated
-    first).  Only a prefix counts: a term after one that mentions a parameter may never
-    be evaluated, nor fail, in the require itself.  Returns the guard's AST, or None."""
+    """A require's guard: an expression of its leading terms that read no parameter
+    and cannot fail (`_Reader.pure`, strict), which, when true, makes the require hold
+    for every candidate without evaluating the rest -- `X or f(c)` has X; `not (A and B
+    and f(c))` has `not A or not B` (a rule that binds only in some situation, stated
+    first).  The guard is read before the candidates, even where there are none, which
+    is why it must not fail; and only a prefix counts, so the terms it reads are ones
+    the require reads first.  Returns the guard's AST, or None."""
     params = set(params)
-    reader = _Reader(compiler, scope, params, {})
+    reader = _Reader(compiler, scope, params, {}, strict=True)
     negate = False
     if isinstance(cond, A.Not) and isinstance(cond.operand, A.And):
         items, negate = cond.operand.items, True

@@ -1361,3 +1361,46 @@ def test_a_guard_is_only_a_prefix_of_terms_that_cannot_fail():
     state = game.new_state()
     with pytest.raises(RuleError, match="division by zero"):
         state.legal_moves()
+
+
+def test_a_guard_is_made_only_of_terms_that_cannot_fail(monkeypatch):
+    # A guard is read before the candidates, even where there are none: `last.n` of no
+    # card would fail there, so `last.n > 2 or ...` has none, and with an empty hand the
+    # only move is `wait`, the require never read; with cards it fails as the require
+    # does.  `last == none or ...` cannot fail, and has one.
+    from gdl.errors import RuleError
+    from interpreter import _fuse
+    text = '''game "t"
+players a, b
+card n: 1..4
+cards into hand[a]: card(n: k) for k in 1..4
+zone hand[player]: stack
+zone pile: stack
+var last: card? = none
+action give(c: hand[me]):
+    require last.n > 2 or c.n != 3
+    move c to pile
+    last = c
+action wait():
+    pass
+flow:
+    choose b: give, wait
+    choose a: give, wait
+    draw
+'''
+    for enabled in (False, True):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        assert game.prog.compiler.action_info["give"].guard is None
+        state = game.new_state()
+        assert [m.text for m in state.legal_moves()] == ["wait"]
+        assert state.random_move(random.Random(0)).text == "wait"
+        state.apply("wait")
+        with pytest.raises(RuleError, match="none"):
+            state.legal_moves()
+        safe = load_text(text.replace("last.n > 2", "last == none"))
+        assert safe.prog.compiler.action_info["give"].guard is not None
+        state = safe.new_state()
+        state.apply("wait")
+        assert [m.text for m in state.legal_moves()] == ["give 4", "give 3", "give 2",
+                                                         "give 1", "wait"]

@@ -1025,13 +1025,7 @@ def test_a_filtered_lone_list_passes_over_the_zone_itself_in_its_order(monkeypat
         assert hand == ([4, 3, 1] if kind == "stack" else [1, 3, 4])   # 2 is `skip`
 
 
-ON_INTO_THE_RULES = '''game "t"
-players a, b
-card n: 1..4
-cards into hand[p]: card(n: k) for p in player for k in 1..4
-zone hand[player]: stack
-zone pile: stack
-zone box: stack
+ON_INTO_THE_RULES = FOUR_EACH + '''zone box: stack
 var total: int = 0
 option fail_at: int = 99
 action give(c: hand[me]):

@@ -679,8 +679,7 @@ flow:
 
 
 def test_a_packet_moved_within_its_zone_takes_the_facing_and_stays_there(monkeypatch):
-    # A block that stays in its zone keeps its cards' zone (not rewritten) but takes
-    # the move's facing: the deck 6 5 4 3 2 1 face down, its top two in below the 4 face
+    # A block moved within its zone stays in that zone and takes the move's facing: the deck 6 5 4 3 2 1 face down, its top two in below the 4 face
     # up (4 6 5 3 2 1), the 4 away, then the 6 to the bottom with the deck's facing.
     text = '''game "t"
 players a, b

@@ -161,27 +161,61 @@ class _Walk:
         terminal (nothing is left to do at those), or None (and records nothing) if they
         would take the walk past max_states.  The state itself becomes its last child: the
         walk is done with it (but where that child's observations need the state as it
-        was, to redact a move the seats see only in part)."""
+        was, to redact a move the seats see only in part).  A chance node's and a one-seat
+        decision's children are made in this loop itself (they are most of the edges);
+        a simultaneous decision's come from `_children`."""
+        counting = self.count_infosets
         seats, options = _choices(state, kind)
-        if kind is DECISION:
-            reuse = not self.count_infosets or seen_in_full(options[0][-1])
+        if kind is CHANCE:
+            items = state.chance_outcomes()
+            if items is None:
+                raise _too_big(state)
+            seat = site = p = None
+            reuse = True
+        elif kind is DECISION:
+            (seat,), (items,) = seats, options
+            site, p = state.node[1], _uniform(len(items))
+            reuse = not counting or seen_in_full(items[-1])
         else:
-            reuse = kind is CHANCE or not self.count_infosets
-        ids, kinds, depth, key_of = self.ids, self.kind, self.depth[sid] + 1, self.key
-        limit = self.max_states
+            items = _children(state, kind, seats, options, not counting)
+            seat = None
+        ids, kinds, depths, key_of = self.ids, self.kind, self.depth, self.key
+        depth, limit = depths[sid] + 1, self.max_states
         first = len(kinds)
+        last = len(items) - 1 if kind is not SIMULTANEOUS else -1
         edges, fresh = [], []
-        for child, p, made in _children(state, kind, seats, options, reuse):
+        for i, item in enumerate(items):
+            if kind is SIMULTANEOUS:
+                child, p, made = item
+            else:
+                child = state if reuse and i == last else state.clone()
+                if seat is None:
+                    made, p = item
+                    child.apply_chance(made)
+                else:
+                    child._decided(site, seat, item.action, item.args,
+                                   item._text or item.text)
+                    made = ((seat, item),) if counting else None
             key = key_of(child)
             cid = ids.get(key)
             if cid is None:
-                if limit is not None and len(kinds) >= limit:
+                cid = len(kinds)
+                if limit is not None and cid >= limit:
                     while len(kinds) > first:
                         self.forget(len(kinds) - 1)
                     return None
-                cid = self.add(child, key, depth, sid, (state, made))
-                if kinds[cid] is not TERMINAL:
+                ids[key] = cid
+                # `add`'s lines, inline (the root's are `add`'s)
+                child_kind = _KINDS[child.node[0]]
+                if child_kind is TERMINAL:
+                    self.returns[cid] = tuple(child.returns())
+                else:
                     fresh.append((cid, child))
+                kinds.append(child_kind)
+                depths.append(depth)
+                self.edges.append(None)
+                if counting:
+                    self.infoset_columns(child, child_kind, sid, (state, made))
             elif cid <= sid:
                 self.backward = True
             edges.append((cid, p))
@@ -191,7 +225,7 @@ class _Walk:
         else:
             self.joint += len(edges)
             self.moves += sum(map(len, options))
-            if self.count_infosets:
+            if counting:
                 self.same_moves(sid, seats, options)
         return fresh
 
@@ -211,23 +245,27 @@ class _Walk:
     def add(self, state, key, depth, parent, step) -> int:
         sid = len(self.kind)
         self.ids[key] = sid
-        node = state.node
-        kind = _KINDS[node[0]]
+        kind = _KINDS[state.node[0]]
         if kind is TERMINAL:
             self.returns[sid] = tuple(state.returns())
         self.kind.append(kind)
         self.depth.append(depth)
         self.edges.append(None)
         if self.count_infosets:
-            # nobody decides at or after a terminal state: its chains would never be used
-            if kind is TERMINAL:
-                self.movers.append(())
-                self.chain.append(None)
-            else:
-                self.movers.append(self.alone[node[2][0].index] if kind is DECISION else
-                                   tuple([seat.index for seat in state.to_move()]))
-                self.chain.append(self.chains(state, parent, step))
+            self.infoset_columns(state, kind, parent, step)
         return sid
+
+    def infoset_columns(self, state, kind, parent, step):
+        """Adds a new state's movers and chains (`count_infosets`)."""
+        # nobody decides at or after a terminal state: its chains would never be used
+        if kind is TERMINAL:
+            self.movers.append(())
+            self.chain.append(None)
+        else:
+            node = state.node
+            self.movers.append(self.alone[node[2][0].index] if kind is DECISION else
+                               tuple([seat.index for seat in state.to_move()]))
+            self.chain.append(self.chains(state, parent, step))
 
     def forget(self, sid):
         """Takes back the last state added."""

@@ -159,7 +159,7 @@ def python_spiel_meter(pyspiel, name):
 
 
 #: how many times each side enumerates Leduc, in turns; the fastest time counts
-ENUMERATIONS = 3
+ENUMERATIONS = 7
 
 
 def enumeration_rates(game, pyspiel):

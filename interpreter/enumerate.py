@@ -197,14 +197,14 @@ class _Walk:
                                    item._text or item.text)
                     made = ((seat, item),) if counting else None
             key = key_of(child)
-            cid = ids.get(key)
-            if cid is None:
-                cid = len(kinds)
-                if limit is not None and cid >= limit:
+            new = len(kinds)
+            cid = ids.setdefault(key, new)      # one hash of the key, found or not
+            if cid == new:
+                if limit is not None and new >= limit:
+                    del ids[key]
                     while len(kinds) > first:
                         self.forget(len(kinds) - 1)
                     return None
-                ids[key] = cid
                 # `add`'s lines, inline (the root's are `add`'s)
                 child_kind = _KINDS[child.node[0]]
                 if child_kind is TERMINAL:

@@ -268,6 +268,20 @@ def test_max_states_stops_cleanly_with_a_partial_report():
     assert "PARTIAL" in report.text()
 
 
+def test_a_stopped_walk_keeps_only_the_states_it_recorded():
+    """Stopping at max_states takes back the state that would pass the limit and the
+    siblings added before it: the key index then names exactly the recorded states."""
+    from interpreter.enumerate import _Walk
+    game = load_game(RULESETS / "classics" / "leduc_poker.gdl")
+    for counting in (True, False):
+        walk = _Walk(game, counting, 1000, None, None)
+        walk.run()
+        assert walk.stopped == "--max-states 1000"
+        assert sorted(walk.ids.values()) == list(range(len(walk.kind))) and walk.kind
+        assert len(walk.depth) == len(walk.edges) == len(walk.kind)
+        assert len(walk.chain) == len(walk.kind) if counting else not walk.chain
+
+
 def test_max_depth_does_not_expand_deeper_states():
     report = enumerate_states(load_game(RULESETS / "classics" / "kuhn_poker.gdl"), max_depth=3)
     assert not report.complete and report.stopped == "--max-depth 3"

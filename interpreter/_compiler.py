@@ -186,6 +186,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def count(st):
             counts[key] += 1
             return nxt
+        # in a fused run, not a call that ends it: a run covers the statements it counts
+        count.lines = lambda ctx: [f"{ctx.k(counts)}[{ctx.k(key)}] += 1"]
         code.append(count)
 
     def effect(self, code, fn):

@@ -140,6 +140,22 @@ def test_coverage_counts_the_setup_of_every_game():
     assert ran and all(twice[k] == 2 * once[k] for k in ran)
 
 
+def test_coverage_counts_are_the_same_in_generated_code(monkeypatch):
+    # A counted statement is a line of the generated run (not a call that ends it): each
+    # statement is counted as often as the plain closures count it.
+    from interpreter import _fuse
+    from interpreter.agents import AGENTS, play_out
+    counts = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load(str(ROOT / "double_down.gdl"), coverage=True)
+        for seed in range(3):
+            play_out(game.new_state(), [AGENTS["random"]] * game.num_players,
+                     random.Random(seed))
+        counts[enabled] = dict(game.coverage)
+    assert counts[True] == counts[False] and sum(counts[True].values()) > 1000
+
+
 def _plain_moves(state, seat):
     """The legal moves by definition: every combination of the declared domains (each
     evaluated with the earlier parameters bound) whose requires all hold, tested one by

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import weakref
 from typing import Any, Dict
 
 from gdl.errors import GdlError, TraceError
@@ -24,14 +25,23 @@ TRACE_FORMAT = "gdl-trace-1"
 ENGINE_LAYOUT = 3
 
 
+#: game -> `layout_of` it, worked out once: a game's program, rules text and options do not
+#: change, and the fuzzer's laws write a snapshot at many steps (a digest of the whole
+#: rules text each time was a twelfth of its time)
+_LAYOUTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def layout_of(game) -> str:
     """A digest of what a snapshot's program counter and slots refer to: the engine's
     layout version, the compiled program's shape, the rules text and the options."""
-    prog = game.prog
-    shape = (ENGINE_LAYOUT, len(prog.code), prog.frame_size, len(prog.zones),
-             len(prog.cards), len(prog.var_init), len(prog.sites), game.source,
-             sorted(game.options.items(), key=lambda kv: kv[0]))
-    return hashlib.sha256(repr(shape).encode()).hexdigest()[:16]
+    digest = _LAYOUTS.get(game)
+    if digest is None:
+        prog = game.prog
+        shape = (ENGINE_LAYOUT, len(prog.code), prog.frame_size, len(prog.zones),
+                 len(prog.cards), len(prog.var_init), len(prog.sites), game.source,
+                 sorted(game.options.items(), key=lambda kv: kv[0]))
+        digest = _LAYOUTS[game] = hashlib.sha256(repr(shape).encode()).hexdigest()[:16]
+    return digest
 
 
 def encode(value) -> Any:
@@ -108,6 +118,8 @@ def state_from_json(game, data: Dict[str, Any]):
             for c in z:
                 s.loc[c.id] = slot
         s.up = list(data["up"])
+        if len(s.up) != len(prog.cards) or not all(type(u) is bool for u in s.up):
+            raise ValueError("'up' must hold true or false for each card")
         s.known = list(data["known"])
         s.vars = [decode(prog, v) for v in data["vars"]]
         s.frame = [decode(prog, v) for v in data["frame"]]

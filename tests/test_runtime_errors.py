@@ -303,6 +303,21 @@ def test_a_snapshot_only_resumes_under_the_same_rules_options_and_engine(gerry):
         gerry.state_from_json(older)
 
 
+def test_a_snapshot_whose_facings_are_not_true_or_false(gerry):
+    snapshot = gerry_turn(gerry).to_json()
+    for up in (snapshot["up"][:-1], ["yes"] * len(snapshot["up"])):
+        with pytest.raises(TraceError, match="'up' must hold true or false for each card"):
+            gerry.state_from_json(dict(snapshot, up=up))
+
+
+def test_a_games_layout_digest_is_worked_out_once(gerry):
+    # the fuzzer's laws write a snapshot at many steps: the digest of the whole rules text
+    # is made once per game, and a game with other options has its own
+    from interpreter.serial import layout_of
+    assert layout_of(gerry) is layout_of(gerry)
+    assert layout_of(load_game(GERRY, size=3)) != layout_of(gerry)
+
+
 def test_every_runtime_error_is_a_gdl_error():
     for cls in (MoveError, OptionError, TraceError):
         assert issubclass(cls, GdlError)

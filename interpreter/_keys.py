@@ -111,7 +111,9 @@ def _key_function(layout):
 
 def _twin_zones(st, is_set) -> tuple:
     """Returns each zone as the kinds and facings of its cards (and who knows each, if
-    anyone knows a face-down card), in order, or sorted in a set zone."""
+    anyone knows a face-down card), in order, or sorted in a set zone.  Where nobody
+    knows a face-down card, a card is the one number `2 * kind + up` (one to one, and
+    sorted as (kind, up) would be), not a pair made for each card."""
     up, known = st.up, st.known
     if any(known):
         # who knows each card, one tuple per card id: worked out only for the cards
@@ -136,7 +138,7 @@ def _twin_zones(st, is_set) -> tuple:
         if bits is not None:
             items = [(c.kind, up[c.id], bits[c.id]) for c in z]
         else:
-            items = [(c.kind, up[c.id]) for c in z]
+            items = [c.kind * 2 + up[c.id] for c in z]
         if unordered:
             items.sort()
         zones.append(tuple(items))

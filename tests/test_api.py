@@ -407,6 +407,56 @@ def test_transposed_shuffles_that_give_the_same_order_hash_equal():
     assert c != a and len({a, c}) == 2
 
 
+TWIN_CARDS = '''game "twins"
+players 1
+card n: 1..3
+cards into deck: card(n: k) for i in 1..2 for k in 1..3
+zone deck: stack
+zone heap: set
+var waited: int = 0
+action wait():
+    waited += 1
+flow:
+    choose p1: wait
+    draw
+'''
+
+
+def test_keys_tell_kinds_and_facings_apart_but_not_twins():
+    # Two cards of each of three kinds.  A key reads each zone as its cards' kinds and
+    # facings, in order (in card order in a set zone), whichever twin lies where.
+    from interpreter import load_text
+    game = load_text(TWIN_CARDS)
+    one, two, three = ([c for c in game.prog.cards if c.text == t] for t in "123")
+
+    def position(deck, heap):
+        """The deck's and the heap's (card, face) pairs, top first."""
+        s = game.new_state(0)
+        for zone, cards in (("heap", heap), ("deck", deck)):
+            for card, face in reversed(cards):
+                s.place([card], zone, face)
+        return s
+
+    def down(*cards):
+        return [(c, "down") for c in cards]
+    base = position(down(one[0], two[0], three[0]), down(one[1], two[1], three[1]))
+    assert base.key() == position(down(one[1], two[1], three[1]),
+                                  down(three[0], one[0], two[0])).key()
+    # (the cards are made 1 2 3 1 2 3: the heap's second twos and first ones lie in
+    # another card order than its first twos and second ones)
+    assert base.key() == position(down(one[0], two[1], three[0]),
+                                  down(one[1], two[0], three[1])).key()
+    assert base.key() != position(down(two[0], one[0], three[0]),
+                                  down(one[1], two[1], three[1])).key()
+    assert base.key() != position([(one[0], "up"), *down(two[0], three[0])],
+                                  down(one[1], two[1], three[1])).key()
+    # a face-up card of one kind is not a face-down card of the next kind, even where
+    # the zones' other cards make up for it
+    assert position([(one[0], "up")], down(one[1], two[0], two[1], three[0], three[1])).key() \
+        != position(down(two[0]), [(one[0], "up"), *down(one[1], two[1], three[0],
+                                                         three[1])]).key()
+
+
 @pytest.mark.parametrize("name", ALL)
 @given(seed=SEEDS)
 @settings(max_examples=8, deadline=None)

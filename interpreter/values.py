@@ -112,13 +112,19 @@ HAS_TEXT = frozenset((Seat, Member, Card, ZoneRef))
 #: the order of a set zone's cards: by id (`insort` and `sort` take it as their key)
 card_id = attrgetter("id")
 
-_PLAIN = (int, str, type(None))
+#: the types whose values are their own canonical form
+_SAME = frozenset((int, str, bool, type(None)))
 
 
 def canon(value):
-    """Returns a hashable, identity-free form of a value for canonical state keys."""
-    if type(value) in _PLAIN or value is True or value is False:
+    """Returns a hashable, identity-free form of a value for canonical state keys.  A
+    tuple's plain items are taken as they are, without a call each (a key canonicalises
+    the variables and the frame whenever they hold values it has not met)."""
+    kind = type(value)
+    if kind in _SAME:
         return value
+    if kind is tuple:
+        return tuple([v if type(v) in _SAME else canon(v) for v in value])
     if isinstance(value, Card):
         return ("c", value.kind)
     if isinstance(value, (Seat, Member)):
@@ -126,7 +132,7 @@ def canon(value):
     if isinstance(value, ZoneRef):
         return ("z", value.slot)
     if isinstance(value, tuple):
-        return tuple(canon(v) for v in value)
+        return tuple([canon(v) for v in value])
     return value
 
 

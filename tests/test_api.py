@@ -457,6 +457,19 @@ def test_keys_tell_kinds_and_facings_apart_but_not_twins():
                                                          three[1])]).key()
 
 
+def test_canonical_forms_keep_plain_values_and_name_the_rest_by_kind_and_index():
+    from interpreter import load_text
+    from interpreter.values import canon
+    game = load_text(TWIN_CARDS)
+    one, other_one, two = game.prog.cards[0], game.prog.cards[3], game.prog.cards[1]
+    seat = game.seats[0]
+    value = (1, "a", True, None, 2.5, seat, one, (two, (other_one, False)), ())
+    assert canon(value) == (1, "a", True, None, 2.5, 0, ("c", one.kind),
+                            (("c", two.kind), (("c", one.kind), False)), ())
+    assert canon(value) == canon(value[:6] + (other_one,) + value[7:])   # twins
+    assert canon(True) is True and canon(seat) == 0 and canon(one) == ("c", one.kind)
+
+
 @pytest.mark.parametrize("name", ALL)
 @given(seed=SEEDS)
 @settings(max_examples=8, deadline=None)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from operator import sub
 from typing import Dict, List, Optional
 
 from gdl.errors import GdlError
@@ -315,6 +316,10 @@ def int_slots(game) -> set:
             if label.split("[", 1)[0] in names}
 
 
+_INT = {int}
+_STILL_OR_UP = {0, 1}
+
+
 def counter_repeat(keys, candidates):
     """Returns (i, j, slots): the first state key that comes back at j after i once the
     variables in `slots` are ignored, where those are whole-number variables (among
@@ -322,13 +327,16 @@ def counter_repeat(keys, candidates):
     if len(keys) < 3:
         return None
     values = [k[3] for k in keys]
+    columns = list(zip(*values))       # one pass in C, not one per variable
     slots = []
     for slot in sorted(candidates):
-        column = [v[slot] for v in values]
-        if not all(type(x) is int for x in column):
+        column = columns[slot]
+        if set(map(type, column)) != _INT:
             continue
-        steps = [b - a for a, b in zip(column, column[1:]) if b != a]
-        if len(steps) >= COUNTER_STEPS and all(d == 1 for d in steps):
+        # a counter: every change is +1, and there are enough of them (with no other
+        # change, the number of +1 steps is the last value less the first)
+        if set(map(sub, column[1:], column)) <= _STILL_OR_UP and \
+                column[-1] - column[0] >= COUNTER_STEPS:
             slots.append(slot)
     if not slots:
         return None

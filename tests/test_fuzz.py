@@ -298,6 +298,24 @@ def test_a_state_that_only_a_counter_tells_apart_is_endless_play(tmp_path):
     assert names(f) == ["wait"]
 
 
+def test_a_counter_is_a_whole_number_that_only_goes_up_by_one():
+    from interpreter._fuzz_play import counter_repeat
+
+    def keys(rows):            # a state key's variables are its fourth part
+        return [(0, None, 0, tuple(row), "zones") for row in rows]
+    # slot 0 counts up (by one, three times); slot 1 is the position, which comes back
+    rows = [(0, "a"), (1, "b"), (1, "a"), (2, "b"), (3, "a")]
+    assert counter_repeat(keys(rows), {0}) == (0, 2, [0])
+    assert counter_repeat(keys(rows), set()) is None
+    for column in ((0, 1, 1, 3, 4),             # a step of two
+                   (0, 1, 2, 1, 2),             # a step down
+                   (0, 1, 1, 2, 2),             # only two steps up
+                   (0, 1, 1, 2, 3.0),           # not whole numbers throughout
+                   (False, True, True, 2, 3)):  # nor here
+        rows = [(x, "ab"[i % 2]) for i, x in enumerate(column)]
+        assert counter_repeat(keys(rows), {0}) is None, column
+
+
 def test_no_end_within_the_step_bound_is_endless_play(tmp_path):
     f = one(run(ruleset(tmp_path, UNBOUNDED), tmp_path, max_steps=50), "endless play",
             "bound")

@@ -96,7 +96,8 @@ def state_to_json(state) -> Dict[str, Any]:
         "known": state.known[:], "vars": [encode(v) for v in state.vars],
         "frame": [encode(v) for v in state.frame], "out": state.out,
         "result": list(state.result) if state.result is not None else None,
-        "history": [[w, t, list(d) if isinstance(d, tuple) else d] for w, t, d in state.history],
+        "history": [[w, t, d] if d is None else [w, t, list(d) if isinstance(d, tuple) else d]
+                    for w, t, d in state.history],
     }
 
 

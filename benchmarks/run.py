@@ -1,6 +1,6 @@
 """Speed yardsticks for the gdl interpreter, in one process pinned to one core.
 
-    .venv/bin/python benchmarks/run.py [--seconds S] [--no-enumerate]
+    .venv/bin/python benchmarks/run.py [--seconds S] [--no-fuzz] [--no-enumerate]
 
 Rows, each timed for S seconds (default 2) with random.Random(0), the contenders of a row
 taking turns of a quarter second (`race`), so that a shared machine's changes of speed
@@ -13,10 +13,12 @@ fall on all of them alike:
 * OpenSpiel: kuhn_poker/leduc_poker through pyspiel with the same random-playout loop
   (chance outcomes drawn with their probabilities), where pyspiel is importable;
 
-then Kuhn against OpenSpiel's pure-Python `python_kuhn_poker` with the same loop, the peak
-memory (tracemalloc) of enumerating the largest small variants, and Leduc enumeration:
-gdl's `enumerate_states`, with information sets and without, against OpenSpiel's
-`get_all_states`, three of each in turns, the fastest of each counting.
+then Kuhn against OpenSpiel's pure-Python `python_kuhn_poker` with the same loop; the
+fuzzer's playthroughs of each seed game (what `gdl fuzz` does in one worker: coverage,
+invariants, endless-play watch and now and then the laws of `gdl.testing`, no reference);
+the peak memory (tracemalloc) of enumerating the largest small variants, and Leduc
+enumeration: gdl's `enumerate_states`, with information sets and without, against
+OpenSpiel's `get_all_states`, seven of each in turns, the fastest of each counting.
 Ratios are gdl / other: below 1 means gdl is slower.
 """
 from __future__ import annotations
@@ -187,6 +189,20 @@ def enumeration_rates(game, pyspiel):
     return ours, plain, theirs
 
 
+def fuzz_rates(path, seconds):
+    """(playthroughs/s, steps/s) of the fuzzer's explorer on a game's defaults, one worker
+    and seed 0, as `gdl fuzz` plays in its explore phase."""
+    from interpreter._fuzz_common import declarations
+    from interpreter._fuzz_play import Explorer
+    from interpreter.game import Game, load_ruleset
+    ruleset = load_ruleset(str(path))
+    explorer = Explorer(Game(ruleset, {}, coverage=True), declarations(ruleset), 0, 10_000)
+    start = time.perf_counter()
+    explorer.run(time.monotonic() + seconds)
+    elapsed = time.perf_counter() - start
+    return explorer.playthroughs / elapsed, explorer.steps / elapsed
+
+
 def peak_memory(fn):
     """Returns (fn(), peak bytes allocated while it ran), by tracemalloc."""
     tracemalloc.start()
@@ -213,6 +229,7 @@ def ratio(a, b):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--no-fuzz", action="store_true")
     ap.add_argument("--no-enumerate", action="store_true")
     args = ap.parse_args(argv)
     pin_to_one_core()
@@ -249,6 +266,13 @@ def main(argv=None):
             print(f"Kuhn, OpenSpiel's pure-Python python_kuhn_poker: {theirs:,.1f} "
                   f"playouts/s; gdl kuhn_poker (again, same loop): {ours_p:,.1f}; "
                   f"gdl/python_kuhn_poker {ours_p / theirs:.3f}")
+    if not args.no_fuzz:
+        print()
+        print("| game | fuzz playthroughs/s | fuzz steps/s |")
+        print("|---|---:|---:|")
+        for name in SEED_GAMES:
+            playthroughs, steps = fuzz_rates(ROOT / "rulesets" / f"{name}.gdl", args.seconds)
+            print(f"| {name} | {playthroughs:,.1f} | {steps:,.0f} |", flush=True)
     if args.no_enumerate:
         return 0
     print()

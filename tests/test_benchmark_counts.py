@@ -48,3 +48,13 @@ def test_a_bad_option_or_count_is_a_message_not_a_traceback(capsys):
         with pytest.raises(SystemExit):
             counts.main(argv)
         assert says in capsys.readouterr().err
+
+
+def test_the_benchmarks_fuzz_row_plays_the_fuzzers_playthroughs():
+    spec = importlib.util.spec_from_file_location("_bench_run", ROOT / "benchmarks" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    playthroughs, steps = run.fuzz_rates(ROOT / "rulesets" / "classics" / "kuhn_poker.gdl", 0.3)
+    # a Kuhn playthrough is at most a deal and three decisions (less from a start point
+    # of the corpus, half the time)
+    assert playthroughs > 10 and 1 <= steps / playthroughs <= 4

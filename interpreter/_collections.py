@@ -368,6 +368,29 @@ class CollectionMixin:
             raise self.error(f"unknown aggregate {f!r}", node)
         if len(loops) == 1:
             return self._aggregate1(f, node, loops[0], test, item, loop)
+        fn = self._aggregate_closure(f, node, loops, test, item)
+        if len(loops) == 2 and f not in ("min", "max"):
+            return self._aggregate2(fn, f, loops, test, item)
+        return fn
+
+    def _aggregate2(self, fn, f, loops, test, item):
+        """A two-loop aggregate (`sum(value(c) for z in cell for c in z)`) written out as
+        two nested loops with its test and item inline, in the generator's order: no
+        generator resumed for every item."""
+        (s0, it0), (s1, it1) = loops
+        scratch = self.scratch
+
+        def lines(ctx):
+            v0, v1 = ctx.tmp(), ctx.tmp()
+            head = [f"for {v0} in {ctx.sub(it0)}:",
+                    *ctx.bind("scratch", s0, v0, "    ", scratch)]
+            head += [f"    for {v1} in {ctx.sub(it1)}:",    # after the outer variable's bind
+                     *ctx.bind("scratch", s1, v1, "        ", scratch)]
+            return _aggregate_body(ctx, f, head, test, item, s1, v1, "        ")
+        return fuse_body(fn, lines, self.def_parameters())
+
+    def _aggregate_closure(self, f, node, loops, test, item):
+        """An aggregate over any loops as a closure over the generator of its items."""
         gen = self._generator(loops, test, item)
         if f == "sum":
             return lambda st: sum(gen(st))
@@ -479,31 +502,33 @@ class CollectionMixin:
         return extreme1
 
 
-def _aggregate_body(ctx, f, head, test, item, slot, v) -> list:
-    """A one-loop aggregate's loop lines with its test and item inline, in order."""
+def _aggregate_body(ctx, f, head, test, item, slot, v, pad="    ") -> list:
+    """An aggregate's loop lines (`head`, its innermost body indented by `pad`, whose
+    variable `v` is held for `slot`) with its test and item inline, in order."""
     tested = f in ("any", "all")      # only the items' truth counts
     x = v if getattr(item, "scratch_slot", None) == slot else \
         ctx.test(item) if tested else ctx.sub(item)
     if f == "sum":     # 0 + x + ... as sum() adds
         total = ctx.tmp()
         return [f"{total} = 0", *head,
-                *_when(ctx, test, f"{total} = {total} + {x}"), f"return {total}"]
+                *_when(ctx, test, f"{total} = {total} + {x}", pad), f"return {total}"]
     if f == "count":   # the items that are not False
         n = ctx.tmp()
         return [f"{n} = 0", *head,
-                *_when(ctx, test, f"if {x} is not False: {n} += 1"), f"return {n}"]
+                *_when(ctx, test, f"if {x} is not False: {n} += 1", pad), f"return {n}"]
     if f == "any":
-        return [*head, *_when(ctx, test, f"if {x}: return True"), "return False"]
+        return [*head, *_when(ctx, test, f"if {x}: return True", pad), "return False"]
     if f == "all":
-        return [*head, *_when(ctx, test, f"if not {x}: return False"), "return True"]
-    return [*head, *_when(ctx, test, f"return {x}"), "return None"]   # first
+        return [*head, *_when(ctx, test, f"if not {x}: return False", pad), "return True"]
+    return [*head, *_when(ctx, test, f"return {x}", pad), "return None"]   # first
 
 
-def _when(ctx, test, line):
-    """`line` as the body of a loop, under `if test` when there is one."""
+def _when(ctx, test, line, pad="    "):
+    """`line` as the body of a loop (indented by `pad`), under `if test` when there is
+    one."""
     if test is None:
-        return [f"    {line}"]
-    return [f"    if {ctx.test(test)}:", f"        {line}"]
+        return [f"{pad}{line}"]
+    return [f"{pad}if {ctx.test(test)}:", f"{pad}    {line}"]
 
 
 def _zone_pass(ctx, order, zone: str) -> str:

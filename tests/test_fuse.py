@@ -1449,3 +1449,58 @@ def _out_both_ways(monkeypatch, text):
         outs[enabled] = game.evaluate("out", game.new_state())
     assert outs[True] == outs[False]
     return outs[True], "".join(_generated_sources(game))
+
+
+TWO_LOOPS = '''game "t"
+players a, b
+card n: 1..4
+cards into hand[p]: card(n: k) for p in player for k in 1..4
+zone hand[player]: stack
+zone pile: stack
+action give(c: hand[me]):
+    move c to pile
+flow:
+    repeat 3:
+        for p in players:
+            choose p: give
+    draw
+'''
+
+#: two-loop aggregates of each kind, the inner loop over a zone the outer value names
+TWO_LOOP_AGGREGATES = [
+    "sum(c.n for p in players for c in hand[p])",
+    "sum(c.n * seat(p) for p in players for c in hand[p] if c.n > 1)",
+    "count(c.n > 2 for p in players for c in hand[p])",
+    "any(c.n == 2 and p == b for p in players for c in hand[p])",
+    "all(c.n < 4 for p in players for c in hand[p] if p == a)",
+    "first(c for p in players for c in hand[p] if c.n == 3)",
+    "first(seat(p) for p in players for c in hand[p] if c.n == 9)"]
+
+
+def test_two_loop_aggregates_are_written_out_and_agree_with_the_closures(monkeypatch):
+    from gdl.parser import parse_expression
+    from interpreter._scope import Scope
+    answers = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(TWO_LOOPS)
+        compiled = [game.prog.compiler.expr(parse_expression(e), Scope())
+                    for e in TWO_LOOP_AGGREGATES]
+        written = [fn.__code__.co_filename.startswith("<gdl fused") for fn in compiled]
+        assert all(written) if enabled else not any(written)
+        state, seen = game.new_state(), []
+        for _ in range(7):
+            seen.append([text_of_value(game.evaluate(e, state)) for e in TWO_LOOP_AGGREGATES])
+            if state.is_terminal():
+                break
+            state.apply(state.legal_moves()[-1])
+        answers[enabled] = seen
+    assert answers[True] == answers[False]
+    assert answers[True][0] == ["20", "27", "4", "true", "false", "3", "none"]
+    # each seat gave its 1, 2 and 3 (the last move listed) and keeps its 4
+    assert answers[True][-1] == ["8", "12", "2", "false", "false", "none", "none"]
+
+
+def text_of_value(value):
+    from interpreter.values import text_of
+    return "none" if value is None else text_of(value)

@@ -8,7 +8,9 @@ remembers the answers of such a def per argument (a dict lookup instead of the b
 The test is on the AST and errs on the side of "no": any node not listed here, any name
 that is a variable or `players`, any builtin not in `PURE_BUILTINS`, any collection that
 could be a zone's cards (iterating, `in`, `count`) makes a def impure.  Options are
-constants of a compiled program, so reading them is pure.
+constants of a compiled program, so reading them is pure; so is a sum or list over
+constant lists (every card, an enum, the seats, a range) of pure parts, such as
+`sum(value(c) for c in card if colour_of(c) == x)`.
 """
 from __future__ import annotations
 
@@ -104,4 +106,25 @@ def _pure(node, params, prog, opened) -> bool:
         return pure(node.test) and pure(node.then) and pure(node.else_)
     if isinstance(node, A.Range):
         return pure(node.lo) and pure(node.hi)
+    if isinstance(node, (A.Aggregate, A.ListComp)):
+        # over constant lists only (every card, an enum, the seats, a range, a list
+        # written out), never a zone's cards; the loop variables are then arguments too
+        inner = set(params)
+        for f in node.fors:
+            if not _constant_list(f.iter, inner, prog, opened):
+                return False
+            inner.add(f.var)
+        return ((node.cond is None or _pure(node.cond, inner, prog, opened))
+                and _pure(node.item, inner, prog, opened))
+    return False
+
+
+def _constant_list(node, params, prog, opened) -> bool:
+    """Whether a comprehension's `in` part is a list that never changes: every card,
+    an enum's members, every seat, a range or list of pure ends and items."""
+    if isinstance(node, A.Name):
+        return (node.id not in prog.var_slots and node.id not in prog.var_index
+                and (node.id in ("card", "player", "all_players") or node.id in prog.enums))
+    if isinstance(node, (A.Range, A.ListLit, A.SetLit)):
+        return _pure(node, params, prog, opened)
     return False

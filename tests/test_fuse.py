@@ -281,6 +281,10 @@ def held(c: card) = c in hand[a]
 def seated(p: player) = p in players
 def hand_size(p: player) = count(hand[p])
 def sum_of(p: player) = sum(worth(c) for c in hand[p])
+def shade_worth(s: shade) = sum(worth(c) for c in card if c.shade == s and c.face != "x")
+def seat_total(p: player) = sum(seat(q) for q in all_players) + seat(p)
+def up_to(n: int) = [k * k for k in 1..n]
+def still_in(p: player) = count(q != p for q in players)
 flow:
     for c in pile:
         if c.face != "x":
@@ -298,8 +302,23 @@ def test_a_def_is_remembered_only_when_it_reads_nothing_but_its_arguments():
     from interpreter._purity import pure_def, rememberable
     prog = load_text(_PURITY).prog
     pure = {name for name in prog.defs if pure_def(prog, name)}
-    assert pure == {"worth", "twice", "is_dark", "nothing", "sq"}
-    assert {n for n in pure if rememberable(prog, prog.defs[n])} == pure - {"sq"}
+    # sums and lists over every card, the seats, an enum or a range are pure, over a
+    # zone's cards or the seats still in they are not
+    assert pure == {"worth", "twice", "is_dark", "nothing", "sq", "shade_worth",
+                    "seat_total", "up_to"}
+    assert {n for n in pure if rememberable(prog, prog.defs[n])} == pure - {"sq", "up_to"}
+
+
+def test_a_sum_over_every_card_is_remembered_per_argument(monkeypatch):
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(_PURITY.replace('"2", "x"}', '"2", "3"}'))
+        state = game.new_state()
+        for _ in range(3):
+            assert game.evaluate("shade_worth(dark)", state) == 60
+            assert game.evaluate("shade_worth(light)", state) == 6
+        answers = game.prog.compiler.def_answers["shade_worth"]
+        assert sorted(answers.values()) == [6, 60]
 
 
 def test_remembered_defs_answer_as_the_body_does_and_still_fail_where_it_fails(monkeypatch):

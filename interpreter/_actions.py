@@ -39,6 +39,7 @@ class ActionInfo:
     #                                      known after the first)
     exclude: object = None               # `require last != x` first: x, dropped from the domain
     texts: dict = attrs.Factory(dict)    # arguments -> move text (`Move.text`)
+    moves: Optional[dict] = None         # arguments -> its Move (`state._KeptMoves`)
     chunks: object = None                # chunks(st): `_chunk_enumerators` as generated
     #                                      code (one or two parameters), or None
     slots: tuple = ()                    # the parameters' frame slots, in order

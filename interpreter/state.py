@@ -21,7 +21,8 @@ from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_joint, generated_pick, generated_plain, generated_step
 from ._keys import state_key
-from .values import Card, Move, Seat, card_id as _card_id, move_text, text_of
+from .values import (MOVE_TEXTS, Card, Move, Seat, card_id as _card_id, move_text,
+                     text_of)
 
 
 #: A shuffle with at most this many distinct orders lists them; larger ones only sample.
@@ -1056,9 +1057,34 @@ def _moves_0(st, info):
 
 def _moves_params(st, info):
     """One or more parameters: `random_move`'s chunks, spelt out (the same moves in the
-    same order, from one enumerator)."""
-    return [Move(info, prefix + (v,))
-            for _, prefix, values in _chunk_enumerators(st, info) for v in values]
+    same order, from one enumerator).  A move is made once per distinct arguments of the
+    action and kept (`_KeptMoves`): the same move, its text made once, at every listing."""
+    chunks = _chunk_enumerators(st, info)
+    kept = info.moves
+    if kept is None:
+        kept = info.moves = _KeptMoves(info)
+    try:
+        return [kept[prefix + (v,)] for _, prefix, values in chunks for v in values]
+    except TypeError:                   # an unhashable argument: made each time
+        return [Move(info, prefix + (v,))
+                for _, prefix, values in _chunk_enumerators(st, info) for v in values]
+
+
+class _KeptMoves(dict):
+    """An action's arguments -> its Move, made on first use (up to `MOVE_TEXTS` kept).
+    A Move is never changed but for its text, made once, so states may share it."""
+
+    __slots__ = ("action",)
+
+    def __init__(self, action):
+        super().__init__()
+        self.action = action
+
+    def __missing__(self, args):
+        move = Move(self.action, args)
+        if len(self) < MOVE_TEXTS:
+            self[args] = move
+        return move
 
 
 def _chunk_enumerators(st, info):

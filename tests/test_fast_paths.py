@@ -156,6 +156,23 @@ def test_coverage_counts_are_the_same_in_generated_code(monkeypatch):
     assert counts[True] == counts[False] and sum(counts[True].values()) > 1000
 
 
+def test_a_listed_move_is_made_once_per_distinct_arguments():
+    # legal_moves keeps an action's moves by their arguments: a later listing (here of a
+    # clone, and after a step) hands back the same Move objects, equal to fresh ones
+    from interpreter.values import Move
+    game = load(str(ROOT / "double_dealing_shuffle.gdl"))
+    state = game.new_state()
+    seat = state.to_move()[0]
+    first = state.legal_moves(seat)
+    again = state.clone().legal_moves(seat)
+    assert all(a is b for a, b in zip(first, again)) and len(first) == len(again) == 36
+    assert [m.text for m in first] == [Move(m.action, m.args).text for m in first]
+    assert first[0].text == "shuffle_packet 1 1" and first[-1].text == "shuffle_packet 8 1"
+    state.apply(first[3], seat)
+    other = state.to_move()[0]
+    assert state.legal_moves(other)[3] is first[3]
+
+
 def _plain_moves(state, seat):
     """The legal moves by definition: every combination of the declared domains (each
     evaluated with the earlier parameters bound) whose requires all hold, tested one by

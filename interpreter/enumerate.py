@@ -161,9 +161,9 @@ class _Walk:
         terminal (nothing is left to do at those), or None (and records nothing) if they
         would take the walk past max_states.  The state itself becomes its last child: the
         walk is done with it (but where that child's observations need the state as it
-        was, to redact a move the seats see only in part).  A chance node's and a one-seat
-        decision's children are made in this loop itself (they are most of the edges);
-        a simultaneous decision's come from `_children`."""
+        was, to redact a move the seats see only in part).  The children are made in this
+        loop itself, as `_children` makes them (without a generator, and with a
+        simultaneous decision's moves committed without `apply`'s checks)."""
         counting = self.count_infosets
         seats, options = _choices(state, kind)
         if kind is CHANCE:
@@ -176,26 +176,31 @@ class _Walk:
             (seat,), (items,) = seats, options
             site, p = state.node[1], _uniform(len(items))
             reuse = not counting or seen_in_full(items[-1])
-        else:
-            items = _children(state, kind, seats, options, not counting)
-            seat = None
+        else:                       # every joint move, each deciding seat uniform
+            items = list(itertools.product(*options))
+            p = _uniform(len(items))
+            seat = site = None
+            reuse = not counting
         ids, kinds, depths, key_of = self.ids, self.kind, self.depth, self.key
         depth, limit = depths[sid] + 1, self.max_states
         first = len(kinds)
-        last = len(items) - 1 if kind is not SIMULTANEOUS else -1
+        last = len(items) - 1
         edges, fresh = [], []
         for i, item in enumerate(items):
-            if kind is SIMULTANEOUS:
-                child, p, made = item
+            child = state if reuse and i == last else state.clone()
+            if kind is SIMULTANEOUS:        # `apply` of each seat's move, unchecked
+                node = child.node
+                committed = node[3]
+                for mover, move in zip(seats, item):
+                    committed[mover] = move
+                child._resolve_simultaneous(node)
+                made = tuple(sorted(zip(seats, item), key=_seat_index)) if counting else None
+            elif seat is None:
+                made, p = item
+                child.apply_chance(made)
             else:
-                child = state if reuse and i == last else state.clone()
-                if seat is None:
-                    made, p = item
-                    child.apply_chance(made)
-                else:
-                    child._decided(site, seat, item.action, item.args,
-                                   item._text or item.text)
-                    made = ((seat, item),) if counting else None
+                child._decided(site, seat, item.action, item.args, item._text or item.text)
+                made = ((seat, item),) if counting else None
             key = key_of(child)
             new = len(kinds)
             cid = ids.setdefault(key, new)      # one hash of the key, found or not

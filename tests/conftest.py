@@ -11,6 +11,15 @@ RULESETS = ROOT / "rulesets"
 GERRY = RULESETS / "gerry.gdl"
 DDS = RULESETS / "double_dealing_shuffle.gdl"
 
+#: two seats holding the cards 1 to 4 each, and a pile (the head of the tests' games)
+FOUR_EACH = '''game "t"
+players a, b
+card n: 1..4
+cards into hand[p]: card(n: k) for p in player for k in 1..4
+zone hand[player]: stack
+zone pile: stack
+'''
+
 
 def load_game(path, **options):
     """Returns the game of a ruleset with option overrides given as keywords."""

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import FOUR_EACH
 from interpreter import load, load_text
 
 ROOT = Path(__file__).resolve().parent.parent / "rulesets"
@@ -809,15 +810,6 @@ def _stepped_as_applied(game, seed, rng_of=random.Random) -> int:
     assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
     return made
 
-
-#: two seats holding the cards 1 to 4 each, and a pile (the head of the tests' games)
-FOUR_EACH = '''game "t"
-players a, b
-card n: 1..4
-cards into hand[p]: card(n: k) for p in player for k in 1..4
-zone hand[player]: stack
-zone pile: stack
-'''
 
 LONE_ACTION = FOUR_EACH + '''var last: int = 0
 option skip: int = 2

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import FOUR_EACH
 from gdl.errors import GdlError, RuleError
 from interpreter import _fuse, load, load_text
 from interpreter._fuzz_sweep import sweep_configs
@@ -1470,13 +1471,7 @@ def _out_both_ways(monkeypatch, text):
     return outs[True], "".join(_generated_sources(game))
 
 
-TWO_LOOPS = '''game "t"
-players a, b
-card n: 1..4
-cards into hand[p]: card(n: k) for p in player for k in 1..4
-zone hand[player]: stack
-zone pile: stack
-action give(c: hand[me]):
+TWO_LOOPS = FOUR_EACH + '''action give(c: hand[me]):
     move c to pile
 flow:
     repeat 3:

@@ -239,13 +239,16 @@ class _Walk:
         (the moves would then tell the seat something it cannot see)."""
         chain = self.chain[sid]
         for seat, moves in zip(seats, options):
-            texts = tuple([m._text or m.text for m in moves])
+            # Moves are equal by their texts; the same listed Move (kept per action)
+            # compares by identity first, without its text
+            moves = tuple(moves)
             first = self.infoset_moves.setdefault((seat.index, chain[seat.index]),
-                                                  (texts, sid))
-            if first[0] != texts and len(self.mixed) < 5:
+                                                  (moves, sid))
+            if first[0] != moves and len(self.mixed) < 5:
                 self.mixed.append(
                     f"{seat.name} cannot tell two states apart but has different moves in "
-                    f"them: {', '.join(first[0][:6])} / {', '.join(texts[:6])}")
+                    f"them: {', '.join(m.text for m in first[0][:6])} / "
+                    f"{', '.join(m.text for m in moves[:6])}")
 
     def add(self, state, key, depth, parent, step) -> int:
         sid = len(self.kind)

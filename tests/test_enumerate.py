@@ -389,4 +389,5 @@ flow:
     report = enumerate_states(game)
     assert report.infosets == {"p1": 0, "p2": 1}
     assert report.mixed_infosets and "p2 cannot tell two states apart" in report.mixed_infosets[0]
+    assert report.mixed_infosets[0].endswith("different moves in them: name J / name Q")
     assert "WARNING" in report.text()

@@ -24,6 +24,9 @@ PURE_BUILTINS = frozenset({"ord", "abs", "min", "max", "number", "text", "seat",
 #: global names whose values are constants of the compiled program
 _CONSTANT_NAMES = frozenset({"all_players", "player", "num_players", "bool", "card"})
 
+#: those of them that are lists (every seat, every card), which a comprehension may pass over
+_CONSTANT_LISTS = frozenset({"all_players", "player", "card"})
+
 #: parameter types whose values compare by identity (cards, enum members, seats, zones):
 #: a remembered answer is found only for the very same value, and every value hashes
 _IDENTITY_TYPES = frozenset({"card", "player"})
@@ -124,7 +127,7 @@ def _constant_list(node, params, prog, opened) -> bool:
     an enum's members, every seat, a range or list of pure ends and items."""
     if isinstance(node, A.Name):
         return (node.id not in prog.var_slots and node.id not in prog.var_index
-                and (node.id in ("card", "player", "all_players") or node.id in prog.enums))
+                and (node.id in _CONSTANT_LISTS or node.id in prog.enums))
     if isinstance(node, (A.Range, A.ListLit, A.SetLit)):
         return _pure(node, params, prog, opened)
     return False

@@ -186,8 +186,8 @@ class Explorer:
         """Checks coverage and the invariants after a step; False after a finding."""
         if self.zero:
             cov = self.cov
-            new = [k for k in self.zero if cov[k]]
-            if new:
+            if any(map(cov.__getitem__, self.zero)):    # in C: most steps cover nothing new
+                new = [k for k in self.zero if cov[k]]
                 self.zero.difference_update(new)
                 self.corpus.append((state.clone(), list(steps)))
                 self.new_corpus.append(list(steps))
@@ -327,10 +327,15 @@ def counter_repeat(keys, candidates):
     if len(keys) < 3:
         return None
     values = [k[3] for k in keys]
-    columns = list(zip(*values))       # one pass in C, not one per variable
+    first, last = values[0], values[-1]
     slots = []
     for slot in sorted(candidates):
-        column = columns[slot]
+        # most variables fail on the ends alone (not whole numbers there, or not up by
+        # enough): only the others' columns are read
+        a, b = first[slot], last[slot]
+        if type(a) is not int or type(b) is not int or b - a < COUNTER_STEPS:
+            continue
+        column = [v[slot] for v in values]
         if set(map(type, column)) != _INT:
             continue
         # a counter: every change is +1, and there are enough of them (with no other
@@ -340,12 +345,24 @@ def counter_repeat(keys, candidates):
             slots.append(slot)
     if not slots:
         return None
+    # A key is only whole (the zones hashed) once its head (where the program is, and
+    # the variables less the counters) has come before: most heads are new.  All earlier
+    # keys with the head of step t are in `seen` by then, so the answer is as if each
+    # whole key were kept.
+    heads: dict = {}
     seen = {}
     for t, k in enumerate(keys):
         v = list(k[3])
         for s in slots:
             v[s] = None
-        reduced = k[:3] + (tuple(v),) + k[4:]
+        head = k[:3] + (tuple(v),)
+        first = heads.setdefault(head, t)
+        if first == t:
+            continue
+        if first >= 0:                          # the head's first step, kept now
+            seen[head + keys[first][4:]] = first
+            heads[head] = -1
+        reduced = head + k[4:]
         if reduced in seen:
             i = seen[reduced]
             return i, t, [s for s in slots if values[i][s] != values[t][s]]

@@ -314,6 +314,12 @@ def test_a_counter_is_a_whole_number_that_only_goes_up_by_one():
                    (False, True, True, 2, 3)):  # nor here
         rows = [(x, "ab"[i % 2]) for i, x in enumerate(column)]
         assert counter_repeat(keys(rows), {0}) is None, column
+    # the same variables but for the counter, and the zones tell states apart: the
+    # repeat is the first whole one, here of the second state
+    zoned = [(0, None, 0, (n, "a"), zones) for n, zones in enumerate(("x", "y", "z", "y"))]
+    assert counter_repeat(zoned, {0}) == (1, 3, [0])
+    assert counter_repeat(zoned[:3] + [zoned[3][:4] + ("w",)], {0}) is None
+    assert counter_repeat(zoned[:3] + [zoned[3][:4] + ("x",)], {0}) == (0, 3, [0])
 
 
 def test_no_end_within_the_step_bound_is_endless_play(tmp_path):

@@ -22,6 +22,7 @@ from gdl.errors import GdlError
 from ._fuzz_common import (DEADLOCK, ENDLESS, INTERNAL, INVARIANT, apply_step, chance_step,
                            classify, error_place, error_text, internal_where, move_step,
                            option_texts, raw_finding, rule_ref, step_text)
+from ._keys import header
 
 #: Laws of `gdl.testing` checked now and then during play (the ruleset's invariants are
 #: checked after every step anyway; `replay` is checked at the end of some playthroughs).
@@ -63,6 +64,9 @@ class Explorer:
         self.playthroughs = self.steps = 0
         self.ended = 0
         self.shortest = False                   # set while a breadth-first walk runs
+        self.head = header(game.prog)
+        self.lazy = self.replays = 0            # playthroughs keyed by heads, and replayed
+        self.int_slots = int_slots(game)
 
     # ------------------------------------------------------------------ driving
     def run(self, deadline: float, starts=(), max_playthroughs: Optional[int] = None):
@@ -98,22 +102,25 @@ class Explorer:
         laws_due = self.laws is not None and self.playthroughs % 4 == 1
         steps = list(steps)
         base = len(steps)
-        key = state.key()
-        seen = {key: base}
-        keys = [key]
-        while not self.over(state, steps, deadline):
-            if limit is not None and len(steps) >= limit:
-                return
-            due = laws_due and (len(steps) - base < 6 or len(steps) % self.law_every == 0)
-            if not self.advance(state, steps, due, fingerprint):
-                break
-            key = state.key()
-            if key in seen:
-                self.cycle(steps, seen[key], len(steps), state)
-                return
-            seen[key] = len(steps)
-            keys.append(key)
-        self.counter_cycle(keys, steps, base)
+        # a game whose heads come back in many of its first playthroughs: whole keys
+        # from the start (replaying costs more than making them)
+        watch = _Watch(self.head, state, steps,
+                       whole=self.lazy >= 16 and self.replays * 8 > self.lazy)
+        self.lazy += not watch.whole
+        try:
+            while not self.over(state, steps, deadline):
+                if limit is not None and len(steps) >= limit:
+                    return
+                due = laws_due and (len(steps) - base < 6 or len(steps) % self.law_every == 0)
+                if not self.advance(state, steps, due, fingerprint):
+                    break
+                earlier = watch.see(state)
+                if earlier is not None:
+                    self.cycle(steps, earlier, len(steps), state)
+                    return
+            self.counter_cycle(watch, steps, base)
+        finally:
+            self.replays += watch.replayed
 
     def over(self, state, steps, deadline) -> bool:
         """Returns whether the playthrough stops here: the end (its laws checked now and
@@ -260,8 +267,8 @@ class Explorer:
             rules=self.loop_rules(part), steps=steps, subkind="cycle",
             detail=_loop_lines(part, i), sig=(), probe={"type": "cycle"}))
 
-    def counter_cycle(self, keys, steps, base: int):
-        found = counter_repeat(keys, int_slots(self.game))
+    def counter_cycle(self, watch, steps, base: int):
+        found = counter_repeat(watch.keys, self.int_slots, watch.whole_keys)
         if found is None:
             return
         i, j, slots = found
@@ -307,6 +314,49 @@ class Explorer:
             self.check_laws(state, steps, LIGHT_LAWS + ("replay",))
 
 
+class _Watch:
+    """The endless-play watch of one playthrough: has a position come back?  A state is
+    first known by its head (`interpreter/_keys.py`: its key less the cards), and in
+    most games no head ever comes back; only once one does are whole keys made, those of
+    the states before by playing the steps again from a copy of the start.  `whole`
+    makes whole keys from the start."""
+
+    def __init__(self, head, state, steps: list, whole: bool = False):
+        self.head, self.steps, self.base = head, steps, len(steps)
+        self.start = None if whole else state.clone()
+        first = state.key() if whole else head(state)
+        self.keys = [first]                     # of each state since the start
+        self.seen = {first: self.base}          # key -> the step count it was first met at
+        self.whole = whole
+        self.replayed = False
+
+    def see(self, state) -> Optional[int]:
+        """Records the state the last step reached; returns the step count at which an
+        equal state was met before, or None."""
+        n = len(self.steps)
+        key = state.key() if self.whole else self.head(state)
+        earlier = self.seen.setdefault(key, n)
+        if earlier != n and not self.whole:     # a head came back: now whole keys
+            self.whole_keys()
+            key = state.key()
+            earlier = self.seen.setdefault(key, n)
+        self.keys.append(key)
+        return None if earlier == n else earlier
+
+    def whole_keys(self) -> list:
+        """Returns the whole key of each state so far (of each before the last one, if
+        called from `see`), replaying the steps once if only heads were kept."""
+        if not self.whole:
+            state = self.start
+            keys = [state.key()]
+            for step in self.steps[self.base:self.base + len(self.keys) - 1]:
+                apply_step(state, step)
+                keys.append(state.key())
+            self.keys, self.whole, self.start, self.replayed = keys, True, None, True
+            self.seen = {key: self.base + i for i, key in enumerate(keys)}
+        return self.keys
+
+
 def int_slots(game) -> set:
     """Returns the variable slots of the game declared as whole numbers."""
     from gdl import ast as A
@@ -320,10 +370,11 @@ _INT = {int}
 _STILL_OR_UP = {0, 1}
 
 
-def counter_repeat(keys, candidates):
+def counter_repeat(keys, candidates, whole_keys=None):
     """Returns (i, j, slots): the first state key that comes back at j after i once the
     variables in `slots` are ignored, where those are whole-number variables (among
-    `candidates`) that only ever go up by one along `keys` (counters); or None."""
+    `candidates`) that only ever go up by one along `keys` (counters); or None.  `keys`
+    may be heads (`interpreter/_keys.py`), with `whole_keys()` giving the whole keys."""
     if len(keys) < 3:
         return None
     values = [k[3] for k in keys]
@@ -345,10 +396,21 @@ def counter_repeat(keys, candidates):
             slots.append(slot)
     if not slots:
         return None
-    # A key is only whole (the zones hashed) once its head (where the program is, and
-    # the variables less the counters) has come before: most heads are new.  All earlier
-    # keys with the head of step t are in `seen` by then, so the answer is as if each
-    # whole key were kept.
+    found = _first_repeat(keys, slots)
+    if found is not None and whole_keys is not None:    # heads came back: whole keys tell
+        found = _first_repeat(whole_keys(), slots)
+    if found is None:
+        return None
+    i, t = found
+    return i, t, [s for s in slots if values[i][s] != values[t][s]]
+
+
+def _first_repeat(keys, slots):
+    """Returns (i, t): the first key that comes back, at t after i, once the variables
+    in `slots` are left out; or None.  A key is hashed whole (the zones, or a head's
+    lengths) only once its own head (where the program is, and the variables less the
+    counters) has come before, as few do; all earlier keys with the head of step t are
+    in `seen` by then, so the answer is as if each whole key were kept."""
     heads: dict = {}
     seen = {}
     for t, k in enumerate(keys):
@@ -364,8 +426,7 @@ def counter_repeat(keys, candidates):
             heads[head] = -1
         reduced = head + k[4:]
         if reduced in seen:
-            i = seen[reduced]
-            return i, t, [s for s in slots if values[i][s] != values[t][s]]
+            return seen[reduced], t
         seen[reduced] = t
     return None
 

@@ -48,7 +48,7 @@ class _Layout:
     cards, which zones are sets, a getter of its ordered zones, and its values'
     canonical forms as found."""
 
-    __slots__ = ("twins", "is_set", "stacks", "canonical", "key")
+    __slots__ = ("twins", "is_set", "stacks", "canonical", "key", "head")
 
     def __init__(self, prog):
         self.canonical = _Canon().__getitem__
@@ -62,6 +62,7 @@ class _Layout:
         else:
             self.stacks = itemgetter(*stacks)
         self.key = _key_function(self)
+        self.head = _key_function(self, whole=False)
 
 
 def state_key(st):
@@ -75,9 +76,17 @@ def keyer(prog):
     return prog.helper(_Layout).key
 
 
-def _key_function(layout):
-    """Returns the key function of a layout: a closure, so that the per-key work reads
-    its constants from cells, not from the layout's attributes."""
+def header(prog):
+    """Returns the function giving a state's head: its key with each zone's cards left
+    out but for how many there are.  Equal keys have equal heads, so a head not seen
+    before is a position not seen before, found without looking at a card."""
+    return prog.helper(_Layout).head
+
+
+def _key_function(layout, whole: bool = True):
+    """Returns the key function of a layout (or, not `whole`, its head function): a
+    closure, so that the per-key work reads its constants from cells, not from the
+    layout's attributes."""
     canonical, stacks, twins, is_set = layout.canonical, layout.stacks, layout.twins, \
         layout.is_set
 
@@ -98,6 +107,8 @@ def _key_function(layout):
         except TypeError:               # an unhashable value: canonicalised one by one
             head = (st.pc, nk, st.out, tuple(map(canon, st.vars)),
                     tuple(map(canon, st.frame)))
+        if not whole:
+            return head + (tuple(map(len, st.zones)),)
         if twins:
             return head + (_twin_zones(st, is_set),)
         # every card differs from every other: where each card is (a set zone is no more),

@@ -292,6 +292,52 @@ def test_a_loop_in_play_is_endless_play_with_its_repeating_part(tmp_path):
     assert f.detail[0] == "repeating part (steps 1-3):"
 
 
+RING = '''game "Ring"
+players 1
+card n: 1..3
+cards into deck: card(n: k) for k in {kinds}
+zone deck: stack
+var done: bool = false
+action turn() "Put the top card at the bottom":
+    move top(deck) to bottom of deck
+flow:
+    while not done:
+        choose p1: turn
+    draw
+'''
+
+
+@pytest.mark.parametrize("text, kinds, comes_back", [
+    (CYCLE, None, [None, None, 0]),                      # the variables tell: heads do
+    (RING, "1..3", [None, None, 0]),                     # only the cards tell
+    (RING, "[1, 1, 2]", [None, None, 0]),
+    (RING, "[1, 1]", [0, 0, 0]),                         # twins change places: the same
+])
+def test_the_endless_play_watch_reads_the_cards_only_once_a_head_comes_back(
+        text, kinds, comes_back):
+    from interpreter import load_text
+    from interpreter._fuzz_common import move_step
+    from interpreter._fuzz_play import _Watch
+    from interpreter._keys import header
+    game = load_text(text.replace("{kinds}", kinds or ""))
+    state, steps = game.new_state(0), []
+    watch = _Watch(header(game.prog), state, steps)
+    seat, found = game.seats[0], []
+    for _ in comes_back:
+        assert not watch.whole or kinds is not None      # heads alone until one is back
+        move = state.legal_moves(seat)[0]
+        steps.append(move_step(seat, move))
+        state.apply(move, seat)
+        found.append(watch.see(state))
+    assert found == comes_back
+    again = game.new_state(0)                           # whole keys now, of every state
+    keys = [again.key()]
+    for step in steps:
+        apply_step(again, step)
+        keys.append(again.key())
+    assert watch.whole and watch.keys == keys
+
+
 def test_a_state_that_only_a_counter_tells_apart_is_endless_play(tmp_path):
     f = one(run(ruleset(tmp_path, COUNTER), tmp_path), "endless play", "counter")
     assert "except for turns, which only counts up" in f.message

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from operator import sub
+from operator import itemgetter, sub
 from typing import Dict, List, Optional
 
 from gdl.errors import GdlError
@@ -405,19 +405,22 @@ def counter_repeat(keys, candidates, whole_keys=None):
     return i, t, [s for s in slots if values[i][s] != values[t][s]]
 
 
+def _nothing(values) -> tuple:
+    return ()
+
+
 def _first_repeat(keys, slots):
     """Returns (i, t): the first key that comes back, at t after i, once the variables
     in `slots` are left out; or None.  A key is hashed whole (the zones, or a head's
     lengths) only once its own head (where the program is, and the variables less the
     counters) has come before, as few do; all earlier keys with the head of step t are
     in `seen` by then, so the answer is as if each whole key were kept."""
+    others = [s for s in range(len(keys[0][3])) if s not in slots]
+    kept = itemgetter(*others) if others else _nothing     # the variables less the counters
     heads: dict = {}
     seen = {}
     for t, k in enumerate(keys):
-        v = list(k[3])
-        for s in slots:
-            v[s] = None
-        head = k[:3] + (tuple(v),)
+        head = (k[0], k[1], k[2], kept(k[3]))
         first = heads.setdefault(head, t)
         if first == t:
             continue

@@ -366,6 +366,8 @@ def test_a_counter_is_a_whole_number_that_only_goes_up_by_one():
     assert counter_repeat(zoned, {0}) == (1, 3, [0])
     assert counter_repeat(zoned[:3] + [zoned[3][:4] + ("w",)], {0}) is None
     assert counter_repeat(zoned[:3] + [zoned[3][:4] + ("x",)], {0}) == (0, 3, [0])
+    alone = [(0, None, 0, (n,), zones) for n, zones in enumerate("xyzx")]   # no other variable
+    assert counter_repeat(alone, {0}) == (0, 3, [0])
 
 
 def test_no_end_within_the_step_bound_is_endless_play(tmp_path):

@@ -159,9 +159,10 @@ def law_problems(state, laws: Sequence[str] = LAWS, rng: Optional[random.Random]
     if unknown:
         raise ValueError(f"unknown laws {unknown}: the laws are {', '.join(LAWS)}")
     out: List[str] = []
+    seen = _Seen(state)
     for law in laws:
         try:
-            out.extend(f"[{law}] {p}" for p in _LAWS[law](state, rng))
+            out.extend(f"[{law}] {p}" for p in _LAWS[law](seen, rng))
         except GdlError as err:
             out.append(f"[{law}] {type(err).__name__}: {err}")
     return out
@@ -177,7 +178,37 @@ def check_laws(state, laws: Sequence[str] = LAWS, rng: Optional[random.Random] =
         raise LawBroken("\n".join(problems) + "\n" + story)
 
 
-def _moves(state, rng) -> Iterable[str]:
+class _Seen:
+    """The state whose laws are checked, with what several laws read of it made once:
+    its key, its snapshot, its all-seeing view and each seat's legal moves' texts.  The
+    laws change no state they are given (the `clone` law checks that), so these hold."""
+
+    def __init__(self, state):
+        self.state = state
+        self.made: dict = {}
+
+    def _once(self, what, make):
+        found = self.made.get(what)
+        if found is None:
+            found = self.made[what] = make()
+        return found
+
+    def key(self):
+        return self._once("key", self.state.key)
+
+    def json(self) -> dict:
+        return self._once("json", self.state.to_json)
+
+    def view(self) -> str:
+        return self._once("view", self.state.view)
+
+    def moves(self, seat) -> List[str]:
+        return self._once(("moves", seat), lambda: [m.text for m in
+                                                    self.state.legal_moves(seat)])
+
+
+def _moves(seen, rng) -> Iterable[str]:
+    state = seen.state
     deciding = state.to_move()
     if not deciding and state.legal_moves():
         yield "a state where nobody decides offers legal moves"
@@ -186,9 +217,8 @@ def _moves(state, rng) -> Iterable[str]:
             if state.legal_moves(seat):
                 yield f"{seat.name} is not deciding but has legal moves"
             continue
-        moves = state.legal_moves(seat)
-        texts = [m.text for m in moves]
-        if not moves:
+        texts = seen.moves(seat)
+        if not texts:
             yield f"{seat.name} must decide but has no legal move"
         if len(set(texts)) != len(texts):
             twice = sorted({t for t in texts if texts.count(t) > 1})
@@ -201,7 +231,8 @@ def _moves(state, rng) -> Iterable[str]:
                 yield f"{seat.name}'s move {text!r} does not parse back to itself"
 
 
-def _chance(state, rng) -> Iterable[str]:
+def _chance(seen, rng) -> Iterable[str]:
+    state = seen.state
     if not state.is_chance():
         if state.chance_outcomes():
             yield "a state that is not a chance node lists chance outcomes"
@@ -225,19 +256,20 @@ def _chance(state, rng) -> Iterable[str]:
             yield f"the outcome {o.text!r} does not read back from its data"
 
 
-def _views(state, rng) -> Iterable[str]:
+def _views(seen, rng) -> Iterable[str]:
+    state = seen.state
     for seat in state.game.seats:
         hidden = [c for zone in state.zones for c in zone if not state.sees(seat, c)]
         pairs = _unlike_pairs(hidden, rng)
         if not pairs:
             continue
-        seen = state.view(seat)
-        moves = [m.text for m in state.legal_moves(seat)] if seat in state.to_move() else None
+        shown = state.view(seat)
+        moves = seen.moves(seat) if seat in state.to_move() else None
         for a, b in pairs:
             other = swapped(state, a, b)
-            if other.view(seat) != seen:
+            if other.view(seat) != shown:
                 yield (f"{seat.name}'s view changes when two cards it cannot see swap places "
-                       f"({a.text} and {b.text}):\n{_diff(seen, other.view(seat))}")
+                       f"({a.text} and {b.text}):\n{_diff(shown, other.view(seat))}")
             if moves is not None and [m.text for m in other.legal_moves(seat)] != moves:
                 yield (f"{seat.name}'s legal moves change when two cards it cannot see swap "
                        f"places ({a.text} and {b.text})")
@@ -278,12 +310,13 @@ def _diff(before: str, after: str) -> str:
                                           "before", "after", lineterm="", n=0))
 
 
-def _clone(state, rng) -> Iterable[str]:
+def _clone(seen, rng) -> Iterable[str]:
+    state = seen.state
     copy = state.clone()
-    if copy.key() != state.key() or copy.to_json() != state.to_json():
+    if copy.key() != seen.key() or copy.to_json() != seen.json():
         yield "a clone differs from its original"
     if not copy.is_terminal():
-        key = state.key()
+        key = seen.key()
         _any_step(copy, rng)
         if state.key() != key:
             yield "a step made in a clone changed the original"
@@ -297,32 +330,35 @@ def _any_step(state, rng):
         state.apply(rng.choice(state.legal_moves(seat)), seat)
 
 
-def _json(state, rng) -> Iterable[str]:
-    data = json.loads(json.dumps(state.to_json()))
+def _json(seen, rng) -> Iterable[str]:
+    state = seen.state
+    data = json.loads(json.dumps(seen.json()))
     back = state.game.state_from_json(data)
-    if back.key() != state.key():
+    if back.key() != seen.key():
         yield "the state read back from its JSON snapshot has another key"
     if back.to_json() != data:
         yield "the state read back from its JSON snapshot writes different JSON"
-    if back.view(None) != state.view(None):
+    if back.view(None) != seen.view():
         yield "the state read back from its JSON snapshot looks different"
     for seat in state.to_move():
-        if [m.text for m in back.legal_moves(seat)] != [m.text for m in state.legal_moves(seat)]:
+        if [m.text for m in back.legal_moves(seat)] != seen.moves(seat):
             yield f"the state read back from JSON gives {seat.name} other legal moves"
 
 
-def _replay(state, rng) -> Iterable[str]:
+def _replay(seen, rng) -> Iterable[str]:
     from interpreter import replay
+    state = seen.state
     trace = json.loads(json.dumps(state.trace()))
     back = replay(state.game, trace)
-    if back.key() != state.key():
+    if back.key() != seen.key():
         yield "replaying the state's trace reaches another state"
-    elif back.to_json() != state.to_json():
-        fields = [k for k, v in back.to_json().items() if state.to_json().get(k) != v]
+    elif back.to_json() != seen.json():
+        fields = [k for k, v in back.to_json().items() if seen.json().get(k) != v]
         yield f"replaying the state's trace gives a different snapshot ({', '.join(fields)})"
 
 
-def _returns(state, rng) -> Iterable[str]:
+def _returns(seen, rng) -> Iterable[str]:
+    state = seen.state
     returns = state.returns()
     if len(returns) != state.game.num_players:
         yield f"returns has {len(returns)} numbers for {state.game.num_players} players"
@@ -333,8 +369,8 @@ def _returns(state, rng) -> Iterable[str]:
         yield f"returns are not zero before the end: {returns}"
 
 
-def _invariants(state, rng) -> Iterable[str]:
-    for name in state.failed_invariants():
+def _invariants(seen, rng) -> Iterable[str]:
+    for name in seen.state.failed_invariants():
         yield f"the ruleset's invariant {name!r} does not hold"
 
 

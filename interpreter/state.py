@@ -1064,21 +1064,43 @@ def _moves_params(st, info):
     if kept is None:
         kept = info.moves = _KeptMoves(info)
     try:
+        if chunks and type(chunks[0][2]) is range:
+            return _ranges_moves(chunks, kept)
         return [kept[prefix + (v,)] for _, prefix, values in chunks for v in values]
     except TypeError:                   # an unhashable argument: made each time
         return [Move(info, prefix + (v,))
                 for _, prefix, values in _chunk_enumerators(st, info) for v in values]
 
 
+def _ranges_moves(chunks, kept):
+    """The moves of chunks whose last parameter runs over a range of numbers: each
+    chunk's run of moves is kept too, by its prefix and range, as the same few come
+    back at every listing (a number of cards to take, a place to put them)."""
+    runs, out = kept.runs, []
+    for _, prefix, values in chunks:
+        if type(values) is not range:
+            out += [kept[prefix + (v,)] for v in values]
+            continue
+        run = runs.get((prefix, values))
+        if run is None:
+            run = [kept[prefix + (v,)] for v in values]
+            if len(runs) < MOVE_TEXTS:
+                runs[prefix, values] = run
+        out += run
+    return out
+
+
 class _KeptMoves(dict):
     """An action's arguments -> its Move, made on first use (up to `MOVE_TEXTS` kept).
-    A Move is never changed but for its text, made once, so states may share it."""
+    A Move is never changed but for its text, made once, so states may share it.
+    `runs` keeps whole runs of them (`_ranges_moves`)."""
 
-    __slots__ = ("action",)
+    __slots__ = ("action", "runs")
 
     def __init__(self, action):
         super().__init__()
         self.action = action
+        self.runs = {}
 
     def __missing__(self, args):
         move = Move(self.action, args)

@@ -169,9 +169,11 @@ def test_a_listed_move_is_made_once_per_distinct_arguments():
     assert all(a is b for a, b in zip(first, again)) and len(first) == len(again) == 36
     assert [m.text for m in first] == [Move(m.action, m.args).text for m in first]
     assert first[0].text == "shuffle_packet 1 1" and first[-1].text == "shuffle_packet 8 1"
-    state.apply(first[3], seat)
+    first.clear()                           # the list is the caller's: nothing kept changes
+    assert [m.text for m in state.legal_moves(seat)] == [m.text for m in again]
+    state.apply(again[3], seat)
     other = state.to_move()[0]
-    assert state.legal_moves(other)[3] is first[3]
+    assert state.legal_moves(other)[3] is again[3]
 
 
 def _plain_moves(state, seat):

@@ -12,7 +12,7 @@ from itertools import chain
 from operator import attrgetter, itemgetter
 
 from ._compiler import CHANCE, DECIDE, SIMUL
-from .values import canon
+from .values import Card, Member, Seat, ZoneRef, canon
 
 #: The most values (and tuples of them) a program's `_Canon` remembers, then it starts again.
 CANON_LIMIT = 50_000
@@ -89,6 +89,7 @@ def _key_function(layout, whole: bool = True):
     layout's attributes."""
     canonical, stacks, twins, is_set = layout.canonical, layout.stacks, layout.twins, \
         layout.is_set
+    plain = _ONE_TO_ONE if twins else _ONE_TO_ONE | {Card}    # see `_head`    # see `_head`
 
     def key(st):
         node = st.node
@@ -102,13 +103,13 @@ def _key_function(layout, whole: bool = True):
             nk = canonical(node)
         else:
             nk = (kind, st.result)
+        if not whole:
+            return _head(st, nk, canonical, plain)
         try:
             head = (st.pc, nk, st.out, canonical(tuple(st.vars)), canonical(tuple(st.frame)))
         except TypeError:               # an unhashable value: canonicalised one by one
             head = (st.pc, nk, st.out, tuple(map(canon, st.vars)),
                     tuple(map(canon, st.frame)))
-        if not whole:
-            return head + (tuple(map(len, st.zones)),)
         if twins:
             return head + (_twin_zones(st, is_set),)
         # every card differs from every other: where each card is (a set zone is no more),
@@ -118,6 +119,27 @@ def _key_function(layout, whole: bool = True):
                        tuple(st.up), tuple(st.known))
 
     return key
+
+
+#: the types of values that are equal exactly when their canonical forms are (each seat,
+#: member and zone is one object), and cards too in a game without twins
+_ONE_TO_ONE = frozenset((int, str, bool, type(None), Seat, Member, ZoneRef))
+
+
+def _head(st, nk, canonical, plain) -> tuple:
+    """A state's head: the variables and the frame as they are where each value's type
+    is in `plain` (equal then exactly when their canonical forms are, so two states with
+    equal keys have equal heads, as `header` promises), canonical otherwise; and each
+    zone's length."""
+    values, frame = tuple(st.vars), tuple(st.frame)
+    try:
+        if not plain.issuperset(map(type, values)):
+            values = canonical(values)
+        if not plain.issuperset(map(type, frame)):
+            frame = canonical(frame)
+    except TypeError:                   # an unhashable value: canonicalised one by one
+        values, frame = tuple(map(canon, st.vars)), tuple(map(canon, st.frame))
+    return st.pc, nk, st.out, values, frame, tuple(map(len, st.zones))
 
 
 def _twin_zones(st, is_set) -> tuple:

@@ -338,6 +338,23 @@ def test_the_endless_play_watch_reads_the_cards_only_once_a_head_comes_back(
     assert watch.whole and watch.keys == keys
 
 
+@pytest.mark.parametrize("kinds, alike", [("[1, 1, 2]", True), ("1..3", False)])
+def test_a_head_is_equal_where_the_key_is(kinds, alike):
+    # a variable holding one twin or the other: the same key, so the same head; a card
+    # of its own (no twins) is in the head as it is
+    from interpreter import load_text
+    from interpreter._keys import header
+    game = load_text(RING.replace("{kinds}", kinds).replace(
+        "var done", "var held: card? = none\nvar done"))
+    a, b = game.new_state(0), game.new_state(0)
+    slot = game.prog.var_names.index("held")
+    a.vars[slot], b.vars[slot] = game.prog.cards[0], game.prog.cards[1]
+    head = header(game.prog)
+    assert (a.key() == b.key()) is alike and (head(a) == head(b)) is alike
+    b.vars[slot] = game.prog.cards[0]
+    assert a.key() == b.key() and head(a) == head(b)
+
+
 def test_a_state_that_only_a_counter_tells_apart_is_endless_play(tmp_path):
     f = one(run(ruleset(tmp_path, COUNTER), tmp_path), "endless play", "counter")
     assert "except for turns, which only counts up" in f.message

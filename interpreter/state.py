@@ -516,8 +516,14 @@ class State:
                 frame[slot] = None
 
     def parse_move(self, text: str, player=None) -> Move:
-        """Returns the legal move whose canonical text is `text`, or raises MoveError."""
-        wanted = " ".join(_BRACKET_SPACES.sub(r"\1", text).split())
+        """Returns the legal move whose canonical text is `text`, or raises MoveError.
+        The text is first read word by word against the action's parameter domains,
+        testing only the candidates it names; the whole list (and its errors) is made
+        only where that finds nothing."""
+        wanted = " ".join((_BRACKET_SPACES.sub(r"\1", text) if "]" in text else text).split())
+        found = self._named_move(wanted, player)
+        if found is not None:
+            return found
         moves = self.legal_moves(player)
         for m in moves:
             if m.text == wanted:
@@ -528,6 +534,74 @@ class State:
         raise MoveError(f"{wanted!r} is not a legal move: {reason}",
                         suggestion=did_you_mean(wanted, [m.text for m in moves]),
                         expected=[m.text for m in moves])
+
+    def _named_move(self, wanted: str, player) -> Optional[Move]:
+        """The move `legal_moves` would list first with the text `wanted`: the first
+        candidate, depth first in domain order, whose arguments' texts are the text's
+        words and whose requires hold (twins then are the listing's first of their kind).
+        None where that is not certain (no such candidate, an argument text with a space,
+        an error): `parse_move` then lists the moves."""
+        node = self.node
+        kind = node[0]
+        if kind == DECIDE:
+            seat = node[2][0]
+            if player is not None and player is not seat:
+                return None
+        elif kind == SIMUL and player is not None and isinstance(player, Seat):
+            seat = player
+            if seat not in node[2] or seat in node[3]:
+                return None
+        else:
+            return None
+        words = wanted.split(" ")
+        for info, _ in node[1].actions:
+            if info.name == words[0]:
+                if info.never or len(words) != len(info.params) + 1:
+                    return None
+                try:
+                    args = self._named_args(info, seat, words)
+                except Exception:   # noqa: BLE001 - the listing meets it and says so
+                    return None
+                if args is None:
+                    return None
+                if not args:
+                    return info.plain
+                kept = info.moves
+                if kept is None:
+                    kept = info.moves = _KeptMoves(info)
+                try:
+                    return kept[args]
+                except TypeError:               # an unhashable argument
+                    return Move(info, args)
+        return None
+
+    def _named_args(self, info, seat, words) -> Optional[tuple]:
+        """`_named_move`'s search: the arguments, or None."""
+        frame, params, requires = self.frame, info.params, info.requires
+        frame[info.me_slot] = seat
+        try:
+            def search(i, args):
+                if i == len(params):
+                    return args if all(req(self) for req, _, _ in requires) else None
+                _, slot, domain = params[i]
+                for v in list(domain(self)):
+                    t = text_of(v)
+                    if not t or " " in t:       # words cannot tell where it ends
+                        raise _NotCertain
+                    if t == words[i + 1]:
+                        frame[slot] = v
+                        found = search(i + 1, args + (v,))
+                        if found is not None:
+                            return found
+                frame[slot] = None
+                return None
+            return search(0, ())
+        except _NotCertain:
+            return None
+        finally:
+            frame[info.me_slot] = None
+            for _, slot, _ in params:
+                frame[slot] = None
 
     def apply(self, move, player=None):
         """Applies a move (a Move or its text), or a chance outcome at a chance node."""
@@ -1045,6 +1119,10 @@ class State:
 
     def __repr__(self):
         return f"<State of {self.prog.title or self.prog.path} after {len(self.history)} steps>"
+
+
+class _NotCertain(Exception):
+    """A move text whose words cannot be matched to arguments one for one."""
 
 
 _BRACKET_SPACES = re.compile(r"\s*([,\[\]])\s*(?=[^\[]*\])")

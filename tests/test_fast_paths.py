@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import FOUR_EACH
+from gdl.errors import MoveError
 from interpreter import load, load_text
+from interpreter.state import State
 
 ROOT = Path(__file__).resolve().parent.parent / "rulesets"
 PLAYED = sorted(p for p in ROOT.glob("*.gdl")) + sorted((ROOT / "classics").glob("*.gdl"))
@@ -218,6 +220,31 @@ def test_legal_moves_are_the_declared_domains_filtered_by_the_requires(path):
         for state, seat in _decisions(game, 100 + seed, limit=300):
             got = [(m.action.name, tuple(m.args)) for m in state.legal_moves(seat)]
             assert got == _plain_moves(state, seat)
+
+
+@pytest.mark.parametrize("path", PLAYED, ids=lambda p: p.stem)
+def test_a_move_text_is_read_without_listing_every_move(path, monkeypatch):
+    # parse_move reads a legal text against the domains, testing only the candidates it
+    # names: the very Move the listing holds (the same twin: the listing's first of its
+    # kind), without making the list; a text that names no legal move lists the moves to
+    # say why
+    game = load(str(path))
+    checked = 0
+    for seed in range(20):
+        if checked > 40:
+            break
+        for state, seat in _decisions(game, 200 + seed, limit=120):
+            moves = state.legal_moves(seat)
+            with monkeypatch.context() as patch:       # not called on the way
+                patch.setattr(State, "legal_moves", None)
+                for m in moves:
+                    got = state.parse_move(m.text, seat)
+                    assert got.text == m.text and got.action is m.action
+                    assert all(a is b for a, b in zip(got.args, m.args))
+                    checked += 1
+            with pytest.raises(MoveError):
+                state.parse_move(moves[0].text.split(" ")[0] + " nothing", seat)
+    assert checked > 20 or not any(_decisions(game, 0))     # (Pescetti decides nothing)
 
 
 HOISTED = '''game "hoist"

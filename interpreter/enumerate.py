@@ -631,20 +631,34 @@ def reachable_states(game, max_states: Optional[int] = None,
     seen = {key_of(root)}
     queue = deque([(root, 0)])
     yielded = 0
-    while queue:
-        state, depth = queue.popleft()
-        yield state
-        yielded += 1
-        if max_states is not None and yielded >= max_states:
-            return
-        kind = _kind_of(state)
-        if kind is TERMINAL or (max_depth is not None and depth >= max_depth):
-            continue
-        for child, _, _ in _children(state, kind, *_choices(state, kind), False):
-            key = key_of(child)
-            if key not in seen:
-                seen.add(key)
-                queue.append((child, depth + 1))
+    # The collector is paused while the walk makes its states (and on while the caller
+    # has one): it would otherwise trace the walk's queue, and a caller's list of every
+    # state, again and again (half the time of listing Leduc's states).
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        while queue:
+            state, depth = queue.popleft()
+            if paused:
+                gc.enable()
+            paused = False
+            yield state
+            paused = gc.isenabled()                 # as the caller left it
+            gc.disable()
+            yielded += 1
+            if max_states is not None and yielded >= max_states:
+                return
+            kind = _kind_of(state)
+            if kind is TERMINAL or (max_depth is not None and depth >= max_depth):
+                continue
+            for child, _, _ in _children(state, kind, *_choices(state, kind), False):
+                key = key_of(child)
+                if key not in seen:
+                    seen.add(key)
+                    queue.append((child, depth + 1))
+    finally:
+        if paused:
+            gc.enable()
 
 
 def enumerate_states(game, max_states: Optional[int] = None, max_depth: Optional[int] = None,

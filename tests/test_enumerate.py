@@ -212,6 +212,33 @@ flow:
     assert checked > 20 and out > 5
 
 
+def test_reachable_states_pause_the_collector_only_while_they_walk():
+    # on while the caller holds a state, and as the caller left it (here turned off
+    # midway) once the walk ends, runs out or is dropped
+    import gc
+    game = load_game(RULESETS / "classics" / "kuhn_poker.gdl")
+    assert gc.isenabled()
+    try:
+        walk = reachable_states(game)
+        for n, _ in enumerate(walk):
+            assert gc.isenabled()
+            if n == 5:
+                break
+        walk.close()
+        assert gc.isenabled()
+        seen = []
+        for n, _ in enumerate(reachable_states(game)):
+            seen.append(gc.isenabled())
+            if n == 3:
+                gc.disable()
+        assert seen[:4] == [True] * 4 and not any(seen[4:]) and not gc.isenabled()
+        gc.enable()
+        assert len(list(reachable_states(game))) == enumerate_states(game).states
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_identical_chance_outcomes_merge_and_add_up():
     game = tiny('''
 var total: int = 0

@@ -355,6 +355,20 @@ def test_a_head_is_equal_where_the_key_is(kinds, alike):
     assert a.key() == b.key() and head(a) == head(b)
 
 
+def test_playthroughs_collect_the_young_generation_less_often(monkeypatch):
+    import gc
+    from interpreter import load_text
+    from interpreter._fuzz_common import declarations
+    from interpreter._fuzz_play import YOUNG_THRESHOLD, Explorer
+    game = load_text(CYCLE)
+    seen, playthrough = [], Explorer.playthrough
+    monkeypatch.setattr(Explorer, "playthrough", lambda self, *a, **k: (
+        seen.append(gc.get_threshold()[0]), playthrough(self, *a, **k)))
+    before = gc.get_threshold()
+    Explorer(game, declarations(game.ruleset), 0, 100).run(float("inf"), max_playthroughs=3)
+    assert seen == [YOUNG_THRESHOLD] * 3 and gc.get_threshold() == before
+
+
 def test_a_state_that_only_a_counter_tells_apart_is_endless_play(tmp_path):
     f = one(run(ruleset(tmp_path, COUNTER), tmp_path), "endless play", "counter")
     assert "except for turns, which only counts up" in f.message

@@ -77,9 +77,11 @@ def keyer(prog):
 
 
 def header(prog):
-    """Returns the function giving a state's head: its key with each zone's cards left
-    out but for how many there are.  Equal keys have equal heads, so a head not seen
-    before is a position not seen before, found without looking at a card."""
+    """Returns the function giving a state's head: its key less the frame (the running
+    rule's locals) and the cards, but for how many cards each zone holds.  Equal keys
+    have equal heads, so a head not met before is a position not met before, found
+    without reading a card; and along a playthrough two heads are seldom equal, as the
+    variables and the zones' sizes move."""
     return prog.helper(_Layout).head
 
 
@@ -127,19 +129,17 @@ _ONE_TO_ONE = frozenset((int, str, bool, type(None), Seat, Member, ZoneRef))
 
 
 def _head(st, nk, canonical, plain) -> tuple:
-    """A state's head: the variables and the frame as they are where each value's type
-    is in `plain` (equal then exactly when their canonical forms are, so two states with
-    equal keys have equal heads, as `header` promises), canonical otherwise; and each
-    zone's length."""
-    values, frame = tuple(st.vars), tuple(st.frame)
+    """A state's head: the variables as they are where each value's type is in `plain`
+    (equal then exactly when their canonical forms are, so two states with equal keys
+    have equal heads, as `header` promises), canonical otherwise; and each zone's
+    length."""
+    values = tuple(st.vars)
     try:
         if not plain.issuperset(map(type, values)):
             values = canonical(values)
-        if not plain.issuperset(map(type, frame)):
-            frame = canonical(frame)
     except TypeError:                   # an unhashable value: canonicalised one by one
-        values, frame = tuple(map(canon, st.vars)), tuple(map(canon, st.frame))
-    return st.pc, nk, st.out, values, frame, tuple(map(len, st.zones))
+        values = tuple(map(canon, st.vars))
+    return st.pc, nk, st.out, values, tuple(map(len, st.zones))
 
 
 def _twin_zones(st, is_set) -> tuple:

@@ -335,7 +335,7 @@ class Explorer:
 
 class _Watch:
     """The endless-play watch of one playthrough: has a position come back?  A state is
-    first known by its head (`interpreter/_keys.py`: its key less the cards), and in
+    first known by its head (`interpreter/_keys.header`: its key less the locals and the cards), and in
     most games no head ever comes back; only once one does are whole keys made, those of
     the states before by playing the steps again from a copy of the start.  `whole`
     makes whole keys from the start."""

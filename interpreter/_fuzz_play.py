@@ -335,10 +335,10 @@ class Explorer:
 
 class _Watch:
     """The endless-play watch of one playthrough: has a position come back?  A state is
-    first known by its head (`interpreter/_keys.header`: its key less the locals and the cards), and in
-    most games no head ever comes back; only once one does are whole keys made, those of
-    the states before by playing the steps again from a copy of the start.  `whole`
-    makes whole keys from the start."""
+    first known by its head (`interpreter/_keys.header`: its key less the locals and
+    the cards), and in most games no head ever comes back; only once one does are whole
+    keys made, those of the states before by playing the steps again from a copy of the
+    start.  `whole` makes whole keys from the start."""
 
     def __init__(self, head, state, steps: list, whole: bool = False):
         self.head, self.steps, self.base = head, steps, len(steps)

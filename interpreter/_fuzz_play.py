@@ -36,6 +36,8 @@ CORPUS_LIMIT = 200
 COUNTER_STEPS = 3
 #: Steps of a repeating part shown in a finding.
 SHOWN_STEPS = 40
+#: `Explorer.decision` where one seat decides: its move is drawn without listing them.
+_DRAWN = ("drawn",)
 #: New objects between two collections of the youngest generation during play.
 YOUNG_THRESHOLD = 10_000
 
@@ -168,10 +170,13 @@ class Explorer:
         return self.after_step(state, steps)
 
     def decision(self, state, steps) -> Optional[list]:
-        """Returns the first deciding seat's legal moves ([] at chance), or None after
+        """Returns the first deciding seat's legal moves ([] at chance; `_DRAWN` where
+        one seat decides: `step` draws its move without the list), or None after
         recording the deadlock or error that listing them raised."""
         if state.is_chance():
             return []
+        if not state.is_simultaneous():
+            return _DRAWN
         first = None
         for seat in state.to_move():
             try:
@@ -200,13 +205,29 @@ class Explorer:
                 state.apply_chance(outcome)
             else:
                 seat = state.to_move()[0]
-                move = moves[self.rng.randrange(len(moves))]
+                if moves is _DRAWN:
+                    move = self.drawn_move(state, seat, steps)
+                    if move is None:
+                        return False
+                else:
+                    move = moves[self.rng.randrange(len(moves))]
                 steps.append(move_step(seat, move))
                 state.apply(move, seat)
         except Exception as err:  # noqa: BLE001 - the rules failed on this step
             self.error(err, steps)
             return False
         return True
+
+    def drawn_move(self, state, seat, steps):
+        """Returns the lone deciding seat's random move: the move its list holds at
+        `rng.randrange` of its length, drawn the same way without making the list
+        (`State.random_move`); or None after recording the deadlock or error that
+        listing the moves raises."""
+        try:
+            return state.random_move(self.rng, seat)
+        except Exception as err:  # noqa: BLE001 - a deadlock, or another rule error
+            self.error(err, steps, at_state=True, state=state)
+            return None
 
     def after_step(self, state, steps) -> bool:
         """Checks coverage and the invariants after a step; False after a finding."""

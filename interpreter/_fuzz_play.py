@@ -206,11 +206,8 @@ class Explorer:
             else:
                 seat = state.to_move()[0]
                 if moves is _DRAWN:
-                    move = self.drawn_move(state, seat, steps)
-                    if move is None:
-                        return False
-                else:
-                    move = moves[self.rng.randrange(len(moves))]
+                    return self.drawn_step(state, seat, steps)
+                move = moves[self.rng.randrange(len(moves))]
                 steps.append(move_step(seat, move))
                 state.apply(move, seat)
         except Exception as err:  # noqa: BLE001 - the rules failed on this step
@@ -218,16 +215,24 @@ class Explorer:
             return False
         return True
 
-    def drawn_move(self, state, seat, steps):
-        """Returns the lone deciding seat's random move: the move its list holds at
-        `rng.randrange` of its length, drawn the same way without making the list
-        (`State.random_move`); or None after recording the deadlock or error that
-        listing the moves raises."""
+    def drawn_step(self, state, seat, steps) -> bool:
+        """Makes the lone deciding seat's random move with `State.random_step`: the move
+        its list holds at `rng.randrange` of its length, drawn the same way without
+        making the list, and entered as `apply` enters it (its text is the history's
+        new line).  Returns False after recording the error it raised: a deadlock or
+        another error of listing the moves where no move was made, else the rules'."""
+        made = len(state.history)
         try:
-            return state.random_move(self.rng, seat)
-        except Exception as err:  # noqa: BLE001 - a deadlock, or another rule error
-            self.error(err, steps, at_state=True, state=state)
-            return None
+            state.random_step(self.rng)
+        except Exception as err:  # noqa: BLE001 - a deadlock, or the rules failed
+            if len(state.history) == made:
+                self.error(err, steps, at_state=True, state=state)
+            else:
+                steps.append({"player": seat.name, "move": state.history[made][1]})
+                self.error(err, steps)
+            return False
+        steps.append({"player": seat.name, "move": state.history[made][1]})
+        return True
 
     def after_step(self, state, steps) -> bool:
         """Checks coverage and the invariants after a step; False after a finding."""

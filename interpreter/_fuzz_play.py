@@ -86,6 +86,7 @@ class Explorer:
         self.shortest = False                   # set while a breadth-first walk runs
         self.head = header(game.prog)
         self.lazy = self.replays = 0            # playthroughs keyed by heads, and replayed
+        self.listed: tuple = (None, None, {})   # (state, its node, seat -> its moves)
         self.int_slots = int_slots(game)
 
     # ------------------------------------------------------------------ driving
@@ -177,13 +178,20 @@ class Explorer:
             return []
         if not state.is_simultaneous():
             return _DRAWN
-        first = None
+        # a simultaneous decision is one node until every seat has committed, and a
+        # commit changes no seat's moves: each seat's list is made once per decision
+        listed = self.listed
+        if listed[0] is not state or listed[1] is not state.node:
+            listed = self.listed = (state, state.node, {})
+        lists, first = listed[2], None
         for seat in state.to_move():
-            try:
-                moves = state.legal_moves(seat)
-            except Exception as err:  # noqa: BLE001 - a deadlock, or another rule error
-                self.error(err, steps, at_state=True, state=state)
-                return None
+            moves = lists.get(seat)
+            if moves is None:
+                try:
+                    moves = lists[seat] = state.legal_moves(seat)
+                except Exception as err:  # noqa: BLE001 - a deadlock, or another rule error
+                    self.error(err, steps, at_state=True, state=state)
+                    return None
             if first is None:
                 first = moves
         return first

@@ -355,6 +355,22 @@ def test_a_head_is_equal_where_the_key_is(kinds, alike):
     assert a.key() == b.key() and head(a) == head(b)
 
 
+def test_a_simultaneous_decision_lists_each_seat_once(monkeypatch):
+    # a seat still to commit has the moves it had before another seat committed: the
+    # explorer lists them once per decision, not once per commit
+    from interpreter._fuzz_common import declarations
+    from interpreter._fuzz_play import Explorer
+    from interpreter.state import State
+    game = load(str(RULESETS / "double_dealing_shuffle.gdl"))
+    listed, legal_moves = [], State.legal_moves
+    monkeypatch.setattr(State, "legal_moves", lambda state, seat=None: (
+        listed.append((state.node, seat)), legal_moves(state, seat))[1])
+    x = Explorer(game, declarations(game.ruleset), 0, 500, law_every=0)
+    x.run(float("inf"), max_playthroughs=2)
+    # (the nodes are held in `listed`, so no two of them share an id)
+    assert len(listed) > 40 and len({(id(n), s) for n, s in listed}) == len(listed)
+
+
 def test_playthroughs_collect_the_young_generation_less_often(monkeypatch):
     import gc
     from interpreter import load_text

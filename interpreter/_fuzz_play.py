@@ -46,8 +46,8 @@ YOUNG_THRESHOLD = 10_000
 def _young_collections_rarer():
     """Collects the youngest generation after `YOUNG_THRESHOLD` new objects, not
     Python's 700, while playthroughs run: a step's keys, snapshots and copies are
-    short-lived, and most are gone by the time a collection comes (Evil Deal, whose
-    snapshots hold hundreds of history lines, fuzzes 13-16% faster, Double Down 7%)."""
+    short-lived, and most are gone by the time a collection comes (a game whose
+    snapshots hold hundreds of history lines fuzzes a seventh faster)."""
     old = gc.get_threshold()
     gc.set_threshold(max(old[0], YOUNG_THRESHOLD), *old[1:])
     try:

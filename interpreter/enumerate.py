@@ -631,9 +631,9 @@ def reachable_states(game, max_states: Optional[int] = None,
     seen = {key_of(root)}
     queue = deque([(root, 0)])
     yielded = 0
-    # The collector is paused while the walk makes its states (and on while the caller
-    # has one): it would otherwise trace the walk's queue, and a caller's list of every
-    # state, again and again (half the time of listing Leduc's states).
+    # The collector is paused while the walk makes its states (and on while whoever
+    # asked has one): it would otherwise trace the walk's queue, and a list of every
+    # state made of them, again and again (half the time of listing a poker game's).
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -643,7 +643,7 @@ def reachable_states(game, max_states: Optional[int] = None,
                 gc.enable()
             paused = False
             yield state
-            paused = gc.isenabled()                 # as the caller left it
+            paused = gc.isenabled()                 # as it was left meanwhile
             gc.disable()
             yielded += 1
             if max_states is not None and yielded >= max_states:

@@ -91,7 +91,7 @@ def _key_function(layout, whole: bool = True):
     layout's attributes."""
     canonical, stacks, twins, is_set = layout.canonical, layout.stacks, layout.twins, \
         layout.is_set
-    plain = _ONE_TO_ONE if twins else _ONE_TO_ONE | {Card}    # see `_head`    # see `_head`
+    plain = _ONE_TO_ONE if twins else _ONE_TO_ONE | {Card}    # see `_head`
 
     def key(st):
         node = st.node

@@ -634,7 +634,7 @@ def reachable_states(game, max_states: Optional[int] = None,
     # The collector is paused while the walk makes its states (and on while whoever
     # asked has one): it would otherwise trace the walk's queue, and a list of every
     # state made of them, again and again (half the time of listing a poker game's).
-    paused = gc.isenabled()
+    paused = gc.isenabled()         # whether the collector is off because of the walk
     gc.disable()
     try:
         while queue:

@@ -259,7 +259,7 @@ def _chance(seen, rng) -> Iterable[str]:
 def _views(seen, rng) -> Iterable[str]:
     state = seen.state
     for seat in state.game.seats:
-        hidden = [c for zone in state.zones for c in zone if not state.sees(seat, c)]
+        hidden = state.unseen(seat)
         pairs = _unlike_pairs(hidden, rng)
         if not pairs:
             continue

@@ -1038,6 +1038,17 @@ class State:
             return True
         return self.prog.zone_info[self.loc[card.id]].shows(seat)
 
+    def unseen(self, seat: Seat) -> List[Card]:
+        """Returns the cards whose faces `seat` does not see now (`sees`), zone by zone
+        in each zone's order: a zone that shows its cards to the seat is passed over
+        whole."""
+        up, known, infos = self.up, self.known[seat.index], self.prog.zone_info
+        out: List[Card] = []
+        for slot, zone in enumerate(self.zones):
+            if zone and not infos[slot].shows(seat):
+                out += [c for c in zone if not up[c.id] and not known >> c.id & 1]
+        return out
+
     def trace_texts(self) -> List[str]:
         seats = self.prog.seats
         return [(seats[w].name + ": " if w >= 0 else "chance: ") + text

@@ -260,6 +260,7 @@ def test_views_do_not_show_unseen_cards(name, seed):
         cards = [c for z in state.zones for c in z]
         for seat in game.seats:
             unseen = [c for c in cards if not state.sees(seat, c)]
+            assert state.unseen(seat) == unseen                  # zone by zone, in order
             rng.shuffle(unseen)
             pair = next(((a, b) for a in unseen[:1] for b in unseen if b.kind != a.kind), None)
             if pair is None:

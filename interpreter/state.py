@@ -21,8 +21,8 @@ from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_joint, generated_pick, generated_plain, generated_step
 from ._keys import state_key
-from .values import (MOVE_TEXTS, Card, Move, Seat, card_id as _card_id, move_text,
-                     text_of)
+from .values import (HAS_TEXT, MOVE_TEXTS, Card, Move, Seat, card_id as _card_id,
+                     move_text, text_of)
 
 
 #: A shuffle with at most this many distinct orders lists them; larger ones only sample.
@@ -576,10 +576,24 @@ class State:
         return None
 
     def _named_args(self, info, seat, words) -> Optional[tuple]:
-        """`_named_move`'s search: the arguments, or None."""
+        """`_named_move`'s search: the arguments, or None.  Where there are several, a
+        value met before the match whose text words cannot hold (empty, or with a
+        space) makes it uncertain; the values after the match come after it in the
+        listing too.  With one parameter the text's one word is the whole argument: no
+        value with a space or an empty text can give it."""
         frame, params, requires = self.frame, info.params, info.requires
         frame[info.me_slot] = seat
         try:
+            if len(params) == 1:                # the common case, as one loop
+                _, slot, domain = params[0]
+                word = words[1]
+                for v in list(domain(self)):
+                    if (v.text if type(v) in HAS_TEXT else text_of(v)) == word:
+                        frame[slot] = v
+                        if all(req(self) for req, _, _ in requires):
+                            return (v,)
+                return None
+
             def search(i, args):
                 if i == len(params):
                     return args if all(req(self) for req, _, _ in requires) else None

@@ -247,6 +247,30 @@ def test_a_move_text_is_read_without_listing_every_move(path, monkeypatch):
     assert checked > 20 or not any(_decisions(game, 0))     # (Pescetti decides nothing)
 
 
+def test_a_move_text_whose_words_do_not_split_it_is_read_from_the_list():
+    # argument texts with spaces: the words cannot say where one ends, so the move is
+    # the listing's first with the text (here two moves share it: the law of unique
+    # texts would say so), as before
+    game = load_text('''game "Words"
+players 1
+var said: text = ""
+action say(t: ["a b", "c"]):
+    said = t
+action pick(a: ["x y", "x"], b: ["z", "y z"]):
+    said = a + b
+flow:
+    choose p1: say, pick
+    draw
+''')
+    state = game.new_state()
+    assert state.parse_move("say a  b").args == ("a b",)
+    assert state.parse_move("say c").args == ("c",)
+    assert state.parse_move("pick x y z").args == ("x y", "z")
+    assert state.parse_move("pick x z").args == ("x", "z")
+    with pytest.raises(MoveError):
+        state.parse_move("say a")
+
+
 HOISTED = '''game "hoist"
 players 2
 enum colour = red "R", blue "B"

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Optional
 
 from gdl import ast as A
+from gdl.checker._walk import walk
 
 from ._closures import _folded
 from .values import ZoneRef
@@ -168,17 +169,7 @@ def guard_of(compiler, cond, params, scope):
 def names_in(node) -> set:
     """Returns every plain name an expression mentions (to stage a require early, to
     tell whether a term reads a parameter)."""
-    out = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, tuple):
-            stack.extend(n)
-        elif isinstance(n, A.Name):
-            out.add(n.id)
-        elif hasattr(n, "__attrs_attrs__"):
-            stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__)
-    return out
+    return {n.id for n in walk(node) if isinstance(n, A.Name)}
 
 
 def memo_lines(ctx, memo, keys):

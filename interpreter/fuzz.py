@@ -113,7 +113,8 @@ class _Runner:
         self.pool = None
         if jobs > 1:
             import multiprocessing
-            self.pool = multiprocessing.get_context("spawn").Pool(jobs)
+            from ._fuzz_tasks import ignore_interrupts
+            self.pool = multiprocessing.get_context("spawn").Pool(jobs, ignore_interrupts)
 
     def map(self, tasks, on_result):
         from ._fuzz_tasks import run_task

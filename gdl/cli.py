@@ -6,13 +6,11 @@ exits 2; a Python traceback means a bug in gdl itself (set GDL_DEBUG=1 to see it
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
 import time
 import traceback
-from collections import Counter
 
 from .errors import GdlError
 
@@ -37,56 +35,9 @@ def cmd_check(args) -> int:
     return 0
 
 
-def _outcome_label(returns):
-    best = max(returns)
-    if all(r == returns[0] for r in returns):
-        return "draw"
-    return "win " + "+".join(str(i) for i, r in enumerate(returns) if r == best)
-
-
 def cmd_run(args) -> int:
-    from interpreter.agents import parse_agents, play_out
-    game = _load(args.file, args.set)
-    agents = parse_agents(args.agents, game.num_players)
-    seed0 = args.seed if args.seed is not None else random.randrange(2**31)
-    totals = [0.0] * game.num_players
-    wins = Counter()
-    lengths = []
-    out = open(args.trace, "w", encoding="utf-8") if args.trace else None
-    try:
-        for i in range(args.n):
-            seed = seed0 + i
-            state = game.new_state(seed)
-            play_out(state, agents, random.Random(seed))
-            returns = state.returns()
-            for k, r in enumerate(returns):
-                totals[k] += r
-            label = _outcome_label(returns) if state.is_terminal() else "unfinished"
-            wins[label] += 1
-            lengths.append(len(state.history))
-            if out:
-                out.write(json.dumps(state.trace()) + "\n")
-            if args.n == 1 or args.show:
-                print(f"--- game {i + 1} (seed {seed}), final table:")
-                print(state.view(None, symbols=args.symbols))
-    finally:
-        if out:
-            out.close()
-    _summary(game, args.n, totals, wins, lengths)
-    return 0
-
-
-def _summary(game, n, totals, wins, lengths):
-    from interpreter.values import text_of
-    shown = ", ".join(f"{k}={getattr(v, 'name', None) or text_of(v)}"
-                      for k, v in game.options.items())
-    print(f"{game.title}: {n} game(s)" + (f", options {shown}" if shown else ""))
-    for seat, total in zip(game.seats, totals):
-        won = sum(c for label, c in wins.items()
-                  if label.startswith("win") and str(seat.index) in label[4:].split("+"))
-        print(f"  {seat.name:>8}: won {won:5d}   mean return {total / n:+.3f}")
-    print(f"  draws: {wins.get('draw', 0)}   unfinished: {wins.get('unfinished', 0)}")
-    print(f"  length in steps: mean {sum(lengths) / n:.1f}, max {max(lengths)}")
+    from .run_cmd import run_games
+    return run_games(args)
 
 
 def cmd_replay(args) -> int:
@@ -156,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", help="write every game's trace to this .jsonl file")
     p.add_argument("--show", action="store_true", help="print every game's final table")
     p.add_argument("--symbols", action="store_true", help="show suit symbols")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="worker processes (default 1; 0: one per core); the output is the "
+                   "same for any number")
     with_options(p)
     p.set_defaults(func=cmd_run)
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from conftest import DDS, GERRY
+from conftest import DDS, GERRY, RULESETS
 from gdl.cli import main
 
 
@@ -49,12 +49,78 @@ def test_run_one_game_shows_the_final_table(capsys):
     assert "final table" in out and "deck[p1]" in out and "max_rounds=3" in out
 
 
+def test_run_in_workers_prints_and_writes_what_one_process_does(tmp_path, capsys):
+    outputs = []
+    for jobs in (1, 2):
+        trace = tmp_path / f"games{jobs}.jsonl"
+        code, out, err = run(capsys, "run", GERRY, "-n", 12, "--seed", 3, "--agents",
+                             "random,first", "--trace", trace, "--show", "-j", jobs)
+        assert code == 0, err
+        outputs.append((out, trace.read_text()))
+    assert outputs[0] == outputs[1]
+    out, traces = outputs[0]
+    assert out.count("final table") == 12 and "(seed 14)" in out
+    assert [json.loads(line)["seed"] for line in traces.splitlines()] == list(range(3, 15))
+
+
+DEADLOCK = """game "t"
+players p1, p2
+card n: 1..3
+cards into deck: card(n: k) for k in 1..3
+zone deck: stack
+zone hand[player]: stack
+action take(c: deck) "Take any card of the deck":
+    move c to hand[me]
+flow:
+    shuffle deck
+    repeat 2:
+        for p in players:
+            choose p: take
+    draw
+"""
+
+
+def test_run_reports_a_rule_error_met_in_a_worker_as_in_one_process(tmp_path, capsys):
+    bad = tmp_path / "bad_runtime.gdl"
+    bad.write_text(DEADLOCK)
+    errors = []
+    for jobs in (1, 2):
+        code, out, err = run(capsys, "run", bad, "-n", 4, "--seed", 1, "-j", jobs)
+        assert code == 2 and "Traceback" not in err
+        errors.append(err)
+    assert errors[0] == errors[1]
+    assert "bad_runtime.gdl:13:13: rule error: deadlock: p2 must move" in errors[0]
+
+
+@pytest.mark.parametrize("command", [["run", "-n", "100000", "--seed", "1"],
+                                     ["fuzz", "--budget", "60"]])
+def test_ctrl_c_stops_the_workers_without_their_tracebacks(command):
+    """Ctrl-C reaches the whole process group: the parent stops the pool and exits 130;
+    the workers leave it to the parent instead of each printing a KeyboardInterrupt."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    argv = [sys.executable, "-m", "gdl.cli", command[0], str(RULESETS / "evil_deal.gdl"),
+            *command[1:], "-j", "2"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    time.sleep(4)                       # the workers have started and are playing
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Process SpawnPoolWorker" not in err.decode() and "Traceback" not in err.decode()
+
+
 @pytest.mark.parametrize("argv, message", [
     (["run", GERRY, "--set", "line_rul=plurality"], "did you mean 'line_rule'"),
     (["run", GERRY, "--set", "line_rule=plural"], "did you mean 'plurality'"),
     (["run", GERRY, "--set", "size=9"], "between 2 and 5"),
     (["run", GERRY, "--set", "size"], "name=value"),
     (["run", GERRY, "--agents", "randm"], "did you mean 'random'"),
+    (["run", GERRY, "--jobs", "-1"], "--jobs must be 0 (one per core) or more"),
+    (["run", GERRY, "-n", "0"], "-n must be 1 or more"),
     (["replay", "no-such-trace.jsonl"], "cannot read"),
     (["check", "no-such-file.gdl"], "cannot read"),
 ])

@@ -55,6 +55,11 @@ class GdlError(Exception):
         self.suggestion = suggestion
         self.notes = tuple(notes)
 
+    def __reduce__(self):
+        # Exception's own pickling keeps only the message: an error met in a worker
+        # process would reach the parent without its place, expectation or notes
+        return (_restore, (type(self), self.args, self.__dict__))
+
     def with_source(self, source: str) -> "GdlError":
         if not self.source:
             self.source = source
@@ -76,6 +81,14 @@ class GdlError(Exception):
             parts.append(f"  did you mean {self.suggestion!r}?")
         parts.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(parts)
+
+
+def _restore(cls, args, fields):
+    """Unpickles a GdlError of any kind with all its fields."""
+    err = cls.__new__(cls)
+    Exception.__init__(err, *args)
+    err.__dict__.update(fields)
+    return err
 
 
 class GdlSyntaxError(GdlError):

@@ -1,0 +1,102 @@
+"""interpreter.simulate.play_games: many games, the same in one process as in workers."""
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import pytest
+
+from conftest import GERRY, RULESETS, load_game
+from gdl.errors import CheckError, GdlError, OptionError, RuleError
+from interpreter import load_text
+from interpreter.agents import first_agent, play_out, random_agent
+from interpreter.simulate import play_games
+
+DOUBLE_DOWN = RULESETS / "double_down.gdl"
+
+DEADLOCK = """game "t"
+players p1, p2
+card n: 1..3
+cards into deck: card(n: k) for k in 1..3
+zone deck: stack
+zone hand[player]: stack
+action take(c: deck) "Take any card of the deck":
+    move c to hand[me]
+flow:
+    shuffle deck
+    repeat 2:
+        for p in players:
+            choose p: take
+    draw
+"""
+
+
+def test_each_game_is_the_one_its_seed_plays():
+    games = list(play_games(str(DOUBLE_DOWN), 5, seed=11, options={"players": "3"}))
+    game = load_game(DOUBLE_DOWN, players=3)
+    assert [g.seed for g in games] == [11, 12, 13, 14, 15]
+    for played in games:
+        state = game.new_state(played.seed)
+        play_out(state, [random_agent] * 3, random.Random(played.seed))
+        assert played.returns == tuple(state.returns()) and played.finished
+        assert played.steps == len(state.history) and played.trace is None
+
+
+def test_workers_give_the_games_of_one_process():
+    kw = dict(seed=7, agents="random,first", traces=True, tables=True)
+    alone = list(play_games(str(GERRY), 9, jobs=1, **kw))
+    assert list(play_games(str(GERRY), 9, jobs=2, **kw)) == alone
+    assert [json.loads(g.trace)["seed"] for g in alone] == list(range(7, 16))
+    assert all("game over" in g.table for g in alone)
+
+
+def test_agents_may_be_functions_a_worker_imports():
+    by_name = list(play_games(str(GERRY), 4, seed=2, agents="first,random"))
+    assert list(play_games(str(GERRY), 4, seed=2, agents=[first_agent, random_agent],
+                           jobs=2)) == by_name
+
+
+def test_a_rule_error_comes_after_the_games_before_it_whole(tmp_path):
+    path = tmp_path / "deadlock.gdl"
+    path.write_text(DEADLOCK)
+    for jobs in (1, 2):
+        run = play_games(str(path), 3, seed=1, jobs=jobs)
+        with pytest.raises(RuleError) as info:
+            next(run)
+        assert info.value.rule == "flow" and info.value.span.line == 13
+        assert "deadlock: p2 must move" in str(info.value) and "choose p: take" in str(info.value)
+
+
+def test_user_errors_are_raised_at_the_call(tmp_path):
+    with pytest.raises(OptionError, match="1 or more"):
+        play_games(str(GERRY), 0)
+    with pytest.raises(OptionError, match="did you mean 'random'"):
+        play_games(str(GERRY), 3, agents="randm")
+    with pytest.raises(OptionError, match="3 agents for 2 seats"):
+        play_games(str(GERRY), 3, agents=[random_agent] * 3)
+    with pytest.raises(OptionError, match="between 2 and 5"):
+        play_games(str(GERRY), 3, options={"size": "9"})
+
+
+def test_closing_a_run_early_stops_its_workers():
+    run = play_games(str(DOUBLE_DOWN), 5000, seed=1, jobs=2)
+    first = next(run)
+    run.close()
+    assert first.seed == 1
+    with pytest.raises(StopIteration):
+        next(run)
+
+
+def test_errors_pickle_with_all_their_fields(tmp_path):
+    """Workers send errors to the parent pickled: the text it prints must survive."""
+    state = load_text(DEADLOCK, path="deadlock.gdl").new_state(1)
+    with pytest.raises(RuleError) as info:
+        play_out(state, [random_agent] * 2, random.Random(1))
+    with pytest.raises(CheckError) as bad:
+        load_text('game "x"\nplayers 2\nzone stock: stack\nflow:\n    shuffle stok\n',
+                  path="bad.gdl")
+    for err in (info.value, bad.value, OptionError("no", suggestion="yes", notes=("n",))):
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and isinstance(back, GdlError)
+        assert str(back) == str(err) and back.__dict__.keys() == err.__dict__.keys()

@@ -144,17 +144,18 @@ def _play_block(seeds: range) -> list:
 
 
 def _in_workers(path, options, settings, blocks, jobs: int):
-    """Yields each block's games in the blocks' order (each worker loads the ruleset)."""
+    """Yields each block's games in the blocks' order (each worker loads the ruleset).  A
+    worker that dies (killed, out of memory) raises `BrokenProcessPool` here instead of
+    leaving the run waiting for its block."""
     import multiprocessing
-    pool = multiprocessing.get_context("spawn").Pool(jobs, _start_worker,
-                                                     (path, options, settings))
+    from concurrent.futures import ProcessPoolExecutor
+    pool = ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"), _start_worker,
+                               (path, options, settings))
     ok = False
     try:
-        yield from pool.imap(_play_block, blocks)
+        yield from pool.map(_play_block, blocks)
         ok = True
     finally:
-        if ok:
-            pool.close()
-        else:
-            pool.terminate()
-        pool.join()
+        # on an error or Ctrl-C, the blocks not started are dropped; those being played
+        # end with their block (the workers ignore SIGINT)
+        pool.shutdown(wait=ok, cancel_futures=not ok)

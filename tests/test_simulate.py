@@ -100,3 +100,27 @@ def test_errors_pickle_with_all_their_fields(tmp_path):
         back = pickle.loads(pickle.dumps(err))
         assert type(back) is type(err) and isinstance(back, GdlError)
         assert str(back) == str(err) and back.__dict__.keys() == err.__dict__.keys()
+
+
+def test_a_worker_killed_from_outside_ends_the_run_instead_of_a_wait():
+    import multiprocessing
+    import os
+    import signal
+    import threading
+    from concurrent.futures.process import BrokenProcessPool
+    run = play_games(str(RULESETS / "evil_deal.gdl"), 100_000, seed=1, jobs=2)
+    next(run)
+    workers = [p for p in multiprocessing.active_children() if "resource" not in p.name]
+    os.kill(workers[0].pid, signal.SIGKILL)
+    raised = []
+
+    def drain():
+        try:
+            for _ in run:
+                pass
+        except BrokenProcessPool as err:
+            raised.append(err)
+    waiting = threading.Thread(target=drain, daemon=True)
+    waiting.start()
+    waiting.join(60)
+    assert raised and not waiting.is_alive()

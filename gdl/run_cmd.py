@@ -61,15 +61,13 @@ def run_games(args) -> int:
 
 
 def _run(args, games, show) -> int:
-    totals = None
+    totals = [0.0] * games.game.num_players
     wins: Counter = Counter()
     lengths = []
     out = open(args.trace, "w", encoding="utf-8") if args.trace else None
     try:
         with _progress(args.n) as advance:
             for game in games:
-                if totals is None:
-                    totals = [0.0] * len(game.returns)
                 for k, r in enumerate(game.returns):
                     totals[k] += r
                 wins[_outcome_label(game)] += 1

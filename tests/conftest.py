@@ -21,6 +21,25 @@ zone pile: stack
 '''
 
 
+#: a game that deals three cards to four `take` moves: a rule error (deadlock) in every
+#: game, at 13:13 (docs/language.md's example of a rule error)
+DEADLOCK = """game "t"
+players p1, p2
+card n: 1..3
+cards into deck: card(n: k) for k in 1..3
+zone deck: stack
+zone hand[player]: stack
+action take(c: deck) "Take any card of the deck":
+    move c to hand[me]
+flow:
+    shuffle deck
+    repeat 2:
+        for p in players:
+            choose p: take
+    draw
+"""
+
+
 def load_game(path, **options):
     """Returns the game of a ruleset with option overrides given as keywords."""
     from interpreter import load

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from conftest import DDS, GERRY, RULESETS
+from conftest import DDS, DEADLOCK, GERRY, RULESETS
 from gdl.cli import main
 
 
@@ -61,23 +61,6 @@ def test_run_in_workers_prints_and_writes_what_one_process_does(tmp_path, capsys
     out, traces = outputs[0]
     assert out.count("final table") == 12 and "(seed 14)" in out
     assert [json.loads(line)["seed"] for line in traces.splitlines()] == list(range(3, 15))
-
-
-DEADLOCK = """game "t"
-players p1, p2
-card n: 1..3
-cards into deck: card(n: k) for k in 1..3
-zone deck: stack
-zone hand[player]: stack
-action take(c: deck) "Take any card of the deck":
-    move c to hand[me]
-flow:
-    shuffle deck
-    repeat 2:
-        for p in players:
-            choose p: take
-    draw
-"""
 
 
 def test_run_reports_a_rule_error_met_in_a_worker_as_in_one_process(tmp_path, capsys):

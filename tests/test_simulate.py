@@ -7,29 +7,13 @@ import random
 
 import pytest
 
-from conftest import GERRY, RULESETS, load_game
+from conftest import DEADLOCK, GERRY, RULESETS, load_game
 from gdl.errors import CheckError, GdlError, OptionError, RuleError
 from interpreter import load_text
 from interpreter.agents import first_agent, play_out, random_agent
 from interpreter.simulate import play_games
 
 DOUBLE_DOWN = RULESETS / "double_down.gdl"
-
-DEADLOCK = """game "t"
-players p1, p2
-card n: 1..3
-cards into deck: card(n: k) for k in 1..3
-zone deck: stack
-zone hand[player]: stack
-action take(c: deck) "Take any card of the deck":
-    move c to hand[me]
-flow:
-    shuffle deck
-    repeat 2:
-        for p in players:
-            choose p: take
-    draw
-"""
 
 
 def test_each_game_is_the_one_its_seed_plays():

@@ -23,13 +23,6 @@ CORPUS_STEPS = 2000
 EXHAUSTED_PLAYTHROUGHS = 50
 
 
-def ignore_interrupts():
-    """A worker's initializer: Ctrl-C reaches the whole process group, and it is the
-    parent's to handle (it stops the pool), not each worker's to report."""
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def run_task(task: dict) -> dict:
     """Runs one task: `probe`, `explore` or `shrink`; returns its result.  A crash is
     returned as an internal-error finding, so one bad configuration does not stop the

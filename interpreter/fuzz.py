@@ -113,7 +113,7 @@ class _Runner:
         self.pool = None
         if jobs > 1:
             import multiprocessing
-            from ._fuzz_tasks import ignore_interrupts
+            from .simulate import ignore_interrupts
             self.pool = multiprocessing.get_context("spawn").Pool(jobs, ignore_interrupts)
 
     def map(self, tasks, on_result):

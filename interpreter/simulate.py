@@ -132,10 +132,16 @@ def _blocks(first: int, n: int, jobs: int):
 _WORKER: list = []                  # a worker process's _Player
 
 
-def _start_worker(path, options, settings):
+def ignore_interrupts():
+    """A worker's first step (here and in `gdl fuzz`): Ctrl-C reaches the whole process
+    group, and it is the parent's to handle (it stops the pool), not each worker's."""
     import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_worker(path, options, settings):
     from . import load
-    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
+    ignore_interrupts()
     _WORKER[:] = [_Player(load(path, options), *settings)]
 
 

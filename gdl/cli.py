@@ -170,6 +170,11 @@ def main(argv=None) -> int:
         print("error: the ruleset nests too deeply to evaluate", file=sys.stderr)
         return 2
     except Exception as err:  # noqa: BLE001 - a bug in gdl, not in the user's input
+        from concurrent.futures.process import BrokenProcessPool
+        if isinstance(err, BrokenProcessPool):      # `-j N`: a worker was killed
+            print("error: a worker process stopped before its work was done (killed from "
+                  "outside, or out of memory?)", file=sys.stderr)
+            return 4
         if os.environ.get("GDL_DEBUG"):
             traceback.print_exc()
         print(f"internal error in gdl: {type(err).__name__}: {err} "

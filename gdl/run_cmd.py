@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 
 from .errors import OptionError
@@ -52,12 +51,7 @@ def run_games(args) -> int:
     games = play_games(args.file, args.n, seed=seed0, options=options, agents=args.agents,
                        jobs=args.jobs, traces=bool(args.trace), tables=show,
                        symbols=args.symbols)
-    try:
-        return _run(args, games, show)
-    except BrokenProcessPool:
-        print("error: a worker process stopped before its games were played (killed from "
-              "outside, or out of memory?); no summary", file=sys.stderr)
-        return 1
+    return _run(args, games, show)
 
 
 def _run(args, games, show) -> int:

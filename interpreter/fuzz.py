@@ -107,31 +107,44 @@ class FuzzReport:
 
 # ---------------------------------------------------------------------------- running work
 class _Runner:
-    """Runs tasks in this process (jobs = 1) or in a pool of spawned workers."""
+    """Runs tasks in this process (jobs = 1) or in a pool of spawned workers.  The pool is
+    `concurrent.futures`': a worker killed from outside (out of memory, say) raises
+    BrokenProcessPool where `multiprocessing`'s pool would wait for its task for ever."""
 
     def __init__(self, jobs: int):
         self.pool = None
         if jobs > 1:
             import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
             from .simulate import ignore_interrupts
-            self.pool = multiprocessing.get_context("spawn").Pool(jobs, ignore_interrupts)
+            self.pool = ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"),
+                                            ignore_interrupts)
 
     def map(self, tasks, on_result):
+        """Calls `on_result` with each task's result, in the order they finish."""
         from ._fuzz_tasks import run_task
         if self.pool is None:
             for t in tasks:
                 on_result(run_task(t))
             return
-        for result in self.pool.imap_unordered(run_task, tasks):
-            on_result(result)
+        from concurrent.futures import as_completed
+        for done in as_completed([self.pool.submit(run_task, t) for t in tasks]):
+            on_result(done.result())
 
     def close(self, ok: bool):
-        if self.pool is not None:
-            if ok:
-                self.pool.close()
-            else:
-                self.pool.terminate()
-            self.pool.join()
+        """Lets the workers finish (`ok`) or stops them at once (an error, Ctrl-C): a
+        task runs for seconds, and the user is waiting."""
+        if self.pool is None:
+            return
+        if ok:
+            self.pool.shutdown()
+            return
+        workers = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.join()
 
 
 def _key(config: dict) -> tuple:

@@ -93,7 +93,33 @@ def test_ctrl_c_stops_the_workers_without_their_tracebacks(command):
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert "Process SpawnPoolWorker" not in err.decode() and "Traceback" not in err.decode()
+    assert "Process Spawn" not in err.decode() and "Traceback" not in err.decode()
+
+
+@pytest.mark.parametrize("command", [["run", "-n", "100000", "--seed", "1"],
+                                     ["fuzz", "--budget", "60"]])
+def test_a_killed_worker_is_a_one_line_error_with_status_4(command):
+    """Out of memory, say: the command says so and stops, instead of waiting for ever."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    argv = [sys.executable, "-m", "gdl.cli", command[0], str(RULESETS / "evil_deal.gdl"),
+            *command[1:], "-j", "2"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(4)                       # the workers have started and are playing
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
+                              text=True).stdout.split()
+    workers = [pid for pid in children
+               if b"resource_tracker" not in open(f"/proc/{pid}/cmdline", "rb").read()]
+    os.kill(int(workers[0]), signal.SIGKILL)
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 4, err
+    assert "a worker process stopped" in err.decode() and "Traceback" not in err.decode()
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -509,6 +509,35 @@ def test_worker_processes_find_the_same_hole(tmp_path):
     assert report.jobs == 2 and one(report, "uncovered case").at == 1
 
 
+def test_a_worker_killed_from_outside_ends_the_fuzz_run_instead_of_a_wait(tmp_path):
+    """Out of memory, say: the run raises BrokenProcessPool well before its budget ends
+    (a `multiprocessing` pool would wait for the lost task for ever)."""
+    import multiprocessing
+    import os
+    import signal
+    import threading
+    import time
+    from concurrent.futures.process import BrokenProcessPool
+    raised = []
+
+    def run():
+        try:
+            fuzz(str(RULESETS / "evil_deal.gdl"), budget=60, jobs=2, out_dir=str(tmp_path))
+        except BrokenProcessPool as err:
+            raised.append(err)
+    fuzzing = threading.Thread(target=run, daemon=True)
+    fuzzing.start()
+    deadline = time.monotonic() + 30
+    workers = []
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        workers = [p for p in multiprocessing.active_children() if "resource" not in p.name]
+    time.sleep(2)                               # the workers are at their tasks
+    os.kill(workers[0].pid, signal.SIGKILL)
+    fuzzing.join(20)
+    assert raised and not fuzzing.is_alive()
+
+
 # ---------------------------------------------------------------- the seed games read literally
 def test_double_down_dd8_strict_deadlocks_on_a_hand_of_x2_cards(tmp_path):
     path = LITERAL / "double_down_x2_strict.gdl"
@@ -643,3 +672,4 @@ def test_diff_of_a_small_game_with_itself_compares_every_state(tmp_path):
     result = diff(str(path), str(path), budget=5, write_trace=False)
     assert not result.differs and result.complete and not result.sampled
     assert "every reachable pair of states was compared" in result.text()
+

@@ -135,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--max-states", type=int, help="stop cleanly after this many states")
     p.add_argument("--max-depth", type=int, help="do not expand states deeper than this")
+    p.add_argument("--no-infosets", dest="infosets", action="store_false",
+                   help="do not count information sets (a faster walk: no seat's view "
+                        "of each state is drawn)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     with_options(p)
     p.set_defaults(func=cmd_enumerate)

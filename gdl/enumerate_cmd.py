@@ -15,7 +15,7 @@ from .errors import OptionError
 
 def run_enumerate(args) -> int:
     """Runs `gdl enumerate FILE [--set NAME=VALUE] [--max-states N] [--max-depth D]
-    [--json]`; returns the exit code."""
+    [--no-infosets] [--json]`; returns the exit code."""
     from interpreter import load
     from interpreter.enumerate import enumerate_states
     from interpreter.options import parse_set_args
@@ -25,7 +25,8 @@ def run_enumerate(args) -> int:
             raise OptionError(f"{flag} must be {least} or more, not {value}")
     game = load(args.file, parse_set_args(args.set))
     with _progress_bar(args.max_states) as progress:
-        report = enumerate_states(game, args.max_states, args.max_depth, progress=progress)
+        report = enumerate_states(game, args.max_states, args.max_depth,
+                                  infosets=args.infosets, progress=progress)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:

@@ -763,8 +763,9 @@ def _report_lines(r: Report) -> List[str]:
              f"    terminal:       {r.terminal:>10}",
              f"  legal moves:      {r.legal_moves:>10}   (summed over decision nodes; "
              f"{r.chance_outcomes} chance outcomes)"]
-    if r.infosets is not None:
-        lines.append("  information sets: " + ", ".join(f"{k} {v}" for k, v in r.infosets.items()))
+    lines.append("  information sets: " + (
+        ", ".join(f"{k} {v}" for k, v in r.infosets.items()) if r.infosets is not None
+        else "not counted"))
     lines.extend(f"  WARNING: {m}" for m in r.mixed_infosets)
     longest = "unbounded (cycles)" if r.cycles else (
         f"{r.max_depth} steps" if r.max_depth is not None else "unknown")

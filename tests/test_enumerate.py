@@ -376,6 +376,21 @@ def test_cli_prints_the_report(capsys):
     assert "5/16" in out and "cycles:           no" in out
 
 
+def test_cli_without_information_sets_reports_the_same_walk(capsys):
+    options = sum((["--set", f"{k}={v}"] for k, v in SMALL_DDS.items()), [])
+    reports = []
+    for flags in ([], ["--no-infosets"]):
+        code, out, err = run(capsys, "enumerate", DDS, *options, *flags, "--json")
+        assert code == 0, err
+        reports.append(json.loads(out))
+    full, plain = reports
+    assert full["infosets"] == {"p1": 185, "p2": 185} and plain["infosets"] is None
+    for field in ("states", "terminal", "decision", "legal_moves", "outcomes", "max_depth"):
+        assert plain[field] == full[field]
+    code, out, err = run(capsys, "enumerate", DDS, *options, "--no-infosets")
+    assert "information sets: not counted" in out and "1229" in out
+
+
 def test_cli_json_and_partial(capsys):
     code, out, err = run(capsys, "enumerate", RULESETS / "classics" / "leduc_poker.gdl",
                          "--max-states", 500, "--json")

@@ -51,8 +51,22 @@ def run_task(task: dict) -> dict:
 
 
 #: the checked ruleset of the run whose tasks this process runs: a run's tasks (hundreds of
-#: short ones in a long run, two games per trigger order) read and parse its file once
+#: short ones in a long run, two games per trigger order) share it
 _RULESET: dict = {}
+
+
+def share_ruleset(run: str, path: str, ruleset):
+    """Gives this process a run's checked ruleset, the one the run loaded: its tasks do not
+    read the file again (the designer may be editing it)."""
+    _RULESET.clear()
+    _RULESET[(run, path)] = ruleset
+
+
+def start_worker(run: str, path: str, ruleset):
+    """A worker process's first step: the run's ruleset; Ctrl-C left to the parent."""
+    from .simulate import ignore_interrupts
+    ignore_interrupts()
+    share_ruleset(run, path, ruleset)
 
 
 def _load(task, order=None):

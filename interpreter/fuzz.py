@@ -107,18 +107,21 @@ class FuzzReport:
 
 # ---------------------------------------------------------------------------- running work
 class _Runner:
-    """Runs tasks in this process (jobs = 1) or in a pool of spawned workers.  The pool is
-    `concurrent.futures`': a worker killed from outside (out of memory, say) raises
-    BrokenProcessPool where `multiprocessing`'s pool would wait for its task for ever."""
+    """Runs tasks in this process (jobs = 1) or in a pool of spawned workers, all given
+    the run's checked ruleset.  The pool is `concurrent.futures`': a worker killed from
+    outside (out of memory, say) raises BrokenProcessPool where `multiprocessing`'s pool
+    would wait for its task for ever."""
 
-    def __init__(self, jobs: int):
+    def __init__(self, run: "_Run", ruleset):
+        from ._fuzz_tasks import share_ruleset, start_worker
         self.pool = None
-        if jobs > 1:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-            from .simulate import ignore_interrupts
-            self.pool = ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"),
-                                            ignore_interrupts)
+        if run.jobs == 1:
+            share_ruleset(run.token, run.path, ruleset)
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        self.pool = ProcessPoolExecutor(run.jobs, multiprocessing.get_context("spawn"),
+                                        start_worker, (run.token, run.path, ruleset))
 
     def map(self, tasks, on_result):
         """Calls `on_result` with each task's result, in the order they finish."""
@@ -305,7 +308,7 @@ def fuzz(path, overrides: Optional[Dict[str, str]] = None, *, budget: float = DE
     run = _Run(path, base, budget=budget, seed=seed, jobs=max(1, jobs),
                max_steps=max_steps, max_states=max_states, progress=progress)
     configs = _unique([base] + mains + sweeps)
-    runner = _Runner(run.jobs)
+    runner = _Runner(run, base_game.ruleset)
     ok = False
     try:
         _probe_phase(run, runner, configs)

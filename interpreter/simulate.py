@@ -56,7 +56,7 @@ def play_games(path: str, n: int, *, seed: int = 0, options: Optional[dict] = No
     if jobs == 1:
         player = _Player(game, *settings)
         return GameRun(game, (player.block(seeds) for seeds in blocks))
-    return GameRun(game, _in_workers(path, options, settings, blocks, jobs))
+    return GameRun(game, _in_workers(game.ruleset, options, settings, blocks, jobs))
 
 
 class GameRun:
@@ -139,24 +139,25 @@ def ignore_interrupts():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _start_worker(path, options, settings):
-    from . import load
+def _start_worker(ruleset, options, settings):
+    from .game import Game
     ignore_interrupts()
-    _WORKER[:] = [_Player(load(path, options), *settings)]
+    _WORKER[:] = [_Player(Game(ruleset, options), *settings)]
 
 
 def _play_block(seeds: range) -> list:
     return _WORKER[0].block(seeds)
 
 
-def _in_workers(path, options, settings, blocks, jobs: int):
-    """Yields each block's games in the blocks' order (each worker loads the ruleset).  A
-    worker that dies (killed, out of memory) raises `BrokenProcessPool` here instead of
-    leaving the run waiting for its block."""
+def _in_workers(ruleset, options, settings, blocks, jobs: int):
+    """Yields each block's games in the blocks' order.  Each worker is given the checked
+    ruleset the call loaded, not its file (which the designer may be editing).  A worker
+    that dies (killed, out of memory) raises `BrokenProcessPool` here instead of leaving
+    the run waiting for its block."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     pool = ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"), _start_worker,
-                               (path, options, settings))
+                               (ruleset, options, settings))
     ok = False
     try:
         yield from pool.map(_play_block, blocks)

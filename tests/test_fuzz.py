@@ -509,6 +509,23 @@ def test_worker_processes_find_the_same_hole(tmp_path):
     assert report.jobs == 2 and one(report, "uncovered case").at == 1
 
 
+def test_workers_fuzz_the_game_the_run_loaded_even_if_the_file_changes(tmp_path,
+                                                                          monkeypatch):
+    """The workers are given the checked rules: the file edited once the run has loaded
+    it (a designer at work), before any worker starts, changes nothing; a worker that
+    read the file would find the new game's deadlock."""
+    import interpreter.fuzz as fuzz_module
+    path = ruleset(tmp_path, UNCOVERED)
+    start_run = fuzz_module._Run.__init__
+
+    def edit_then_start(self, *args, **kw):
+        path.write_text(DEADLOCK)
+        start_run(self, *args, **kw)
+    monkeypatch.setattr(fuzz_module._Run, "__init__", edit_then_start)
+    report = run(path, tmp_path, budget=2.5, jobs=2)
+    assert [f.kind for f in report.holes()] == ["uncovered case"], report.text()
+
+
 def test_a_worker_killed_from_outside_ends_the_fuzz_run_instead_of_a_wait(tmp_path):
     """Out of memory, say: the run raises BrokenProcessPool well before its budget ends
     (a `multiprocessing` pool would wait for the lost task for ever)."""

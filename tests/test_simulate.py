@@ -86,6 +86,17 @@ def test_errors_pickle_with_all_their_fields(tmp_path):
         assert str(back) == str(err) and back.__dict__.keys() == err.__dict__.keys()
 
 
+def test_workers_play_the_game_the_call_loaded_even_if_the_file_changes(tmp_path):
+    """The workers are given the checked rules, not the file's path: an edit made while
+    the games run (a designer at work) cannot give the workers another game."""
+    path = tmp_path / "game.gdl"
+    path.write_text((RULESETS / "gerry.gdl").read_text())
+    want = [g.returns for g in play_games(str(path), 40, seed=3)]
+    run = play_games(str(path), 40, seed=3, jobs=2)
+    path.write_text("this is not a ruleset")
+    assert [g.returns for g in run] == want
+
+
 def test_a_worker_killed_from_outside_ends_the_run_instead_of_a_wait():
     import multiprocessing
     import os

@@ -18,7 +18,6 @@ Register both in `gdl/cli.py`'s `build_parser`:
 from __future__ import annotations
 
 import json
-import os
 import sys
 from contextlib import contextmanager
 
@@ -93,9 +92,10 @@ def run_fuzz(args) -> int:
     from interpreter.fuzz import fuzz
     from interpreter._fuzz_sweep import parse_players
     from interpreter.options import parse_set_args
+    from interpreter.simulate import usable_cores
     _check(args)
     players = parse_players(args.players) if args.players else None
-    jobs = args.jobs or os.cpu_count() or 1
+    jobs = args.jobs or usable_cores()
     with _progress_bar(args.budget) as progress:
         report = fuzz(args.file, parse_set_args(args.set), budget=args.budget,
                       seed=args.seed, players=players, sweep=args.sweep_options, jobs=jobs,

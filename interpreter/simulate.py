@@ -41,7 +41,6 @@ def play_games(path: str, n: int, *, seed: int = 0, options: Optional[dict] = No
     `jobs`: worker processes (0: one per core); `traces`/`tables`: keep each game's
     trace (JSON text) or final table.  A user error (a rule error met in a game, say) is
     raised where that game would come, after the games before it."""
-    import os
     from . import load
     if n < 1:
         raise OptionError(f"the number of games must be 1 or more, not {n}")
@@ -51,7 +50,7 @@ def play_games(path: str, n: int, *, seed: int = 0, options: Optional[dict] = No
     game = load(path, options)                  # errors in the text: here, at the call
     settings = (agents, traces, tables, symbols)
     _agents_of(game, agents)
-    jobs = min(jobs or os.cpu_count() or 1, n)
+    jobs = min(jobs or usable_cores(), n)
     blocks = _blocks(seed, n, jobs)
     if jobs == 1:
         player = _Player(game, *settings)
@@ -127,6 +126,16 @@ def _blocks(first: int, n: int, jobs: int):
     size = max(1, min(MAX_BLOCK, n // (jobs * 16))) if jobs > 1 else MAX_BLOCK
     for start in range(first, first + n, size):
         yield range(start, min(start + size, first + n))
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (`-j 0`): its CPU affinity where the system has
+    one (a container or `taskset` may allow fewer than the machine has), else all."""
+    import os
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 _WORKER: list = []                  # a worker process's _Player

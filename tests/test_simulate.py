@@ -11,6 +11,7 @@ from conftest import DEADLOCK, GERRY, RULESETS, load_game
 from gdl.errors import CheckError, GdlError, OptionError, RuleError
 from interpreter import load_text
 from interpreter.agents import first_agent, play_out, random_agent
+from interpreter import simulate
 from interpreter.simulate import play_games
 
 DOUBLE_DOWN = RULESETS / "double_down.gdl"
@@ -119,3 +120,13 @@ def test_a_worker_killed_from_outside_ends_the_run_instead_of_a_wait():
     waiting.start()
     waiting.join(60)
     assert raised and not waiting.is_alive()
+
+
+def test_one_worker_per_core_counts_the_cores_this_process_may_use(monkeypatch):
+    """`-j 0` under `taskset` or in a container: the cores allowed, not the machine's."""
+    import os
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    assert simulate.usable_cores() == 1
+    monkeypatch.setattr(simulate, "_in_workers", None)      # one core: no worker
+    assert [g.seed for g in play_games(str(GERRY), 5, jobs=0)] == [0, 1, 2, 3, 4]

@@ -92,7 +92,7 @@ def run_fuzz(args) -> int:
     from interpreter.fuzz import fuzz
     from interpreter._fuzz_sweep import parse_players
     from interpreter.options import parse_set_args
-    from interpreter.simulate import usable_cores
+    from interpreter._workers import usable_cores
     _check(args)
     players = parse_players(args.players) if args.players else None
     jobs = args.jobs or usable_cores()

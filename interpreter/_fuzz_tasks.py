@@ -64,7 +64,7 @@ def share_ruleset(run: str, path: str, ruleset):
 
 def start_worker(run: str, path: str, ruleset):
     """A worker process's first step: the run's ruleset; Ctrl-C left to the parent."""
-    from .simulate import ignore_interrupts
+    from ._workers import ignore_interrupts
     ignore_interrupts()
     share_ruleset(run, path, ruleset)
 

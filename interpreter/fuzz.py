@@ -35,6 +35,7 @@ from ._fuzz_common import DEAD, HOLES, KINDS, declarations
 from ._fuzz_diff import DiffResult, diff
 from ._fuzz_report import coverage_rows, dead_findings, report_json, report_text
 from ._fuzz_sweep import changed_option, player_configs, sweep_configs, value_text
+from ._workers import BrokenProcessPool, check_main_guard, lost_worker, stop_now, worker_pool
 
 DEFAULT_BUDGET = 10.0
 DEFAULT_MAX_STEPS = 10_000
@@ -108,20 +109,15 @@ class FuzzReport:
 # ---------------------------------------------------------------------------- running work
 class _Runner:
     """Runs tasks in this process (jobs = 1) or in a pool of spawned workers, all given
-    the run's checked ruleset.  The pool is `concurrent.futures`': a worker killed from
-    outside (out of memory, say) raises BrokenProcessPool where `multiprocessing`'s pool
-    would wait for its task for ever."""
+    the run's checked ruleset (see `_workers` for the pool)."""
 
     def __init__(self, run: "_Run", ruleset):
         from ._fuzz_tasks import share_ruleset, start_worker
         self.pool = None
         if run.jobs == 1:
             share_ruleset(run.token, run.path, ruleset)
-            return
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        self.pool = ProcessPoolExecutor(run.jobs, multiprocessing.get_context("spawn"),
-                                        start_worker, (run.token, run.path, ruleset))
+        else:
+            self.pool = worker_pool(run.jobs, start_worker, (run.token, run.path, ruleset))
 
     def map(self, tasks, on_result):
         """Calls `on_result` with each task's result, in the order they finish."""
@@ -131,23 +127,20 @@ class _Runner:
                 on_result(run_task(t))
             return
         from concurrent.futures import as_completed
-        for done in as_completed([self.pool.submit(run_task, t) for t in tasks]):
-            on_result(done.result())
+        try:
+            for done in as_completed([self.pool.submit(run_task, t) for t in tasks]):
+                on_result(done.result())
+        except BrokenProcessPool as err:
+            raise lost_worker(err) from None
 
     def close(self, ok: bool):
-        """Lets the workers finish (`ok`) or stops them at once (an error, Ctrl-C): a
-        task runs for seconds, and the user is waiting."""
-        if self.pool is None:
-            return
-        if ok:
-            self.pool.shutdown()
-            return
-        workers = list((getattr(self.pool, "_processes", None) or {}).values())
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.join()
+        """Lets the workers finish (`ok`) or stops them at once (an error, Ctrl-C: a
+        task runs for seconds, and the user is waiting)."""
+        if self.pool is not None:
+            if ok:
+                self.pool.shutdown()
+            else:
+                stop_now(self.pool)
 
 
 def _key(config: dict) -> tuple:
@@ -301,6 +294,8 @@ def fuzz(path, overrides: Optional[Dict[str, str]] = None, *, budget: float = DE
     `progress(seconds, note)` is called as work completes.  Errors in the ruleset itself
     or in `overrides` raise GdlError, as `load` does."""
     from .game import load
+    if jobs > 1:
+        check_main_guard("fuzz")
     base = {k: v if isinstance(v, str) else value_text(v) for k, v in (overrides or {}).items()}
     base_game = load(path, base)
     mains = player_configs(base, players) if players else [base]

@@ -14,6 +14,9 @@ import attrs
 
 from gdl.errors import GdlError, OptionError
 
+from ._workers import (BrokenProcessPool, check_main_guard, ignore_interrupts, lost_worker,
+                       stop_now, usable_cores, worker_pool)
+
 #: at most this many games per block handed to a worker (a block's results travel back in
 #: one message; smaller blocks keep progress reports coming and the memory flat)
 MAX_BLOCK = 250
@@ -46,6 +49,8 @@ def play_games(path: str, n: int, *, seed: int = 0, options: Optional[dict] = No
         raise OptionError(f"the number of games must be 1 or more, not {n}")
     if jobs < 0:
         raise OptionError(f"jobs must be 0 (one per core) or more, not {jobs}")
+    if jobs != 1:
+        check_main_guard("play_games")
     options = dict(options or {})
     game = load(path, options)                  # errors in the text: here, at the call
     settings = (agents, traces, tables, symbols)
@@ -128,24 +133,7 @@ def _blocks(first: int, n: int, jobs: int):
         yield range(start, min(start + size, first + n))
 
 
-def usable_cores() -> int:
-    """The cores this process may run on (`-j 0`): its CPU affinity where the system has
-    one (a container or `taskset` may allow fewer than the machine has), else all."""
-    import os
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
 _WORKER: list = []                  # a worker process's _Player
-
-
-def ignore_interrupts():
-    """A worker's first step (here and in `gdl fuzz`): Ctrl-C reaches the whole process
-    group, and it is the parent's to handle (it stops the pool), not each worker's."""
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _start_worker(ruleset, options, settings):
@@ -163,15 +151,15 @@ def _in_workers(ruleset, options, settings, blocks, jobs: int):
     ruleset the call loaded, not its file (which the designer may be editing).  A worker
     that dies (killed, out of memory) raises `BrokenProcessPool` here instead of leaving
     the run waiting for its block."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    pool = ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"), _start_worker,
-                               (ruleset, options, settings))
+    pool = worker_pool(jobs, _start_worker, (ruleset, options, settings))
     ok = False
     try:
         yield from pool.map(_play_block, blocks)
         ok = True
+    except BrokenProcessPool as err:
+        raise lost_worker(err) from None
     finally:
-        # on an error or Ctrl-C, the blocks not started are dropped; those being played
-        # end with their block (the workers ignore SIGINT)
-        pool.shutdown(wait=ok, cancel_futures=not ok)
+        if ok:
+            pool.shutdown()
+        else:                           # an error, Ctrl-C, or the games no longer wanted
+            stop_now(pool)

@@ -130,3 +130,46 @@ def test_one_worker_per_core_counts_the_cores_this_process_may_use(monkeypatch):
     assert simulate.usable_cores() == 1
     monkeypatch.setattr(simulate, "_in_workers", None)      # one core: no worker
     assert [g.seed for g in play_games(str(GERRY), 5, jobs=0)] == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("call", [
+    "play_games(RULES, 50, jobs=2)",
+    "fuzz(RULES, budget=1, jobs=2, write_traces=False)",
+])
+def test_a_script_without_the_main_guard_is_told_to_add_it(tmp_path, call):
+    """Spawned workers import the script again; instead of multiprocessing's page-long
+    RuntimeError, each says what to do and the script's call says what happened."""
+    import subprocess
+    import sys
+    script = tmp_path / "script.py"
+    script.write_text(
+        "from interpreter.fuzz import fuzz\n"
+        "from interpreter.simulate import play_games\n"
+        f"RULES = {str(GERRY)!r}\n"
+        f"result = {call}\n"
+        "list(result) if not hasattr(result, 'findings') else None\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode != 0
+    assert 'under `if __name__ == "__main__":`' in proc.stderr
+    assert "OptionError" in proc.stderr and "RuntimeError" not in proc.stderr
+    assert proc.stderr.rstrip().splitlines()[-1].startswith(
+        "concurrent.futures.process.BrokenProcessPool: a worker process stopped")
+
+
+def test_the_documented_example_runs_as_a_script(tmp_path):
+    """docs/language.md's `play_games` example, with fewer games, saved as a script."""
+    import ast
+    import subprocess
+    import sys
+    from pathlib import Path
+    docs = (Path(__file__).parent.parent / "docs" / "language.md").read_text()
+    start = docs.index("```python\nfrom interpreter.simulate import play_games") + 10
+    code = docs[start:docs.index("```", start)].replace("100_000", "300")
+    script = tmp_path / "example.py"
+    script.write_text(code)
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, cwd=Path(__file__).parent.parent)
+    assert proc.returncode == 0, proc.stderr
+    wins = ast.literal_eval(proc.stdout)      # the script prints a list of three counts
+    assert len(wins) == 3 and sum(wins) == 300

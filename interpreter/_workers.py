@@ -1,0 +1,73 @@
+"""Worker processes, as `play_games` (`gdl run -j`) and `gdl fuzz -j` start them.
+
+Both use a `concurrent.futures` pool of spawned processes: a worker killed from outside
+(out of memory, say) breaks the pool, which the parent learns at once, where a
+`multiprocessing` pool would wait for the lost task for ever.  Spawned workers import the
+caller's main script again, as every spawned process does, so a script must start them
+from under `if __name__ == "__main__":`; `check_main_guard` says so plainly instead of
+multiprocessing's page-long RuntimeError.
+"""
+from __future__ import annotations
+
+from concurrent.futures.process import BrokenProcessPool
+
+from gdl.errors import OptionError
+
+#: what a broken pool means, for the Python API (the command line cannot miss the guard)
+LOST_WORKER = ("a worker process stopped before its work was done: killed from outside "
+               "(out of memory?), or, from a script, the call that starts the workers is "
+               "not under `if __name__ == \"__main__\":` (each worker imports the script "
+               "again)")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (`-j 0`): its CPU affinity where the system has
+    one (a container or `taskset` may allow fewer than the machine has), else all."""
+    import os
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def ignore_interrupts():
+    """A worker's first step: Ctrl-C reaches the whole process group, and it is the
+    parent's to handle (it stops the pool), not each worker's."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def check_main_guard(call: str):
+    """Raises OptionError if this process is a worker still importing the main script,
+    which calls `call` with workers at its top level: the worker would start workers."""
+    import multiprocessing
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise OptionError(
+            f"{call} with more than one job starts worker processes, and each imports the "
+            f"main script again: put the code that calls it under "
+            f"`if __name__ == \"__main__\":`")
+
+
+def worker_pool(jobs: int, initializer, initargs: tuple):
+    """A pool of `jobs` spawned workers, each starting with `initializer(*initargs)`."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    return ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"), initializer,
+                               initargs)
+
+
+def stop_now(pool):
+    """Stops a pool at once (an error, Ctrl-C): the tasks not started are dropped and the
+    workers ended, rather than left to finish tasks nobody will read."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join()
+
+
+def lost_worker(err: BrokenProcessPool) -> BrokenProcessPool:
+    """The broken pool's error, saying what may have broken it (its own message, "A
+    process in the process pool was terminated abruptly", does not)."""
+    return BrokenProcessPool(LOST_WORKER)

@@ -3,7 +3,7 @@
 Both use a `concurrent.futures` pool of spawned processes: a worker killed from outside
 (out of memory, say) breaks the pool, which the parent learns at once, where a
 `multiprocessing` pool would wait for the lost task for ever.  Spawned workers import the
-caller's main script again, as every spawned process does, so a script must start them
+calling script again, as every spawned process does, so a script must start them
 from under `if __name__ == "__main__":`; `check_main_guard` says so plainly instead of
 multiprocessing's page-long RuntimeError.
 """

@@ -13,7 +13,9 @@ from concurrent.futures.process import BrokenProcessPool
 
 from gdl.errors import OptionError
 
-#: what a broken pool means, for the Python API (the command line cannot miss the guard)
+#: what a broken pool means, for the Python API (the command line cannot miss the guard);
+#: the pool's own message, "A process in the process pool was terminated abruptly", does
+#: not say
 LOST_WORKER = ("a worker process stopped before its work was done: killed from outside "
                "(out of memory?), or, from a script, the call that starts the workers is "
                "not under `if __name__ == \"__main__\":` (each worker imports the script "
@@ -41,6 +43,8 @@ def check_main_guard(call: str):
     """Raises OptionError if this process is a worker still importing the main script,
     which calls `call` with workers at its top level: the worker would start workers."""
     import multiprocessing
+    # `_inheriting` is set while a spawned process imports the main script: the test
+    # multiprocessing itself makes before its RuntimeError
     if getattr(multiprocessing.current_process(), "_inheriting", False):
         raise OptionError(
             f"{call} with more than one job starts worker processes, and each imports the "
@@ -59,15 +63,14 @@ def worker_pool(jobs: int, initializer, initargs: tuple):
 def stop_now(pool):
     """Stops a pool at once (an error, Ctrl-C): the tasks not started are dropped and the
     workers ended, rather than left to finish tasks nobody will read."""
+    terminate = getattr(pool, "terminate_workers", None)      # Python 3.14 on
+    if terminate is not None:
+        terminate()
+        return
+    # before 3.14, the same by hand, from the pool's own record of its workers
     workers = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.terminate()
     for worker in workers:
         worker.join()
-
-
-def lost_worker(err: BrokenProcessPool) -> BrokenProcessPool:
-    """The broken pool's error, saying what may have broken it (its own message, "A
-    process in the process pool was terminated abruptly", does not)."""
-    return BrokenProcessPool(LOST_WORKER)

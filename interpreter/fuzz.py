@@ -35,7 +35,8 @@ from ._fuzz_common import DEAD, HOLES, KINDS, declarations
 from ._fuzz_diff import DiffResult, diff
 from ._fuzz_report import coverage_rows, dead_findings, report_json, report_text
 from ._fuzz_sweep import changed_option, player_configs, sweep_configs, value_text
-from ._workers import BrokenProcessPool, check_main_guard, lost_worker, stop_now, worker_pool
+from ._workers import (LOST_WORKER, BrokenProcessPool, check_main_guard, stop_now,
+                       worker_pool)
 
 DEFAULT_BUDGET = 10.0
 DEFAULT_MAX_STEPS = 10_000
@@ -130,8 +131,8 @@ class _Runner:
         try:
             for done in as_completed([self.pool.submit(run_task, t) for t in tasks]):
                 on_result(done.result())
-        except BrokenProcessPool as err:
-            raise lost_worker(err) from None
+        except BrokenProcessPool:
+            raise BrokenProcessPool(LOST_WORKER) from None
 
     def close(self, ok: bool):
         """Lets the workers finish (`ok`) or stops them at once (an error, Ctrl-C: a

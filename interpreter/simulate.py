@@ -14,7 +14,7 @@ import attrs
 
 from gdl.errors import GdlError, OptionError
 
-from ._workers import (BrokenProcessPool, check_main_guard, ignore_interrupts, lost_worker,
+from ._workers import (LOST_WORKER, BrokenProcessPool, check_main_guard, ignore_interrupts,
                        stop_now, usable_cores, worker_pool)
 
 #: at most this many games per block handed to a worker (a block's results travel back in
@@ -156,8 +156,8 @@ def _in_workers(ruleset, options, settings, blocks, jobs: int):
     try:
         yield from pool.map(_play_block, blocks)
         ok = True
-    except BrokenProcessPool as err:
-        raise lost_worker(err) from None
+    except BrokenProcessPool:
+        raise BrokenProcessPool(LOST_WORKER) from None
     finally:
         if ok:
             pool.shutdown()

@@ -5,11 +5,10 @@ Both use a `concurrent.futures` pool of spawned processes: a worker killed from 
 `multiprocessing` pool would wait for the lost task for ever.  Spawned workers import the
 calling script again, as every spawned process does, so a script must start them
 from under `if __name__ == "__main__":`; `check_main_guard` says so plainly instead of
-multiprocessing's page-long RuntimeError.
+multiprocessing's page-long RuntimeError.  (`multiprocessing` and `concurrent.futures` are
+imported where a pool is made: every `gdl` command imports this module's users.)
 """
 from __future__ import annotations
-
-from concurrent.futures.process import BrokenProcessPool
 
 from gdl.errors import OptionError
 

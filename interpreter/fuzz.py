@@ -35,8 +35,7 @@ from ._fuzz_common import DEAD, HOLES, KINDS, declarations
 from ._fuzz_diff import DiffResult, diff
 from ._fuzz_report import coverage_rows, dead_findings, report_json, report_text
 from ._fuzz_sweep import changed_option, player_configs, sweep_configs, value_text
-from ._workers import (LOST_WORKER, BrokenProcessPool, check_main_guard, stop_now,
-                       worker_pool)
+from ._workers import LOST_WORKER, check_main_guard, stop_now, worker_pool
 
 DEFAULT_BUDGET = 10.0
 DEFAULT_MAX_STEPS = 10_000
@@ -128,6 +127,7 @@ class _Runner:
                 on_result(run_task(t))
             return
         from concurrent.futures import as_completed
+        from concurrent.futures.process import BrokenProcessPool
         try:
             for done in as_completed([self.pool.submit(run_task, t) for t in tasks]):
                 on_result(done.result())

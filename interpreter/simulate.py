@@ -14,8 +14,8 @@ import attrs
 
 from gdl.errors import GdlError, OptionError
 
-from ._workers import (LOST_WORKER, BrokenProcessPool, check_main_guard, ignore_interrupts,
-                       stop_now, usable_cores, worker_pool)
+from ._workers import (LOST_WORKER, check_main_guard, ignore_interrupts, stop_now,
+                       usable_cores, worker_pool)
 
 #: at most this many games per block handed to a worker (a block's results travel back in
 #: one message; smaller blocks keep progress reports coming and the memory flat)
@@ -151,6 +151,7 @@ def _in_workers(ruleset, options, settings, blocks, jobs: int):
     ruleset the call loaded, not its file (which the designer may be editing).  A worker
     that dies (killed, out of memory) raises `BrokenProcessPool` here instead of leaving
     the run waiting for its block."""
+    from concurrent.futures.process import BrokenProcessPool
     pool = worker_pool(jobs, _start_worker, (ruleset, options, settings))
     ok = False
     try:

@@ -156,3 +156,16 @@ def test_bench_reports_rates(capsys):
     code, out, err = run(capsys, "bench", GERRY, "--seconds", "0.3")
     assert code == 0, err
     assert "playouts/s" in out and "decisions/s" in out
+
+
+def test_the_command_line_starts_without_the_worker_pools_modules():
+    """`multiprocessing` and `concurrent.futures` cost ~10 ms to import: only a command
+    that starts workers pays for them."""
+    import subprocess
+    import sys
+    code = ("import sys, gdl.cli; gdl.cli.build_parser(); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('multiprocessing', 'concurrent')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

@@ -689,4 +689,3 @@ def test_diff_of_a_small_game_with_itself_compares_every_state(tmp_path):
     result = diff(str(path), str(path), budget=5, write_trace=False)
     assert not result.differs and result.complete and not result.sampled
     assert "every reachable pair of states was compared" in result.text()
-

@@ -9,9 +9,8 @@ import pytest
 
 from conftest import DEADLOCK, GERRY, RULESETS, load_game
 from gdl.errors import CheckError, GdlError, OptionError, RuleError
-from interpreter import load_text
+from interpreter import load_text, simulate
 from interpreter.agents import first_agent, play_out, random_agent
-from interpreter import simulate
 from interpreter.simulate import play_games
 
 DOUBLE_DOWN = RULESETS / "double_down.gdl"

@@ -41,7 +41,7 @@ def play_games(path: str, n: int, *, seed: int = 0, options: Optional[dict] = No
     """Plays `n` games of a ruleset (seeds `seed` to `seed+n-1`) and yields them in that
     order.  `agents`: a spec such as "random,first" (the last repeats; default random)
     or one agent per seat (with `jobs` > 1, functions a worker can import by name);
-    `jobs`: worker processes (0: one per core); `traces`/`tables`: keep each game's
+    `jobs`: worker processes (0: one per usable core); `traces`/`tables`: keep each game's
     trace (JSON text) or final table.  A user error (a rule error met in a game, say) is
     raised where that game would come, after the games before it."""
     from . import load

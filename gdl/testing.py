@@ -449,11 +449,6 @@ class GameStateMachine(RuleBasedStateMachine):
                             f"make_state_machine(game)")
         self.state = self.game.new_state(0)
         self.steps: List[str] = []
-        # Seats that have committed at the open simultaneous decision.  Undo is not checked
-        # on a step that resolves one whose commits came out of seat order: the engine's
-        # history records them in seat order, so `undo(1)` gives back a state in which
-        # another seat's commit is pending (an engine issue, see docs/testing.md).
-        self.committed: list = []
 
     @rule(data=st.data())
     def step(self, data):
@@ -461,16 +456,12 @@ class GameStateMachine(RuleBasedStateMachine):
             return                              # a rule must stay available: do nothing
         before = self.state.clone()
         try:
-            seat = _draw(data.draw, self.state, self.steps)
+            _draw(data.draw, self.state, self.steps)
         except GdlError as err:
             raise LawBroken(f"the rules failed: {err}\n"
                             + _story(self.game, self.state, self.steps)) from None
         note(self.steps[-1])
-        resolved = len(self.state.history) - len(before.history) > 1
-        if not (resolved and any(p.index > seat.index for p in self.committed)):
-            _check_undo(before, self.state, self.steps)
-        pending = self.state.is_simultaneous() and len(self.state.history) == len(before.history)
-        self.committed = self.committed + [seat] if pending else []
+        _check_undo(before, self.state, self.steps)
 
     @invariant()
     def laws_hold(self):

@@ -6,8 +6,10 @@ order, which makes every result the same for any number of jobs.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import random
+from collections import deque
 from typing import Iterator, Optional, Sequence, Union
 
 import attrs
@@ -20,6 +22,8 @@ from ._workers import (LOST_WORKER, check_main_guard, ignore_interrupts, stop_no
 #: at most this many games per block handed to a worker (a block's results travel back in
 #: one message; smaller blocks keep progress reports coming and the memory flat)
 MAX_BLOCK = 250
+#: blocks handed out ahead of the one being read, per worker
+AHEAD = 3
 
 
 @attrs.frozen
@@ -155,7 +159,15 @@ def _in_workers(ruleset, options, settings, blocks, jobs: int):
     pool = worker_pool(jobs, _start_worker, (ruleset, options, settings))
     ok = False
     try:
-        yield from pool.map(_play_block, blocks)
+        # a few blocks a worker handed out at a time, not all: the results wait in this
+        # process until they are read, and Python's exit waits for every block handed out
+        ahead = deque(pool.submit(_play_block, seeds)
+                      for seeds in itertools.islice(blocks, AHEAD * jobs))
+        while ahead:
+            records = ahead.popleft().result()
+            for seeds in itertools.islice(blocks, 1):
+                ahead.append(pool.submit(_play_block, seeds))
+            yield records
         ok = True
     except BrokenProcessPool:
         raise BrokenProcessPool(LOST_WORKER) from None

@@ -97,6 +97,32 @@ def test_workers_play_the_game_the_call_loaded_even_if_the_file_changes(tmp_path
     assert [g.returns for g in run] == want
 
 
+def test_a_script_that_stops_reading_early_does_not_wait_for_every_game(tmp_path):
+    """Python waits at exit for the work handed to a pool: only a few blocks at a time are
+    handed out, so a script that takes one game of a million and ends, ends."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "early.py"
+    script.write_text(
+        "from interpreter.simulate import play_games\n"
+        "if __name__ == '__main__':\n"
+        f"    run = play_games({str(GERRY)!r}, 1_000_000, jobs=2)\n"
+        "    print(next(run).seed)\n")
+    start = time.monotonic()
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:                            # the workers too, if it failed
+        if proc.poll() is None or time.monotonic() - start >= 20:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0 and out.strip() == "0", err
+    assert time.monotonic() - start < 20
+
+
 def test_a_worker_killed_from_outside_ends_the_run_instead_of_a_wait():
     import multiprocessing
     import os

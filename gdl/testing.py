@@ -92,7 +92,7 @@ def draw_step(draw, state) -> str:
 
 def _draw(draw, state, steps: List[str]):
     """Makes one step, appending its text to `steps` before it is applied (so a step that
-    raises is in the trace); returns the seat that moved, or None for chance."""
+    raises is in the trace)."""
     if state.is_chance():
         outcomes = state.chance_outcomes()
         if outcomes is None:
@@ -101,14 +101,13 @@ def _draw(draw, state, steps: List[str]):
             outcome = outcomes[draw(st.integers(0, len(outcomes) - 1))][0]
         steps.append(f"chance: {outcome.text}")
         state.apply(outcome)
-        return None
+        return
     seats = state.to_move()
     seat = seats[draw(st.integers(0, len(seats) - 1))] if len(seats) > 1 else seats[0]
     moves = state.legal_moves(seat)
     move = moves[draw(st.integers(0, len(moves) - 1))]
     steps.append(f"{seat.name}: {move.text}")
     state.apply(move, seat)
-    return seat
 
 
 def playthroughs(game, max_steps: int = 100, to_end: bool = False, seed: int = 0):

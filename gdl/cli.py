@@ -12,7 +12,7 @@ import sys
 import time
 import traceback
 
-from .errors import GdlError
+from .errors import GdlError, OptionError
 
 
 def _load(path, sets):
@@ -56,6 +56,8 @@ def cmd_replay(args) -> int:
 
 def cmd_bench(args) -> int:
     from interpreter.agents import AGENTS, play_out
+    if not args.seconds > 0:
+        raise OptionError(f"--seconds must be more than 0, not {args.seconds:g}")
     game = _load(args.file, args.set)
     agents = [AGENTS["random"]] * game.num_players
     rng = random.Random(args.seed)

@@ -143,6 +143,8 @@ def test_a_killed_worker_is_a_one_line_error_with_status_4(command):
     (["run", GERRY, "--agents", "randm"], "did you mean 'random'"),
     (["run", GERRY, "--jobs", "-1"], "--jobs must be 0 (one per core) or more"),
     (["run", GERRY, "-n", "0"], "-n must be 1 or more"),
+    (["bench", GERRY, "--seconds", "0"], "--seconds must be more than 0, not 0"),
+    (["bench", GERRY, "--seconds", "-1"], "--seconds must be more than 0, not -1"),
     (["replay", "no-such-trace.jsonl"], "cannot read"),
     (["check", "no-such-file.gdl"], "cannot read"),
 ])

@@ -57,7 +57,7 @@ def run_games(args) -> int:
 def _run(args, games, show) -> int:
     totals = [0.0] * games.game.num_players
     wins: Counter = Counter()
-    lengths = []
+    played = steps = longest = 0            # running figures: a million games keep no list
     out = open(args.trace, "w", encoding="utf-8") if args.trace else None
     try:
         with _progress(args.n) as advance:
@@ -65,21 +65,23 @@ def _run(args, games, show) -> int:
                 for k, r in enumerate(game.returns):
                     totals[k] += r
                 wins[_outcome_label(game)] += 1
-                lengths.append(game.steps)
+                played += 1
+                steps += game.steps
+                longest = max(longest, game.steps)
                 if out:
                     out.write(game.trace + "\n")
                 if show:
-                    print(f"--- game {len(lengths)} (seed {game.seed}), final table:")
+                    print(f"--- game {played} (seed {game.seed}), final table:")
                     print(game.table)
                 advance(1)
     finally:
         if out:
             out.close()
-    _summary(games.game, args.n, totals, wins, lengths)
+    _summary(games.game, args.n, totals, wins, steps, longest)
     return 0
 
 
-def _summary(game, n, totals, wins, lengths):
+def _summary(game, n, totals, wins, steps, longest):
     from interpreter.values import text_of
     shown = ", ".join(f"{k}={getattr(v, 'name', None) or text_of(v)}"
                       for k, v in game.options.items())
@@ -89,4 +91,4 @@ def _summary(game, n, totals, wins, lengths):
                   if label.startswith("win") and str(seat.index) in label[4:].split("+"))
         print(f"  {seat.name:>8}: won {won:5d}   mean return {total / n:+.3f}")
     print(f"  draws: {wins.get('draw', 0)}   unfinished: {wins.get('unfinished', 0)}")
-    print(f"  length in steps: mean {sum(lengths) / n:.1f}, max {max(lengths)}")
+    print(f"  length in steps: mean {steps / n:.1f}, max {longest}")

@@ -171,3 +171,27 @@ def test_the_command_line_starts_without_the_worker_pools_modules():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_run_keeps_running_figures_not_a_list_of_every_game(capsys):
+    """`gdl run -n 10000000`: the summary's memory does not grow with the games."""
+    import argparse
+    import tracemalloc
+    from gdl.run_cmd import _run
+    from interpreter import load
+    from interpreter.simulate import PlayedGame
+
+    class Run:                          # what play_games returns, with made-up games
+        game = load(str(GERRY))
+
+        def __iter__(self):
+            return (PlayedGame(i, (1.0, -1.0), True, 1000 + i) for i in range(100_000))
+    args = argparse.Namespace(n=100_000, trace=None)
+    tracemalloc.start()
+    try:
+        _run(args, Run(), show=False)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2_000_000, peak
+    assert "length in steps: mean 50999.5, max 100999" in capsys.readouterr().out

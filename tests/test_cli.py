@@ -111,6 +111,14 @@ def _children(pid: int) -> list:
     return found
 
 
+def _command_line(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:                     # it ended meanwhile
+        return b""
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
 @pytest.mark.parametrize("command", [["run", "-n", "100000", "--seed", "1"],
                                      ["fuzz", "--budget", "60"]])
@@ -123,9 +131,12 @@ def test_a_killed_worker_is_a_one_line_error_with_status_4(command):
     argv = [sys.executable, "-m", "gdl.cli", command[0], str(RULESETS / "evil_deal.gdl"),
             *command[1:], "-j", "2"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(4)                       # the workers have started and are playing
-    workers = [pid for pid in _children(proc.pid)
-               if b"resource_tracker" not in open(f"/proc/{pid}/cmdline", "rb").read()]
+    deadline, workers = time.monotonic() + 60, []
+    while not workers and time.monotonic() < deadline:
+        time.sleep(0.5)
+        workers = [pid for pid in _children(proc.pid)
+                   if b"resource_tracker" not in _command_line(pid)]
+    time.sleep(3)                       # the workers have loaded the game and are playing
     os.kill(workers[0], signal.SIGKILL)
     try:
         out, err = proc.communicate(timeout=30)

@@ -62,11 +62,7 @@ def worker_pool(jobs: int, initializer, initargs: tuple):
 def stop_now(pool):
     """Stops a pool at once (an error, Ctrl-C): the tasks not started are dropped and the
     workers ended, rather than left to finish tasks nobody will read."""
-    terminate = getattr(pool, "terminate_workers", None)      # Python 3.14 on
-    if terminate is not None:
-        terminate()
-        return
-    # before 3.14, the same by hand, from the pool's own record of its workers
+    # the pool's own record of its workers (Python 3.14's `terminate_workers` reads it too)
     workers = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:

@@ -165,7 +165,8 @@ def _in_workers(ruleset, options, settings, blocks, jobs: int):
                       for seeds in itertools.islice(blocks, AHEAD * jobs))
         while ahead:
             records = ahead.popleft().result()
-            for seeds in itertools.islice(blocks, 1):
+            seeds = next(blocks, None)
+            if seeds is not None:
                 ahead.append(pool.submit(_play_block, seeds))
             yield records
         ok = True

@@ -8,11 +8,15 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import sys
 import time
 import traceback
 
-from .errors import GdlError, OptionError
+from .errors import GdlError, OptionError, did_you_mean
+
+
+RULESET = "the ruleset (.gdl) or variant file"
 
 
 def _load(path, sets):
@@ -88,13 +92,27 @@ def cmd_enumerate(args) -> int:
     return run_enumerate(args)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a did-you-mean on a mistyped command or choice (`gdl enumarate`)."""
+
+    def error(self, message):
+        match = re.match(r"argument [^:]+: invalid choice: '(.*)' \(choose from (.*)\)$",
+                         message)
+        if match:
+            choices = re.findall(r"'([^']*)'", match.group(2))
+            near = did_you_mean(match.group(1), choices)
+            if near is not None:
+                message += f"; did you mean '{near}'?"
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="gdl", description="Check, run and explore card games "
-                                 "written in the gdl language.")
+    ap = _Parser(prog="gdl", description="Check, run and explore card games written in the "
+                 "gdl language.")
     sub = ap.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("check", help="parse and check rulesets")
-    p.add_argument("files", nargs="+")
+    p.add_argument("files", nargs="+", metavar="FILE", help="rulesets (.gdl) or variant files")
     p.set_defaults(func=cmd_check)
 
     def with_options(p):
@@ -102,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="override an option (repeatable)")
 
     p = sub.add_parser("run", help="play games with agents and print a summary")
-    p.add_argument("file")
+    p.add_argument("file", help=RULESET)
     p.add_argument("-n", type=int, default=1, help="number of games (default 1)")
     p.add_argument("--seed", type=int, help="seed of the first game (game i uses seed+i)")
     p.add_argument("--agents", help="one agent per seat: random, first, last (default random)")
@@ -116,16 +134,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("replay", help="replay a trace and print the final state")
-    p.add_argument("trace")
+    p.add_argument("trace", help="a trace file (.json, or .jsonl: its first game)")
     p.add_argument("--file", help="ruleset to replay on (default: the trace's)")
     p.add_argument("--step", type=int, help="stop after this many steps")
     p.add_argument("--view", help="show the table as this player sees it")
-    p.add_argument("--symbols", action="store_true")
+    p.add_argument("--symbols", action="store_true", help="show suit symbols")
     with_options(p)
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("play", help="the interactive REPL: play, inspect and tweak a ruleset")
-    p.add_argument("file")
+    p = sub.add_parser("play", aliases=["repl"],
+                       help="the interactive REPL: play, inspect and tweak a ruleset")
+    p.add_argument("file", help=RULESET)
     p.add_argument("--seed", type=int, help="seed for chance and agents")
     p.add_argument("--as", dest="as_player", help="the seat whose view is shown")
     p.add_argument("--agents", help="SEAT=agent,... (agents: random, first, last)")
@@ -134,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("enumerate", help="exhaustive traversal of every reachable state")
-    p.add_argument("file")
+    p.add_argument("file", help=RULESET)
     p.add_argument("--max-states", type=int, help="stop cleanly after this many states")
     p.add_argument("--max-depth", type=int, help="do not expand states deeper than this")
     p.add_argument("--no-infosets", dest="infosets", action="store_false",
@@ -150,10 +169,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_fuzz_parser(sub)
     add_diff_parser(sub)
 
-    p = sub.add_parser("bench", help="random playouts per second on one core")
-    p.add_argument("file")
-    p.add_argument("--seconds", type=float, default=3.0)
-    p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser("bench", help="random playouts per second on one core",
+                       description="Plays random games (every seat a random agent, as "
+                       "interpreter.agents.play_out plays them) in this one process for a "
+                       "while and prints playouts and decisions per second.  Pin it to a "
+                       "core (taskset -c 1) to compare figures; docs/performance.md has "
+                       "them for every ruleset here.")
+    p.add_argument("file", help=RULESET)
+    p.add_argument("--seconds", type=float, default=3.0,
+                   help="how long to play (default 3; the last game is finished)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the one generator for chance and agents (default 0)")
     with_options(p)
     p.set_defaults(func=cmd_bench)
     return ap

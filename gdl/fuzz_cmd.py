@@ -30,7 +30,7 @@ def add_fuzz_parser(subparsers):
     p = subparsers.add_parser(
         "fuzz", help="find deadlocks, trigger-order dependence, uncovered cases, endless "
         "play, broken invariants, option clashes and dead rules")
-    p.add_argument("file")
+    p.add_argument("file", help="the ruleset (.gdl) or variant file")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="override an option (repeatable)")
     p.add_argument("--sweep-options", action="store_true",
@@ -59,8 +59,8 @@ def add_diff_parser(subparsers):
     """Adds the `diff` command to the `gdl` argument parser's subparsers."""
     p = subparsers.add_parser(
         "diff", help="the shortest line of play after which two variants of a game differ")
-    p.add_argument("a", metavar="A.gdl")
-    p.add_argument("b", metavar="B.gdl")
+    p.add_argument("a", metavar="A.gdl", help="a ruleset or variant file")
+    p.add_argument("b", metavar="B.gdl", help="another variant of the same game")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="override an option in both games (repeatable)")
     p.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",

@@ -41,12 +41,12 @@ def add_pbn_parser(subparsers) -> None:
         q.set_defaults(func=run_pbn)
 
     q = sub.add_parser("deal", help="play a ruleset N times and write its deals as PBN")
-    q.add_argument("file")
+    q.add_argument("file", help="a ruleset that deals bridge hands")
     q.add_argument("-n", type=int, default=1, help="number of boards (default 1)")
     common(q)
 
     q = sub.add_parser("target", help="play a ruleset once per Deal of a PBN file")
-    q.add_argument("file")
+    q.add_argument("file", help="a ruleset with a text option for the target Deal value")
     q.add_argument("pbn", help="the PBN file of target deals")
     q.add_argument("--target-option", default="target", help="the text option that takes "
                    "the target Deal value (default target)")

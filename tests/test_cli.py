@@ -206,3 +206,53 @@ def test_run_keeps_running_figures_not_a_list_of_every_game(capsys):
         tracemalloc.stop()
     assert peak < 2_000_000, peak
     assert "length in steps: mean 50999.5, max 100999" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, near", [
+    (["enumarate", "x.gdl"], "enumerate"),
+    (["benchmark", "x.gdl"], "bench"),
+    (["pbn", "dael", "x.gdl"], "deal"),
+])
+def test_a_mistyped_command_gets_a_did_you_mean(capsys, argv, near):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"invalid choice: '{argv[-2]}'" in err and err.rstrip().endswith(
+        f"did you mean '{near}'?")
+
+
+def test_a_command_nothing_is_near_gets_the_list_alone(capsys):
+    with pytest.raises(SystemExit):
+        main(["zzzz"])
+    err = capsys.readouterr().err
+    assert "invalid choice: 'zzzz'" in err and "did you mean" not in err
+
+
+def test_repl_is_another_name_for_play(monkeypatch):
+    from gdl import cli
+    seen = []
+    monkeypatch.setattr(cli, "cmd_play", lambda args: seen.append(args.file) or 0)
+    parser = cli.build_parser()
+    for name in ("play", "repl"):
+        args = parser.parse_args([name, str(GERRY), "--seed", "1"])
+        assert args.func(args) == 0
+    assert seen == [str(GERRY), str(GERRY)]
+
+
+def test_every_argument_of_every_command_says_what_it_is():
+    # `gdl CMD --help` is where a user looks first: no argument may be listed bare.
+    import argparse
+
+    from gdl.cli import build_parser
+
+    def parsers(parser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in set(action.choices.values()):
+                    yield from parsers(sub)
+
+    bare = [f"{p.prog} {a.dest}" for p in parsers(build_parser()) for a in p._actions
+            if not a.help and not isinstance(a, argparse._SubParsersAction)]
+    assert not bare, bare

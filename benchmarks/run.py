@@ -1,6 +1,7 @@
 """Speed yardsticks for the gdl interpreter, in one process pinned to one core.
 
-    .venv/bin/python benchmarks/run.py [--seconds S] [--no-fuzz] [--no-enumerate]
+    .venv/bin/python benchmarks/run.py [--seconds S] [--games NAME,...] [--no-fuzz]
+                                       [--no-enumerate] [--reference DIR]
 
 Rows, each timed for S seconds (default 2) with random.Random(0), the contenders of a row
 taking turns of a quarter second (`race`), so that a shared machine's changes of speed
@@ -8,8 +9,9 @@ fall on all of them alike:
 
 * gdl: random playouts of each seed game and of Kuhn/Leduc poker, the same loop as
   `gdl bench` (`interpreter.agents.play_out` with random agents);
-* reference: the hand-written playouts in /work/shared/bench-reference (loaded by path
-  here only, as a yardstick; the column is empty if the folder is missing);
+* reference: the hand-written playouts in `shared/bench-reference` beside this checkout
+  (or `--reference DIR`; loaded by path here only, as a yardstick; the column is empty if
+  the folder is missing);
 * OpenSpiel: kuhn_poker/leduc_poker through pyspiel with the same random-playout loop
   (chance outcomes drawn with their probabilities), where pyspiel is importable;
 
@@ -39,7 +41,9 @@ from interpreter.agents import AGENTS, play_out  # noqa: E402
 from interpreter.enumerate import enumerate_states  # noqa: E402
 from interpreter.game import load  # noqa: E402
 
-REFERENCE = Path("/work/shared/bench-reference")
+#: where the hand-written playouts are when the project's `shared/` folder sits beside
+#: the checkout, as in CI (`--reference` names another)
+REFERENCE = ROOT.parent / "shared" / "bench-reference"
 SEED_GAMES = ["gerry", "double_dealing_shuffle", "double_down", "evil_deal", "pescetti"]
 CLASSICS = ["kuhn_poker", "leduc_poker"]
 
@@ -112,9 +116,9 @@ def gdl_meter(path, options=None):
     return Meter(lambda: play_out(game.new_state(), agents, rng))
 
 
-def reference_meter(name):
+def reference_meter(name, folder=REFERENCE):
     """The hand-written playout of `name`, imported by file path (never installed)."""
-    path = REFERENCE / f"{name}.py"
+    path = Path(folder) / f"{name}.py"
     if not path.exists():
         return None
     spec = importlib.util.spec_from_file_location(f"_bench_reference_{name}", path)
@@ -226,12 +230,35 @@ def ratio(a, b):
     return "-" if a is None or b is None or b == 0 else f"{a / b:.3f}"
 
 
+def game_names(text):
+    """`--games`' value: names of rows, checked against the rows there are."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in SEED_GAMES + CLASSICS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"no row {', '.join(map(repr, unknown)) or 'named'}: the rows are "
+            f"{', '.join(SEED_GAMES + CLASSICS)}")
+    return names
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=2.0)
-    ap.add_argument("--no-fuzz", action="store_true")
-    ap.add_argument("--no-enumerate", action="store_true")
+    ap.add_argument("--seconds", type=float, default=2.0,
+                    help="time for each row, its contenders taking turns (default 2)")
+    ap.add_argument("--games", type=game_names, metavar="NAME,...",
+                    default=SEED_GAMES + CLASSICS,
+                    help="only these rows of the playouts and fuzzer tables (default: all; "
+                    f"{', '.join(SEED_GAMES + CLASSICS)})")
+    ap.add_argument("--no-fuzz", action="store_true", help="leave out the fuzzer's table")
+    ap.add_argument("--no-enumerate", action="store_true",
+                    help="leave out Leduc's enumeration and the memory table")
+    ap.add_argument("--reference", metavar="DIR", default=str(REFERENCE),
+                    help="the folder of the hand-written playouts (default: "
+                    "shared/bench-reference beside this checkout)")
     args = ap.parse_args(argv)
+    if not args.seconds > 0:
+        ap.error(f"--seconds must be more than 0, not {args.seconds:g}")
+    reference = Path(args.reference)
     pin_to_one_core()
     try:
         import pyspiel
@@ -239,16 +266,17 @@ def main(argv=None):
         pyspiel = None
     print(f"Python {sys.version.split()[0]}, {args.seconds:g} s per row, one core, "
           f"pyspiel {'yes' if pyspiel else 'no'}, reference "
-          f"{'yes' if REFERENCE.is_dir() else 'no'}")
+          f"{'yes' if reference.is_dir() else 'no (' + str(reference) + ' is missing)'}")
     print()
     print("| game | gdl playouts/s | gdl decisions/s | reference playouts/s | gdl/reference "
           "| OpenSpiel playouts/s | gdl/OpenSpiel |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    rows = [(g, ROOT / "rulesets" / f"{g}.gdl") for g in SEED_GAMES] + \
-           [(g, ROOT / "rulesets" / "classics" / f"{g}.gdl") for g in CLASSICS]
+    rows = [(g, ROOT / "rulesets" / f"{g}.gdl") for g in SEED_GAMES if g in args.games] + \
+           [(g, ROOT / "rulesets" / "classics" / f"{g}.gdl") for g in CLASSICS
+            if g in args.games]
     for name, path in rows:
         ours = gdl_meter(path, GDL_OPTIONS.get(name))
-        ref = reference_meter(name) if name in SEED_GAMES else None
+        ref = reference_meter(name, reference) if name in SEED_GAMES else None
         spiel = spiel_meter(pyspiel, name) if pyspiel and name in CLASSICS else None
         race([ours, ref, spiel], args.seconds)
         ours_p, decisions = ours.rates()
@@ -257,7 +285,7 @@ def main(argv=None):
         print(f"| {name} | {ours_p:,.1f} | {decisions:,.0f} | {fmt(ref_p)} | "
               f"{ratio(ours_p, ref_p)} | {fmt(spiel_p)} | {ratio(ours_p, spiel_p)} |",
               flush=True)
-    if pyspiel:
+    if pyspiel and "kuhn_poker" in args.games:
         python_kuhn = python_spiel_meter(pyspiel, "python_kuhn_poker")
         if python_kuhn is not None:
             ours = gdl_meter(ROOT / "rulesets" / "classics" / "kuhn_poker.gdl")
@@ -266,11 +294,12 @@ def main(argv=None):
             print(f"Kuhn, OpenSpiel's pure-Python python_kuhn_poker: {theirs:,.1f} "
                   f"playouts/s; gdl kuhn_poker (again, same loop): {ours_p:,.1f}; "
                   f"gdl/python_kuhn_poker {ours_p / theirs:.3f}")
-    if not args.no_fuzz:
+    fuzzed = [name for name in SEED_GAMES if name in args.games]
+    if fuzzed and not args.no_fuzz:
         print()
         print("| game | fuzz playthroughs/s | fuzz steps/s |")
         print("|---|---:|---:|")
-        for name in SEED_GAMES:
+        for name in fuzzed:
             playthroughs, steps = fuzz_rates(ROOT / "rulesets" / f"{name}.gdl", args.seconds)
             print(f"| {name} | {playthroughs:,.1f} | {steps:,.0f} |", flush=True)
     if args.no_enumerate:

@@ -58,3 +58,53 @@ def test_the_benchmarks_fuzz_row_plays_the_fuzzers_playthroughs():
     # a Kuhn playthrough is at most a deal and three decisions (less from a start point
     # of the corpus, half the time)
     assert playthroughs > 10 and 1 <= steps / playthroughs <= 4
+
+
+def _bench_run(monkeypatch):
+    spec = importlib.util.spec_from_file_location("_bench_run", ROOT / "benchmarks" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    monkeypatch.setattr(run, "pin_to_one_core", lambda: None)   # not the test process
+    return run
+
+
+def test_the_benchmark_finds_the_references_beside_the_checkout(monkeypatch):
+    # CI and a fresh clone have `shared/` beside the checkout, wherever that is
+    run = _bench_run(monkeypatch)
+    assert run.REFERENCE == ROOT.parent / "shared" / "bench-reference"
+
+
+def test_the_benchmark_runs_the_rows_asked_for_against_the_reference_named(
+        monkeypatch, capsys, tmp_path):
+    run = _bench_run(monkeypatch)
+    (tmp_path / "gerry.py").write_text(
+        "def playout(rng):\n    return None, 3\n")     # a yardstick that takes no time
+    assert run.main(["--games", "gerry", "--seconds", "0.1", "--no-fuzz", "--no-enumerate",
+                     "--reference", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [r.split(" | ")[0] for r in rows] == ["| game", "| gerry"]
+    assert "reference yes" in out
+    reference_rate = rows[1].split(" | ")[3]
+    assert reference_rate != "-" and float(reference_rate.replace(",", "")) > 0
+
+
+def test_the_benchmark_says_when_the_references_are_missing(monkeypatch, capsys, tmp_path):
+    run = _bench_run(monkeypatch)
+    missing = tmp_path / "nowhere"
+    assert run.main(["--games", "kuhn_poker", "--seconds", "0.05", "--no-fuzz",
+                     "--no-enumerate", "--reference", str(missing)]) == 0
+    out = capsys.readouterr().out
+    assert f"reference no ({missing} is missing)" in out
+    assert "| kuhn_poker |" in out and "| gerry |" not in out
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--games", "gery"], "no row 'gery': the rows are gerry,"),
+    (["--seconds", "0"], "--seconds must be more than 0"),
+])
+def test_the_benchmarks_arguments_are_checked(monkeypatch, capsys, argv, says):
+    run = _bench_run(monkeypatch)
+    with pytest.raises(SystemExit) as exit_:
+        run.main(argv)
+    assert exit_.value.code == 2 and says in capsys.readouterr().err

@@ -79,6 +79,12 @@ def cmd_bench(args) -> int:
     print(f"{game.title}: {games / elapsed:10.1f} playouts/s {decisions / elapsed:12.0f} "
           f"decisions/s  ({decisions / games:.1f} decisions/playout, {games} playouts in "
           f"{elapsed:.1f} s)")
+    if game.new_state().is_terminal():
+        # the setup is run once per game and copied: with nothing left to play, every
+        # playout is that copy, which is no measure of play
+        print("note: with these options the game ends in its setup, before any chance "
+              "event or decision, so every playout is a copy of one finished game: the "
+              "figure measures copying a state, not playing")
     return 0
 
 

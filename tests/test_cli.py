@@ -256,3 +256,13 @@ def test_every_argument_of_every_command_says_what_it_is():
     bare = [f"{p.prog} {a.dest}" for p in parsers(build_parser()) for a in p._actions
             if not a.help and not isinstance(a, argparse._SubParsersAction)]
     assert not bare, bare
+
+
+def test_bench_says_when_the_game_is_over_before_anything_is_played(capsys, tmp_path):
+    fixed = tmp_path / "fixed.gdl"
+    fixed.write_text('game "fixed"\nplayers 2\nflow:\n    draw\n')
+    code, out, err = run(capsys, "bench", fixed, "--seconds", "0.1")
+    assert code == 0, err
+    assert "every playout is a copy of one finished game" in out
+    code, out, err = run(capsys, "bench", GERRY, "--seconds", "0.1")
+    assert code == 0 and "note:" not in out

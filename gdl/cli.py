@@ -102,10 +102,11 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with a did-you-mean on a mistyped command or choice (`gdl enumarate`)."""
 
     def error(self, message):
-        match = re.match(r"argument [^:]+: invalid choice: '(.*)' \(choose from (.*)\)$",
-                         message)
+        # the value from argparse's message (quoted or not, by Python version); the
+        # candidates from this parser's own arguments, not from the message
+        match = re.search(r"invalid choice: '?([^'\s]+)'?", message)
         if match:
-            choices = re.findall(r"'([^']*)'", match.group(2))
+            choices = [str(c) for a in self._actions if a.choices for c in a.choices]
             near = did_you_mean(match.group(1), choices)
             if near is not None:
                 message += f"; did you mean '{near}'?"

@@ -27,10 +27,12 @@ from .errors import OptionError
 def add_fuzz_parser(subparsers):
     """Adds the `fuzz` command to the `gdl` argument parser's subparsers."""
     from interpreter.fuzz import DEFAULT_BUDGET, DEFAULT_MAX_STATES, DEFAULT_MAX_STEPS
+
+    from .cli import RULESET
     p = subparsers.add_parser(
         "fuzz", help="find deadlocks, trigger-order dependence, uncovered cases, endless "
         "play, broken invariants, option clashes and dead rules")
-    p.add_argument("file", help="the ruleset (.gdl) or variant file")
+    p.add_argument("file", help=RULESET)
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="override an option (repeatable)")
     p.add_argument("--sweep-options", action="store_true",

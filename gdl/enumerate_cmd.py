@@ -2,11 +2,13 @@
 
 Prints the report of `interpreter.enumerate.enumerate_states` as text (or JSON with
 `--json`) on stdout, with a progress bar on stderr while a long walk runs.  A walk cut
-short by `--max-states` or `--max-depth` still prints its report, marked partial.
+short by `--max-states`, `--max-depth` or Ctrl-C still prints its report, marked partial
+(a second Ctrl-C quits at once).
 """
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from contextlib import contextmanager
 
@@ -24,7 +26,11 @@ def run_enumerate(args) -> int:
         if value is not None and value < least:
             raise OptionError(f"{flag} must be {least} or more, not {value}")
     game = load(args.file, parse_set_args(args.set))
-    with _progress_bar(args.max_states) as progress:
+    with _progress_bar(args.max_states) as bar, _first_interrupt() as interrupted:
+        def progress(states, frontier):
+            if bar is not None:
+                bar(states, frontier)
+            return "Ctrl-C" if interrupted() else None
         report = enumerate_states(game, args.max_states, args.max_depth,
                                   infosets=args.infosets, progress=progress)
     if args.json:
@@ -32,6 +38,31 @@ def run_enumerate(args) -> int:
     else:
         print(report.text())
     return 0
+
+
+@contextmanager
+def _first_interrupt():
+    """Yields `interrupted() -> bool`: the first Ctrl-C only sets it (the walk stops at its
+    next check, between two states, and the partial report is printed); the second one
+    interrupts at once, as Python does by default."""
+    pressed = []
+
+    def on_interrupt(signum, frame):
+        pressed.append(signum)
+        signal.signal(signal.SIGINT, previous)
+        print("stopping the walk (Ctrl-C again to quit at once)", file=sys.stderr)
+    try:
+        previous = signal.getsignal(signal.SIGINT)
+        if previous is signal.SIG_IGN:      # started with Ctrl-C ignored: leave it so
+            raise ValueError
+        signal.signal(signal.SIGINT, on_interrupt)
+    except ValueError:                      # or not the main thread: Ctrl-C is not ours
+        yield lambda: False
+        return
+    try:
+        yield lambda: bool(pressed)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager

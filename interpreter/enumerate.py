@@ -153,7 +153,10 @@ class _Walk:
                 queue.extend(fresh)
                 done += 1
                 if progress is not None and not done & 255:
-                    progress(len(kinds), len(queue))
+                    reason = progress(len(kinds), len(queue))
+                    if reason:                  # between two states: nothing half-done
+                        self.stopped = str(reason)
+                        return
             queue.popleft()
 
     def expand(self, sid, state, kind) -> Optional[list]:
@@ -669,7 +672,9 @@ def enumerate_states(game, max_states: Optional[int] = None, max_depth: Optional
     `max_states` stops the walk (cleanly, with a partial report) before it would hold
     more states; `max_depth` does not expand states that many steps from the start.
     `infosets=False` skips counting information sets (faster).  `progress(states,
-    frontier)` is called now and then during the walk.
+    frontier)` is called now and then during the walk (every 256 states expanded); if it
+    returns a reason (a non-empty text, such as "Ctrl-C"), the walk stops there, cleanly,
+    as `max_states` stops it, and the partial report says it was stopped by that reason.
     """
     start = time.perf_counter()
     with _collector_paused():

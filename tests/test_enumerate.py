@@ -309,6 +309,40 @@ def test_a_stopped_walk_keeps_only_the_states_it_recorded():
         assert len(walk.chain) == len(walk.kind) if counting else not walk.chain
 
 
+def test_progress_can_stop_the_walk_with_a_reason():
+    game = load_game(RULESETS / "classics" / "leduc_poker.gdl")
+    calls = []
+
+    def progress(states, frontier):
+        calls.append(states)
+        return "a budget" if len(calls) == 2 else None
+    report = enumerate_states(game, progress=progress)
+    assert len(calls) == 2 and not report.complete and report.stopped == "a budget"
+    assert calls[0] < report.states < 9457 and report.unexpanded > 0
+    assert sum(report.outcomes.values()) + report.unexplored == 1
+    assert "PARTIAL: stopped by a budget" in report.text()
+    # a progress that returns nothing lets the walk run to the end
+    assert enumerate_states(game, progress=lambda states, frontier: None).states == 9457
+
+
+def test_cli_ctrl_c_prints_the_partial_report():
+    """The first Ctrl-C stops the walk between two states and prints what it found."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "gdl.cli", "enumerate", str(DDS)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    time.sleep(3)                       # the whole game is far too large to walk
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "PARTIAL: stopped by Ctrl-C" in out.decode()
+    assert "stopping the walk" in err.decode() and "Traceback" not in err.decode()
+
+
 def test_max_depth_does_not_expand_deeper_states():
     report = enumerate_states(load_game(RULESETS / "classics" / "kuhn_poker.gdl"), max_depth=3)
     assert not report.complete and report.stopped == "--max-depth 3"

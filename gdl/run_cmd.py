@@ -59,9 +59,10 @@ def _run(args, games, show) -> int:
     wins: Counter = Counter()
     played = steps = longest = 0            # running figures: a million games keep no list
     out = open(args.trace, "w", encoding="utf-8") if args.trace else None
+    played_games = iter(games)
     try:
         with _progress(args.n) as advance:
-            for game in games:
+            for game in played_games:
                 for k, r in enumerate(game.returns):
                     totals[k] += r
                 wins[_outcome_label(game)] += 1
@@ -74,6 +75,13 @@ def _run(args, games, show) -> int:
                     print(f"--- game {played} (seed {game.seed}), final table:")
                     print(game.table)
                 advance(1)
+    except KeyboardInterrupt:               # Ctrl-C: the summary of the games played
+        if hasattr(played_games, "close"):
+            played_games.close()            # the games not yet played are not started
+        if played:
+            _summary(games.game, played, totals, wins, steps, longest)
+            print(f"  interrupted (Ctrl-C) after {played} of {args.n} games")
+        return 130
     finally:
         if out:
             out.close()

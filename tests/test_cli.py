@@ -95,6 +95,30 @@ def test_ctrl_c_stops_the_workers_without_their_tracebacks(command):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Process Spawn" not in err.decode() and "Traceback" not in err.decode()
+    if command[0] == "run":             # the summary of the games played before it
+        assert "interrupted (Ctrl-C) after" in out.decode() and "game(s)" in out.decode()
+
+
+def test_ctrl_c_prints_the_summary_of_the_games_played(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    trace = tmp_path / "games.jsonl"
+    argv = [sys.executable, "-m", "gdl.cli", "run", str(RULESETS / "evil_deal.gdl"),
+            "-n", "1000000", "--seed", "1", "--trace", str(trace)]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    time.sleep(3)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err.decode()
+    out = out.decode()
+    played = int(out.split("Evil Deal")[1].split(": ")[1].split(" game(s)")[0])
+    assert 0 < played < 1000000
+    assert f"interrupted (Ctrl-C) after {played} of 1000000 games" in out
+    assert len(trace.read_text().splitlines()) == played   # every game played is kept
 
 
 def _children(pid: int) -> list:

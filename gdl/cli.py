@@ -67,25 +67,32 @@ def cmd_bench(args) -> int:
     rng = random.Random(args.seed)
     games = decisions = 0
     clock = time.perf_counter
-    start = clock()
+    start = now = clock()
     stop = start + args.seconds
-    while True:
-        state = game.new_state()
-        decisions += play_out(state, agents, rng)
-        games += 1
-        if clock() >= stop:
-            break
-    elapsed = clock() - start
+    interrupted = False
+    try:
+        while True:
+            state = game.new_state()
+            decisions += play_out(state, agents, rng)
+            games += 1
+            now = clock()                   # when the last whole playout ended
+            if now >= stop:
+                break
+    except KeyboardInterrupt:               # Ctrl-C: the figures of the playouts so far
+        interrupted = True
+        if not games:
+            return 130
+    elapsed = now - start
     print(f"{game.title}: {games / elapsed:10.1f} playouts/s {decisions / elapsed:12.0f} "
           f"decisions/s  ({decisions / games:.1f} decisions/playout, {games} playouts in "
-          f"{elapsed:.1f} s)")
+          f"{elapsed:.1f} s{', interrupted' if interrupted else ''})")
     if game.new_state().is_terminal():
         # the setup is run once per game and copied: with nothing left to play, every
         # playout is that copy, which is no measure of play
         print("note: with these options the game ends in its setup, before any chance "
               "event or decision, so every playout is a copy of one finished game: the "
               "figure measures copying a state, not playing")
-    return 0
+    return 130 if interrupted else 0
 
 
 def cmd_play(args) -> int:

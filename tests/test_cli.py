@@ -290,3 +290,19 @@ def test_bench_says_when_the_game_is_over_before_anything_is_played(capsys, tmp_
     assert "every playout is a copy of one finished game" in out
     code, out, err = run(capsys, "bench", GERRY, "--seconds", "0.1")
     assert code == 0 and "note:" not in out
+
+
+def test_ctrl_c_during_bench_prints_the_figures_so_far():
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    argv = [sys.executable, "-m", "gdl.cli", "bench", str(GERRY), "--seconds", "600"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    time.sleep(3)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err.decode()
+    assert "playouts/s" in out.decode() and ", interrupted)" in out.decode()

@@ -78,7 +78,7 @@ def test_run_reports_a_rule_error_met_in_a_worker_as_in_one_process(tmp_path, ca
 
 @pytest.mark.parametrize("command", [["run", "-n", "100000", "--seed", "1"],
                                      ["fuzz", "--budget", "60"]])
-def test_ctrl_c_stops_the_workers_without_their_tracebacks(command):
+def test_ctrl_c_stops_the_workers_without_their_tracebacks(command, tmp_path):
     """Ctrl-C reaches the whole process group: the parent stops the pool and exits 130;
     the workers leave it to the parent instead of each printing a KeyboardInterrupt."""
     import os
@@ -86,16 +86,22 @@ def test_ctrl_c_stops_the_workers_without_their_tracebacks(command):
     import subprocess
     import sys
     import time
+    trace = tmp_path / "games.jsonl"
+    traced = ["--trace", str(trace)] if command[0] == "run" else []
     argv = [sys.executable, "-m", "gdl.cli", command[0], str(RULESETS / "evil_deal.gdl"),
-            *command[1:], "-j", "2"]
+            *command[1:], *traced, "-j", "2"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
     time.sleep(4)                       # the workers have started and are playing
+    deadline = time.monotonic() + 60    # and, for run, games have come back (a slow start)
+    while traced and not (trace.exists() and trace.stat().st_size) and \
+            time.monotonic() < deadline:
+        time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Process Spawn" not in err.decode() and "Traceback" not in err.decode()
-    if command[0] == "run":             # the summary of the games played before it
+    if traced:                          # the summary of the games played before it
         assert "interrupted (Ctrl-C) after" in out.decode() and "game(s)" in out.decode()
 
 
@@ -111,6 +117,9 @@ def test_ctrl_c_prints_the_summary_of_the_games_played(tmp_path):
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
     time.sleep(3)
+    deadline = time.monotonic() + 60    # games have been played (a slow start)
+    while not (trace.exists() and trace.stat().st_size) and time.monotonic() < deadline:
+        time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "Traceback" not in err.decode()

@@ -335,7 +335,16 @@ def test_cli_ctrl_c_prints_the_partial_report():
     proc = subprocess.Popen([sys.executable, "-m", "gdl.cli", "enumerate", str(DDS)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
-    time.sleep(3)                       # the whole game is far too large to walk
+    # the whole game is far too large to walk: wait until the process has worked for two
+    # seconds of its own (loading takes well under one), so it is walking, however busy
+    # the machine is
+    ticks = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        fields = open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / ticks >= 2:     # utime + stime
+            break
+        time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err

@@ -6,6 +6,37 @@ from pathlib import Path
 
 import pytest
 
+def ctrl_c(argv, ready=None, wait: float = 3.0, timeout: float = 60.0):
+    """Runs `argv` in a process group of its own, presses Ctrl-C (SIGINT to the group) once
+    `wait` seconds have passed and `ready()` holds (up to `timeout` more), and returns
+    (exit status, stdout, stderr) as texts.  The child starts with SIGINT's default
+    action: a test run started as a shell's background job has SIGINT ignored, which its
+    children (Python among them) would keep, and Ctrl-C would do nothing.  The group is
+    killed if anything is left of it."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    def default_sigint():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True, preexec_fn=default_sigint)
+    try:
+        time.sleep(wait)
+        deadline = time.monotonic() + timeout
+        while ready is not None and not ready(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=timeout)
+        return proc.returncode, out.decode(), err.decode()
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:              # all gone, as it should be
+            pass
+
+
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"
 GERRY = RULESETS / "gerry.gdl"

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from conftest import DDS, DEADLOCK, GERRY, RULESETS
+from conftest import DDS, DEADLOCK, GERRY, RULESETS, ctrl_c
 from gdl.cli import main
 
 
@@ -81,49 +81,31 @@ def test_run_reports_a_rule_error_met_in_a_worker_as_in_one_process(tmp_path, ca
 def test_ctrl_c_stops_the_workers_without_their_tracebacks(command, tmp_path):
     """Ctrl-C reaches the whole process group: the parent stops the pool and exits 130;
     the workers leave it to the parent instead of each printing a KeyboardInterrupt."""
-    import os
-    import signal
-    import subprocess
     import sys
-    import time
     trace = tmp_path / "games.jsonl"
     traced = ["--trace", str(trace)] if command[0] == "run" else []
     argv = [sys.executable, "-m", "gdl.cli", command[0], str(RULESETS / "evil_deal.gdl"),
             *command[1:], *traced, "-j", "2"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    time.sleep(4)                       # the workers have started and are playing
-    deadline = time.monotonic() + 60    # and, for run, games have come back (a slow start)
-    while traced and not (trace.exists() and trace.stat().st_size) and \
-            time.monotonic() < deadline:
-        time.sleep(0.2)
-    os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    assert "Process Spawn" not in err.decode() and "Traceback" not in err.decode()
+    # the workers have started and are playing, and, for run, games have come back
+    code, out, err = ctrl_c(argv, ready=(lambda pid: _has_lines(trace)) if traced else None,
+                            wait=4)
+    assert code == 130, err
+    assert "Process Spawn" not in err and "Traceback" not in err
     if traced:                          # the summary of the games played before it
-        assert "interrupted (Ctrl-C) after" in out.decode() and "game(s)" in out.decode()
+        assert "interrupted (Ctrl-C) after" in out and "game(s)" in out
+
+
+def _has_lines(path) -> bool:
+    return path.exists() and path.stat().st_size > 0
 
 
 def test_ctrl_c_prints_the_summary_of_the_games_played(tmp_path):
-    import os
-    import signal
-    import subprocess
     import sys
-    import time
     trace = tmp_path / "games.jsonl"
     argv = [sys.executable, "-m", "gdl.cli", "run", str(RULESETS / "evil_deal.gdl"),
             "-n", "1000000", "--seed", "1", "--trace", str(trace)]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    time.sleep(3)
-    deadline = time.monotonic() + 60    # games have been played (a slow start)
-    while not (trace.exists() and trace.stat().st_size) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and "Traceback" not in err.decode()
-    out = out.decode()
+    code, out, err = ctrl_c(argv, ready=lambda pid: _has_lines(trace))
+    assert code == 130 and "Traceback" not in err
     played = int(out.split("Evil Deal")[1].split(": ")[1].split(" game(s)")[0])
     assert 0 < played < 1000000
     assert f"interrupted (Ctrl-C) after {played} of 1000000 games" in out
@@ -302,16 +284,8 @@ def test_bench_says_when_the_game_is_over_before_anything_is_played(capsys, tmp_
 
 
 def test_ctrl_c_during_bench_prints_the_figures_so_far():
-    import os
-    import signal
-    import subprocess
     import sys
-    import time
-    argv = [sys.executable, "-m", "gdl.cli", "bench", str(GERRY), "--seconds", "600"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    time.sleep(3)
-    os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and "Traceback" not in err.decode()
-    assert "playouts/s" in out.decode() and ", interrupted)" in out.decode()
+    code, out, err = ctrl_c([sys.executable, "-m", "gdl.cli", "bench", str(GERRY),
+                             "--seconds", "600"])
+    assert code == 130 and "Traceback" not in err
+    assert "playouts/s" in out and ", interrupted)" in out

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DDS, GERRY, RULESETS, load_game
+from conftest import DDS, GERRY, RULESETS, ctrl_c, load_game
 from gdl.cli import main
 from gdl.errors import RuleError
 from interpreter import load_text
@@ -328,28 +328,19 @@ def test_progress_can_stop_the_walk_with_a_reason():
 def test_cli_ctrl_c_prints_the_partial_report():
     """The first Ctrl-C stops the walk between two states and prints what it found."""
     import os
-    import signal
-    import subprocess
     import sys
-    import time
-    proc = subprocess.Popen([sys.executable, "-m", "gdl.cli", "enumerate", str(DDS)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    # the whole game is far too large to walk: wait until the process has worked for two
-    # seconds of its own (loading takes well under one), so it is walking, however busy
-    # the machine is
     ticks = os.sysconf("SC_CLK_TCK")
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        fields = open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()
-        if (int(fields[11]) + int(fields[12])) / ticks >= 2:     # utime + stime
-            break
-        time.sleep(0.2)
-    os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0, err
-    assert "PARTIAL: stopped by Ctrl-C" in out.decode()
-    assert "stopping the walk" in err.decode() and "Traceback" not in err.decode()
+
+    def walking(pid) -> bool:
+        # two seconds of its own CPU time (loading takes well under one), however busy
+        # the machine is: the whole game is far too large to walk
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks >= 2     # utime + stime
+    code, out, err = ctrl_c([sys.executable, "-m", "gdl.cli", "enumerate", str(DDS)],
+                            ready=walking, wait=0)
+    assert code == 0, err
+    assert "PARTIAL: stopped by Ctrl-C" in out
+    assert "stopping the walk" in err and "Traceback" not in err
 
 
 def test_max_depth_does_not_expand_deeper_states():

@@ -327,10 +327,16 @@ def test_ctrl_c_during_auto_stops_between_two_steps(tmp_path, monkeypatch):
         return out
 
     monkeypatch.setattr(s, "_auto_step", step)
-    shown = s.auto(50)
+    # Python's own handler, as a run of the tests from a terminal has it (a run started as
+    # a shell's background job has SIGINT ignored: the REPL then leaves it so, tested below)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        shown = s.auto(50)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert s.interrupted and [x.number for x in shown] == [1, 2, 3]
     assert s.step_count() == 3
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_plain_output_has_no_escapes():

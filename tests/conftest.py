@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
+
 def ctrl_c(argv, ready=None, wait: float = 3.0, timeout: float = 60.0):
     """Runs `argv` in a process group of its own, presses Ctrl-C (SIGINT to the group) once
-    `wait` seconds have passed and `ready()` holds (up to `timeout` more), and returns
+    `wait` seconds have passed and `ready(pid)` holds (up to `timeout` more), and returns
     (exit status, stdout, stderr) as texts.  The child starts with SIGINT's default
     action: a test run started as a shell's background job has SIGINT ignored, which its
     children (Python among them) would keep, and Ctrl-C would do nothing.  The group is

@@ -4,7 +4,8 @@
 finding with the rules involved, the options in force and a shrunk trace (written to a
 directory, with the `gdl play FILE --trace T` line that opens it at the step where the
 finding shows), and the coverage of every rule.  It exits 0 when it finds no hole, 1 when
-it finds one (dead rules alone do not count) and 2 on a user error, as every command does.
+it finds one (dead rules alone do not count) and 2 on a user error, as every command does;
+Ctrl-C ends it early with the report of what it found so far, and status 130.
 
 `gdl diff A B` prints the shortest line of play after which two variants differ, and what
 differs; it exits 0 when none is found and 1 when the games differ.
@@ -102,11 +103,13 @@ def run_fuzz(args) -> int:
         report = fuzz(args.file, parse_set_args(args.set), budget=args.budget,
                       seed=args.seed, players=players, sweep=args.sweep_options, jobs=jobs,
                       max_steps=args.max_steps, max_states=args.max_states,
-                      out_dir=args.out, progress=progress)
+                      out_dir=args.out, progress=progress, stop_on_interrupt=True)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
         print(report.text())
+    if report.interrupted:                      # Ctrl-C: the report so far, then 130
+        return 130
     return 1 if report.holes() else 0
 
 

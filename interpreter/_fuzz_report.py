@@ -122,6 +122,9 @@ def _header(r) -> List[str]:
              f"{s['steps']:,} steps{walk}{orders}",
              f"  time:     {r.seconds:.1f} s (budget {r.budget:g} s), {r.jobs} "
              f"worker{'s' if r.jobs > 1 else ''}, seed {r.seed}"]
+    if r.interrupted:
+        lines.append("  INTERRUPTED (Ctrl-C): what the finished work found; findings may be "
+                     "unshrunk, dead rules and option values are not judged")
     if r.trace_dir:
         lines.append(f"  traces:   {r.trace_dir}")
     return lines
@@ -215,6 +218,7 @@ def report_json(r) -> dict:
     return {"path": r.path, "title": r.title, "options": r.options, "configs": r.configs,
             "stats": r.stats, "seconds": round(r.seconds, 3), "budget": r.budget,
             "jobs": r.jobs, "seed": r.seed, "trace_dir": r.trace_dir,
+            "interrupted": r.interrupted,
             "summary": {k: len(r.by_kind(k)) for k in KINDS},
             "holes": len([f for f in r.findings if f.kind in HOLES]),
             "findings": [f.to_json() for f in r.findings], "coverage": r.coverage}

@@ -91,6 +91,7 @@ class FuzzReport:
     jobs: int
     seed: int
     trace_dir: Optional[str] = None
+    interrupted: bool = False      # ended early by Ctrl-C (`fuzz(stop_on_interrupt=True)`)
 
     def holes(self) -> List[Finding]:
         """Returns the findings that are holes (all but dead rules)."""
@@ -285,15 +286,19 @@ def fuzz(path, overrides: Optional[Dict[str, str]] = None, *, budget: float = DE
          jobs: int = 1, max_steps: int = DEFAULT_MAX_STEPS,
          max_states: int = DEFAULT_MAX_STATES, out_dir: Optional[str] = None,
          write_traces: bool = True,
-         progress: Optional[Callable[[float, str], None]] = None) -> FuzzReport:
+         progress: Optional[Callable[[float, str], None]] = None,
+         stop_on_interrupt: bool = False) -> FuzzReport:
     """Returns the report of fuzzing a ruleset file for about `budget` seconds.
 
     `overrides` are option texts (as `--set` takes them); `players` lists player counts to
     try; `sweep` also tries every other value of each option, one at a time; `jobs`
     worker processes share the work; `max_steps` bounds a playthrough and `max_states`
     the breadth-first walk.  Traces go to `out_dir` (default: a new temporary directory).
-    `progress(seconds, note)` is called as work completes.  Errors in the ruleset itself
-    or in `overrides` raise GdlError, as `load` does."""
+    `progress(seconds, note)` is called as work completes.  With `stop_on_interrupt`, a
+    Ctrl-C (KeyboardInterrupt) ends the run early with the report of what the finished
+    work found (`interrupted` set; the task under way is lost, a few seconds at most, and
+    dead rules and option values are not judged); without, it propagates.  Errors in the
+    ruleset itself or in `overrides` raise GdlError, as `load` does."""
     from .game import load
     if jobs > 1:
         check_main_guard("fuzz")
@@ -305,7 +310,7 @@ def fuzz(path, overrides: Optional[Dict[str, str]] = None, *, budget: float = DE
                max_steps=max_steps, max_states=max_states, progress=progress)
     configs = _unique([base] + mains + sweeps)
     runner = _Runner(run, base_game.ruleset)
-    ok = False
+    ok = interrupted = False
     try:
         _probe_phase(run, runner, configs)
         _explore_phase(run, runner, mains, budget * EXPLORE_SHARE)
@@ -314,9 +319,13 @@ def fuzz(path, overrides: Optional[Dict[str, str]] = None, *, budget: float = DE
             _explore_phase(run, runner, mains, budget - 0.5)
             _shrink_phase(run, runner)
         ok = True
+    except KeyboardInterrupt:
+        if not stop_on_interrupt:
+            raise
+        interrupted = True                        # the workers are stopped at once below
     finally:
         runner.close(ok)
-    report = _report(run, base_game, configs, sweeps)
+    report = _report(run, base_game, configs, sweeps, interrupted)
     if write_traces:
         report.trace_dir = write_trace_files(report, out_dir)
     return report
@@ -331,20 +340,23 @@ def _unique(configs: List[dict]) -> List[dict]:
     return out
 
 
-def _report(run: _Run, base_game, configs, sweeps) -> FuzzReport:
-    """Returns the report: the merged findings, the dead rules and option values, and
-    the coverage of every rule."""
+def _report(run: _Run, base_game, configs, sweeps, interrupted: bool = False) -> FuzzReport:
+    """Returns the report: the merged findings, the dead rules and option values (not
+    after an interruption: a rule the cut-short run did not reach is not dead for that),
+    and the coverage of every rule."""
     ruleset = base_game.ruleset
     decls = declarations(ruleset)
     findings = [_finding(f) for f in run.findings.values()]
-    findings += [Finding(**f) for f in dead_findings(ruleset, decls, run.coverage, run.base)]
-    findings += _dead_options(run, run.base, sweeps)
+    if not interrupted:
+        findings += [Finding(**f)
+                     for f in dead_findings(ruleset, decls, run.coverage, run.base)]
+        findings += _dead_options(run, run.base, sweeps)
     findings.sort(key=lambda f: (KINDS.index(f.kind), f.subkind, f.at or 0, f.message))
     return FuzzReport(
         path=run.path, title=base_game.title, options=run.base, findings=findings,
         coverage=coverage_rows(ruleset, decls, run.coverage), configs=configs,
         stats=run.stats, seconds=run.elapsed(), budget=run.budget, jobs=run.jobs,
-        seed=run.seed)
+        seed=run.seed, interrupted=interrupted)
 
 
 def _finding(raw: dict) -> Finding:

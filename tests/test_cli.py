@@ -92,7 +92,17 @@ def test_ctrl_c_stops_the_workers_without_their_tracebacks(command, tmp_path):
     assert code == 130, err
     assert "Process Spawn" not in err and "Traceback" not in err
     if traced:                          # the summary of the games played before it
-        assert "interrupted (Ctrl-C) after" in out and "game(s)" in out
+        assert "interrupted (Ctrl-C) after" in out and "game(s)" in out, (out, err)
+    else:                               # the report of what the finished work found
+        assert "INTERRUPTED (Ctrl-C)" in out and "summary:" in out
+
+
+def test_ctrl_c_during_fuzz_prints_the_report_so_far():
+    import sys
+    code, out, err = ctrl_c([sys.executable, "-m", "gdl.cli", "fuzz",
+                             str(RULESETS / "evil_deal.gdl"), "--budget", "600"], wait=4)
+    assert code == 130 and "Traceback" not in err
+    assert "INTERRUPTED (Ctrl-C)" in out and "summary:" in out and "coverage" in out
 
 
 def _has_lines(path) -> bool:

@@ -689,3 +689,36 @@ def test_diff_of_a_small_game_with_itself_compares_every_state(tmp_path):
     result = diff(str(path), str(path), budget=5, write_trace=False)
     assert not result.differs and result.complete and not result.sampled
     assert "every reachable pair of states was compared" in result.text()
+
+
+def test_an_interrupted_run_reports_what_the_finished_work_found(tmp_path, monkeypatch):
+    # Ctrl-C lands in the second exploring phase: the first one's deadlock is reported
+    # (it may be unshrunk), and no rule is called dead on the strength of a cut-short run
+    # (a whole run finds three in DEAD: test_dead_rules_and_branches_come_from_coverage)
+    from interpreter import fuzz as fuzz_module
+    explore = fuzz_module._explore_phase
+    calls = []
+
+    def explore_then_ctrl_c(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        explore(*args)
+    monkeypatch.setattr(fuzz_module, "_explore_phase", explore_then_ctrl_c)
+    report = run(ruleset(tmp_path, DEADLOCK), tmp_path, budget=3, stop_on_interrupt=True)
+    assert report.interrupted and len(calls) == 2
+    assert one(report, "deadlock").steps
+    assert "INTERRUPTED (Ctrl-C)" in report.text() and report.to_json()["interrupted"]
+    calls.clear()
+    report = run(ruleset(tmp_path, DEAD, "dead.gdl"), tmp_path, budget=3,
+                 stop_on_interrupt=True)
+    assert report.interrupted and not report.by_kind("dead rule")
+    calls.clear()
+    with pytest.raises(KeyboardInterrupt):           # the API's default: it propagates
+        run(ruleset(tmp_path, DEADLOCK), tmp_path, budget=3)
+
+
+def test_an_uninterrupted_run_says_nothing_of_it(tmp_path):
+    report = run(ruleset(tmp_path, DEADLOCK), tmp_path, budget=1)
+    assert not report.interrupted and "INTERRUPTED" not in report.text()
+    assert report.to_json()["interrupted"] is False

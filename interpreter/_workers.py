@@ -33,9 +33,13 @@ def usable_cores() -> int:
 
 def ignore_interrupts():
     """A worker's first step: Ctrl-C reaches the whole process group, and it is the
-    parent's to handle (it stops the pool), not each worker's."""
+    parent's to handle (it stops the pool), not each worker's.  The worker was born with
+    SIGINT blocked (`_quiet_spawn`): ignoring it drops one pressed while it started up,
+    and then it is unblocked, as a process's mask should be."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def check_main_guard(call: str):
@@ -53,10 +57,10 @@ def check_main_guard(call: str):
 
 def worker_pool(jobs: int, initializer, initargs: tuple):
     """A pool of `jobs` spawned workers, each starting with `initializer(*initargs)`."""
-    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
-    return ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"), initializer,
-                               initargs)
+
+    from ._quiet_spawn import QuietSpawn
+    return ProcessPoolExecutor(jobs, QuietSpawn(), initializer, initargs)
 
 
 def stop_now(pool):

@@ -72,6 +72,29 @@ def test_closing_a_run_early_stops_its_workers():
         next(run)
 
 
+def _sigint_state():
+    import signal
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    return blocked, signal.getsignal(signal.SIGINT)
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_sigmask"), reason="no masks")
+def test_workers_are_born_deaf_to_ctrl_c_and_the_parent_keeps_its_handler():
+    """A Ctrl-C while a worker starts up (before the pool's initializer runs) must not
+    print its traceback: it is born with SIGINT blocked; the initializer ignores it."""
+    import signal
+    from interpreter._workers import ignore_interrupts, worker_pool
+    before = _sigint_state()
+    for initializer, born in ((None, (True, signal.default_int_handler)),
+                              (ignore_interrupts, (False, signal.SIG_IGN))):
+        pool = worker_pool(1, initializer, ())
+        try:
+            assert pool.submit(_sigint_state).result(timeout=60) == born
+        finally:
+            pool.shutdown()
+        assert _sigint_state() == before
+
+
 def test_errors_pickle_with_all_their_fields(tmp_path):
     """Workers send errors to the parent pickled: the text it prints must survive."""
     state = load_text(DEADLOCK, path="deadlock.gdl").new_state(1)

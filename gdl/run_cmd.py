@@ -81,6 +81,9 @@ def _run(args, games, show) -> int:
         if played:
             _summary(games.game, played, totals, wins, steps, longest)
             print(f"  interrupted (Ctrl-C) after {played} of {args.n} games")
+        else:
+            print(f"{games.game.title}: interrupted (Ctrl-C) before the first of "
+                  f"{args.n} games ended")
         return 130
     finally:
         if out:

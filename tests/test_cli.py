@@ -105,6 +105,28 @@ def test_ctrl_c_during_fuzz_prints_the_report_so_far():
     assert "INTERRUPTED (Ctrl-C)" in out and "summary:" in out and "coverage" in out
 
 
+def test_ctrl_c_before_any_game_ended_says_so(capsys, monkeypatch):
+    from interpreter import simulate
+    real = simulate.play_games
+
+    def interrupted_at_once(*args, **kwargs):
+        games = real(*args, **kwargs)
+
+        class FirstGameInterrupted:
+            game = games.game
+
+            def __iter__(self):
+                return self
+
+            def __next__(self):
+                raise KeyboardInterrupt
+        return FirstGameInterrupted()
+    monkeypatch.setattr(simulate, "play_games", interrupted_at_once)
+    code, out, err = run(capsys, "run", GERRY, "-n", 50, "--seed", 1)
+    assert code == 130 and not err
+    assert out == "Gerry: interrupted (Ctrl-C) before the first of 50 games ended\n"
+
+
 def _has_lines(path) -> bool:
     return path.exists() and path.stat().st_size > 0
 

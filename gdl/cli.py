@@ -81,6 +81,7 @@ def cmd_bench(args) -> int:
     except KeyboardInterrupt:               # Ctrl-C: the figures of the playouts so far
         interrupted = True
         if not games:
+            print(f"{game.title}: interrupted (Ctrl-C) before the first playout ended")
             return 130
     elapsed = now - start
     print(f"{game.title}: {games / elapsed:10.1f} playouts/s {decisions / elapsed:12.0f} "

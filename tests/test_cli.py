@@ -315,6 +315,17 @@ def test_bench_says_when_the_game_is_over_before_anything_is_played(capsys, tmp_
     assert code == 0 and "note:" not in out
 
 
+def test_ctrl_c_during_bench_before_a_playout_ended_says_so(capsys, monkeypatch):
+    from interpreter import agents
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(agents, "play_out", interrupted)
+    code, out, err = run(capsys, "bench", GERRY, "--seconds", "5")
+    assert code == 130 and not err
+    assert out == "Gerry: interrupted (Ctrl-C) before the first playout ended\n"
+
+
 def test_ctrl_c_during_bench_prints_the_figures_so_far():
     import sys
     code, out, err = ctrl_c([sys.executable, "-m", "gdl.cli", "bench", str(GERRY),

@@ -3,7 +3,7 @@
 Prints the report of `interpreter.enumerate.enumerate_states` as text (or JSON with
 `--json`) on stdout, with a progress bar on stderr while a long walk runs.  A walk cut
 short by `--max-states`, `--max-depth` or Ctrl-C still prints its report, marked partial
-(a second Ctrl-C quits at once).
+(after Ctrl-C the status is 130, as every command's; a second Ctrl-C quits at once).
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def run_enumerate(args) -> int:
         print(json.dumps(report.to_json(), indent=2))
     else:
         print(report.text())
-    return 0
+    return 130 if interrupted() else 0          # Ctrl-C: the partial report, then 130
 
 
 @contextmanager

@@ -201,8 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        # inside: building the parser imports the engine, and a Ctrl-C then is a Ctrl-C
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except GdlError as err:
         print(str(err), file=sys.stderr)

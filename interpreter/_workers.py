@@ -66,8 +66,11 @@ def worker_pool(jobs: int, initializer, initargs: tuple):
 def stop_now(pool):
     """Stops a pool at once (an error, Ctrl-C): the tasks not started are dropped and the
     workers ended, rather than left to finish tasks nobody will read."""
-    # the pool's own record of its workers (Python 3.14's `terminate_workers` reads it too)
+    # the pool's own record of its workers (Python 3.14's `terminate_workers` reads it
+    # too), and any started whose start a Ctrl-C ended before the pool recorded it
     workers = list((getattr(pool, "_processes", None) or {}).values())
+    workers += [p for p in getattr(getattr(pool, "_mp_context", None), "started", ())
+                if p.pid is not None and p not in workers]
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.terminate()

@@ -95,6 +95,36 @@ def test_workers_are_born_deaf_to_ctrl_c_and_the_parent_keeps_its_handler():
         assert _sigint_state() == before
 
 
+@pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_sigmask"), reason="no masks")
+def test_a_ctrl_c_while_a_worker_starts_waits_for_the_start_and_the_worker_is_stopped(
+        monkeypatch):
+    """The parent's Ctrl-C during a start is raised once the worker is running, and the
+    worker, which the pool never recorded, is stopped with the rest (it printed a
+    traceback when the parent left under it)."""
+    import os
+    import signal
+    from multiprocessing.context import SpawnProcess
+    from interpreter._workers import ignore_interrupts, stop_now, worker_pool
+    real_start = SpawnProcess.start
+
+    def ctrl_c_then_start(self):
+        os.kill(os.getpid(), signal.SIGINT)     # pressed as the start begins
+        real_start(self)
+    monkeypatch.setattr(SpawnProcess, "start", ctrl_c_then_start)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    pool = worker_pool(1, ignore_interrupts, ())
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pool.submit(_sigint_state)
+        (worker,) = pool._mp_context.started
+        assert worker.pid is not None and worker.is_alive()
+        assert worker not in pool._processes.values()
+    finally:
+        stop_now(pool)
+        signal.signal(signal.SIGINT, previous)
+    assert worker.exitcode is not None
+
+
 def test_errors_pickle_with_all_their_fields(tmp_path):
     """Workers send errors to the parent pickled: the text it prints must survive."""
     state = load_text(DEADLOCK, path="deadlock.gdl").new_state(1)

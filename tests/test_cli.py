@@ -105,6 +105,16 @@ def test_ctrl_c_during_fuzz_prints_the_report_so_far():
     assert "INTERRUPTED (Ctrl-C)" in out and "summary:" in out and "coverage" in out
 
 
+def test_ctrl_c_while_gdl_starts_is_a_quiet_130(capsys, monkeypatch):
+    import gdl.cli
+
+    def importing(*args, **kwargs):             # building the parser imports the engine
+        raise KeyboardInterrupt
+    monkeypatch.setattr(gdl.cli, "build_parser", importing)
+    code, out, err = run(capsys, "run", GERRY)
+    assert code == 130 and out == err == ""
+
+
 def test_ctrl_c_before_any_game_ended_says_so(capsys, monkeypatch):
     from interpreter import simulate
     real = simulate.play_games

@@ -97,6 +97,21 @@ def test_ctrl_c_stops_the_workers_without_their_tracebacks(command, tmp_path):
         assert "INTERRUPTED (Ctrl-C)" in out and "summary:" in out
 
 
+def _a_worker_is_starting(pid) -> bool:
+    return any(b"spawn_main" in _command_line(child) for child in _children(pid))
+
+
+@pytest.mark.parametrize("command", [["run", "-n", "100000"], ["fuzz", "--budget", "60"]])
+def test_ctrl_c_as_the_workers_start_is_quiet(command):
+    """Ctrl-C the moment the first worker appears: the parent is starting workers, and
+    they are starting up (a second or more each, before they can ignore Ctrl-C)."""
+    import sys
+    code, out, err = ctrl_c([sys.executable, "-m", "gdl.cli", command[0],
+                             str(RULESETS / "evil_deal.gdl"), *command[1:], "-j", "2"],
+                            ready=_a_worker_is_starting, wait=0)
+    assert code == 130 and err == "", err
+
+
 def test_ctrl_c_during_fuzz_prints_the_report_so_far():
     import sys
     code, out, err = ctrl_c([sys.executable, "-m", "gdl.cli", "fuzz",

@@ -8,7 +8,8 @@ it finds one (dead rules alone do not count) and 2 on a user error, as every com
 Ctrl-C ends it early with the report of what it found so far, and status 130.
 
 `gdl diff A B` prints the shortest line of play after which two variants differ, and what
-differs; it exits 0 when none is found and 1 when the games differ.
+differs; it exits 0 when none is found and 1 when the games differ (Ctrl-C: how far it
+got, and 130).
 
 Register both in `gdl/cli.py`'s `build_parser`:
 
@@ -119,11 +120,14 @@ def run_diff(args) -> int:
     from interpreter.options import parse_set_args
     _check(args)
     result = diff(args.a, args.b, parse_set_args(args.set), budget=args.budget,
-                  seed=args.seed, seats=args.seats, out_dir=args.out)
+                  seed=args.seed, seats=args.seats, out_dir=args.out,
+                  stop_on_interrupt=True)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:
         print(result.text())
+    if result.interrupted:                      # Ctrl-C: how far it got, then 130
+        return 130
     return 1 if result.differs else 0
 
 

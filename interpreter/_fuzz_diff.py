@@ -48,6 +48,7 @@ class DiffResult:
     sampled: bool = False           # some chance events or joint moves were sampled
     seconds: float = 0.0
     trace_path: Optional[str] = None
+    interrupted: bool = False       # ended early by Ctrl-C (`diff(stop_on_interrupt=True)`)
 
     def text(self) -> str:
         shown = ", ".join(f"{k}={v}" for k, v in self.options.items()) or "defaults"
@@ -65,8 +66,11 @@ class DiffResult:
         elif self.complete and not self.sampled:
             lines.append("  no difference: every reachable pair of states was compared")
         else:
-            lines.append("  no difference found within budget")
-        notes = [n for n, on in (("the budget ran out", not self.complete),
+            lines.append("  no difference found " + ("before Ctrl-C" if self.interrupted
+                                                     else "within budget"))
+        notes = [n for n, on in (("interrupted (Ctrl-C)", self.interrupted),
+                                 ("the budget ran out",
+                                  not self.complete and not self.interrupted),
                                  ("chance or joint moves sampled", self.sampled)) if on]
         lines.append(f"  explored {self.pairs:,} pairs of states to depth {self.depth} in "
                      f"{self.seconds:.1f} s" + (f" ({'; '.join(notes)})" if notes else ""))
@@ -266,20 +270,28 @@ def _failed(a, b) -> Optional[List[str]]:
 
 def diff(path_a, path_b, overrides=None, *, budget: float = 10.0, seed: int = 0,
          max_pairs: int = 500_000, seats: bool = False, out_dir: Optional[str] = None,
-         write_trace: bool = True) -> DiffResult:
+         write_trace: bool = True, stop_on_interrupt: bool = False) -> DiffResult:
     """Returns where two rulesets (variants of one game) first differ, searching for at
-    most `budget` seconds; `seats` also compares what each seat sees and saw.  Errors in
-    either ruleset or in `overrides` raise GdlError."""
+    most `budget` seconds; `seats` also compares what each seat sees and saw.  With
+    `stop_on_interrupt`, a Ctrl-C (KeyboardInterrupt) ends the search with what it
+    compared so far (`interrupted` set; breadth first, so no shorter line differs);
+    without, it propagates.  Errors in either ruleset or in `overrides` raise GdlError."""
     from .game import load
     start = time.monotonic()
     overrides = dict(overrides or {})
     ga, gb = load(path_a, overrides), load(path_b, overrides)
     search = _Search(ga, gb, seed, start + budget, max_pairs, seats)
-    found = search.run()
+    interrupted = False
+    try:
+        found = search.run()
+    except KeyboardInterrupt:
+        if not stop_on_interrupt:
+            raise
+        found, search.complete, interrupted = None, False, True
     result = DiffResult(a=str(path_a), b=str(path_b), options=overrides,
                         differs=found is not None, pairs=search.pairs, depth=search.depth,
                         complete=search.complete, sampled=search.sampled,
-                        seconds=time.monotonic() - start)
+                        seconds=time.monotonic() - start, interrupted=interrupted)
     if found is not None:
         result.steps, result.differences = found
         if write_trace:

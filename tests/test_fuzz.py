@@ -722,3 +722,30 @@ def test_an_uninterrupted_run_says_nothing_of_it(tmp_path):
     report = run(ruleset(tmp_path, DEADLOCK), tmp_path, budget=1)
     assert not report.interrupted and "INTERRUPTED" not in report.text()
     assert report.to_json()["interrupted"] is False
+
+
+def test_an_interrupted_diff_says_how_far_it_got(monkeypatch, capsys):
+    # gerry against itself: no difference, far too many pairs to compare them all
+    from gdl.cli import main
+    from interpreter import _fuzz_diff
+    compare, calls = _fuzz_diff.compare, []
+
+    def compare_then_ctrl_c(*args):
+        calls.append(1)
+        if len(calls) == 40:
+            raise KeyboardInterrupt
+        return compare(*args)
+    monkeypatch.setattr(_fuzz_diff, "compare", compare_then_ctrl_c)
+    gerry = str(RULESETS / "gerry.gdl")
+    result = diff(gerry, gerry, budget=60, write_trace=False, stop_on_interrupt=True)
+    assert result.interrupted and not result.differs and not result.complete
+    assert result.pairs == 40 and result.depth >= 1
+    text = result.text()
+    assert "no difference found before Ctrl-C" in text and "interrupted (Ctrl-C)" in text
+    assert "the budget ran out" not in text
+    calls.clear()
+    with pytest.raises(KeyboardInterrupt):          # the API's default: it propagates
+        diff(gerry, gerry, budget=60, write_trace=False)
+    calls.clear()
+    assert main(["diff", gerry, gerry, "--budget", "60"]) == 130
+    assert "no difference found before Ctrl-C" in capsys.readouterr().out

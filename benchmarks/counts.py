@@ -66,12 +66,16 @@ def bytecodes(fn) -> int:
 
 def per_playout(path, playouts: int, options=None) -> int:
     """Bytecodes per random playout of a ruleset (loading left out, and the code generated
-    on first use mostly: a few playouts, untraced and differently seeded, warm it; a
-    decision site none of them reaches makes its code in the counted ones)."""
+    on first use mostly: every run of the rules is compiled first, and a few playouts,
+    untraced and differently seeded, warm the rest; a decision site none of them
+    reaches makes its step in the counted ones)."""
     from interpreter.agents import AGENTS, play_out
     from interpreter.game import load
 
     game = load(path, options or {})
+    compile_now = getattr(game, "compile_now", None)    # absent in older trees (--tree)
+    if compile_now is not None:
+        compile_now()                   # the runs, compiled on first use since 2026-11
     agents = [AGENTS["random"]] * game.num_players
     warm = random.Random(1)
     for _ in range(WARM_PLAYOUTS):

@@ -111,6 +111,7 @@ def race(meters, seconds):
 
 def gdl_meter(path, options=None):
     game = load(path, options or {})
+    game.compile_now()                  # steady play: no run compiled while timed
     agents = [AGENTS["random"]] * game.num_players
     rng = random.Random(0)
     return Meter(lambda: play_out(game.new_state(), agents, rng))

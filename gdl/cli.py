@@ -63,6 +63,7 @@ def cmd_bench(args) -> int:
     if not args.seconds > 0:
         raise OptionError(f"--seconds must be more than 0, not {args.seconds:g}")
     game = _load(args.file, args.set)
+    game.compile_now()                      # steady play: no run compiled while timed
     agents = [AGENTS["random"]] * game.num_players
     rng = random.Random(args.seed)
     games = decisions = 0

@@ -858,7 +858,7 @@ def _block_lines(ctx, block, ended, pad) -> list:
     end at the block's end."""
     if not block:
         return [f"{pad}{ended} = False"]
-    return [f"{pad}{ended} = {ctx.k(block[0])}(st)",
+    return [f"{pad}{ended} = {ctx.k(_fuse.ready(block, 0))}(st)",
             f"{pad}{ended} = {ended} != {len(block):d} and "
             f"st.exec_block({ctx.k(block)}, {ended})"]
 

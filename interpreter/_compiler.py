@@ -141,8 +141,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if info.block is not None:
                 _link(info.block)
         p.plain_code = list(p.code)
-        for code in [p.code, *(t[3] for t in p.triggers),
-                     *(i.block for i in self.action_info.values() if i.block is not None)]:
+        p.fused_code = [p.code, *(t[3] for t in p.triggers),
+                        *(i.block for i in self.action_info.values() if i.block is not None)]
+        for code in p.fused_code:
             fuse_runs(code)
         p.scratch = self.scratch
         p.compiler = self

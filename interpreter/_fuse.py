@@ -278,16 +278,46 @@ def fuse_runs(code: list):
     the next pc, such as a pause) or at any other instruction, which the run calls and
     whose answer it returns.  Every instruction gets its own rest, since a jump, a call's
     return or a resumed decision may land anywhere; a rest runs at most `MAX_RUN`
-    instructions over all its branches, and back jumps keep their step budget."""
+    instructions over all its branches, and back jumps keep their step budget.
+
+    Each rest is written and compiled when it first runs (`_deferred`), not here: most
+    of a program's rests are never entered by a given game (a resumed decision enters
+    only at its own pc), and compiling all of them was three quarters of `load`."""
     if not ENABLED:
         return
-    fused = list(code)
-    for k, fn in enumerate(code):
+    plain = list(code)
+    for k, fn in enumerate(plain):
         if any(getattr(fn, tag, None) is not None for tag in ("lines", "fork", "tail")):
-            ctx = Ctx()
-            body = _looping(_rest(code, k, ctx, [MAX_RUN, MAX_TEXT]), k)
-            fused[k] = build(ctx, "\n        ".join(body))
-    code[:] = fused
+            code[k] = _deferred(code, plain, k)
+
+
+def _deferred(code: list, plain: list, k: int):
+    """Stands at `code[k]` until it first runs: then compiles the rest of the run from
+    `k` (out of the `plain` instructions), puts it in its place and runs it."""
+    def first_run(st):
+        return ready(code, k)(st)
+    first_run.deferred = (plain, k)
+    return first_run
+
+
+def ready_all(code: list):
+    """Compiles every run of `code` still waiting for its first run."""
+    for k in range(len(code)):
+        ready(code, k)
+
+
+def ready(code: list, k: int):
+    """Returns `code[k]`, compiled now if it was still waiting for its first run (for
+    generated code that calls an instruction directly rather than through the list)."""
+    fn = code[k]
+    deferred = getattr(fn, "deferred", None)
+    if deferred is None:
+        return fn
+    plain, k = deferred
+    ctx = Ctx()
+    body = _looping(_rest(plain, k, ctx, [MAX_RUN, MAX_TEXT]), k)
+    fn = code[k] = build(ctx, "\n        ".join(body))
+    return fn
 
 
 def run_lines(code: list, pc: int, ctx: Ctx, share: int = 1) -> list:

@@ -64,6 +64,9 @@ class Program:
     #: `code` as compiled, before `fuse_runs` made each instruction the rest of its run:
     #: the instructions' texts, for a generated step that goes on into its rules
     plain_code: list = attrs.Factory(list)
+    #: every list of instructions that `fuse_runs` gave runs to (`code`, the triggers'
+    #: and the actions' blocks), their runs compiled on first use (`Game.compile_now`)
+    fused_code: list = attrs.Factory(list)
     code_rules: list = attrs.Factory(list)               # pc -> (rule name, span)
     frame_size: int = 0
     triggers: list = attrs.Factory(list)

@@ -14,6 +14,7 @@ from gdl.parser import parse_file, parse_text
 from gdl.variants import merge_variant
 
 from ._compiler import compile_program
+from ._fuse import ready_all
 from .options import option_decls, resolve_overrides
 from .state import State
 from .values import Seat
@@ -36,6 +37,13 @@ class Game:
         self.seats = list(self.prog.seats)
         self.title = self.prog.title or Path(self.path).stem
         self._start: Optional[State] = None      # the state after setup, to clone
+
+    def compile_now(self):
+        """Compiles every run of the rules now: `load` leaves each to its first use, as
+        most are never entered by a given game, and a benchmark timing steady play (or a
+        server that must not pause at a first visit) wants them all done first."""
+        for code in self.prog.fused_code:
+            ready_all(code)
 
     def trigger_names(self):
         """Returns the triggers in the order they are checked (priority, then file order)."""

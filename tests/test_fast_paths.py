@@ -1476,3 +1476,43 @@ flow:
         state.apply("wait")
         assert [m.text for m in state.legal_moves()] == ["give 4", "give 3", "give 2",
                                                          "give 1", "wait"]
+
+
+def test_a_run_is_compiled_when_it_first_runs_and_then_runs_compiled(monkeypatch):
+    # `load` leaves every run uncompiled (most are never entered); a playout compiles only
+    # those it enters, each once, and each takes its place in the program for good: the
+    # same game again compiles nothing more, and both play as the plain closures do.
+    from interpreter import _fuse
+    from interpreter.agents import AGENTS, play_out
+    if not _fuse.ENABLED:
+        pytest.skip("GDL_FUSE=0: nothing is compiled")
+    game = load(str(ROOT / "double_down.gdl"))
+    code = game.prog.code
+    waiting = [k for k, fn in enumerate(code) if getattr(fn, "deferred", None)]
+    assert len(waiting) > 100
+    agents = [AGENTS["random"]] * game.num_players
+    played = game.new_state()
+    play_out(played, agents, random.Random(1))
+    entered = [k for k in waiting if not getattr(code[k], "deferred", None)]
+    assert 0 < len(entered) < len(waiting) // 2
+    compiled = {k: code[k] for k in entered}
+    again = game.new_state()
+    play_out(again, agents, random.Random(1))
+    assert {k: code[k] for k in entered} == compiled
+    assert [k for k in waiting if not getattr(code[k], "deferred", None)] == entered
+    monkeypatch.setattr(_fuse, "ENABLED", False)
+    plain = load(str(ROOT / "double_down.gdl")).new_state()
+    play_out(plain, agents, random.Random(1))
+    assert again.trace_texts() == played.trace_texts() == plain.trace_texts()
+
+
+def test_compile_now_leaves_no_run_to_its_first_use():
+    from interpreter import _fuse
+    if not _fuse.ENABLED:
+        pytest.skip("GDL_FUSE=0: nothing is compiled")
+    game = load(str(ROOT / "evil_deal.gdl"))
+    lists = game.prog.fused_code
+    assert lists[0] is game.prog.code and len(lists) > 1     # the action blocks too
+    assert any(getattr(fn, "deferred", None) for code in lists for fn in code)
+    game.compile_now()
+    assert not any(getattr(fn, "deferred", None) for code in lists for fn in code)

@@ -70,6 +70,7 @@ def test_generated_code_plays_as_the_closures(monkeypatch, path):
 def test_programs_really_run_generated_code(monkeypatch):
     monkeypatch.setattr(_fuse, "ENABLED", True)
     game = load(str(ROOT / "classics" / "leduc_poker.gdl"))
+    game.compile_now()                  # else each run is compiled when first run
     fused = [fn for fn in game.prog.code if fn.__code__.co_filename.startswith("<gdl fused")]
     assert len(fused) > len(game.prog.code) // 3
     monkeypatch.setattr(_fuse, "ENABLED", False)
@@ -647,8 +648,10 @@ returns(p) = 0
 
 def _generated_sources(game) -> list:
     """The source of every generated function a game's program reaches: its runs, its
-    actions' listings, and the functions those call (found in their closures)."""
+    actions' listings, and the functions those call (found in their closures); the runs
+    not entered yet are compiled first."""
     import linecache
+    game.compile_now()
     todo = list(game.prog.code) + [i.chunks for i in game.prog.compiler.action_info.values()]
     seen, out = set(), []
     while todo:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import pytest
 
@@ -128,6 +129,24 @@ def test_ctrl_c_while_gdl_starts_is_a_quiet_130(capsys, monkeypatch):
     monkeypatch.setattr(gdl.cli, "build_parser", importing)
     code, out, err = run(capsys, "run", GERRY)
     assert code == 130 and out == err == ""
+
+
+def test_ctrl_c_while_python_imports_gdl_is_a_quiet_130(capsys, monkeypatch):
+    # The `gdl` command's entry point imports the rest of gdl inside its own Ctrl-C
+    # handling: a Ctrl-C while `gdl.cli` is imported ends the command with 130, no trace.
+    import importlib.abc
+    import gdl._entry
+
+    class Interrupting(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name == "gdl.cli":
+                raise KeyboardInterrupt
+            return None
+    monkeypatch.delitem(sys.modules, "gdl.cli")
+    monkeypatch.setattr(sys, "meta_path", [Interrupting(), *sys.meta_path])
+    assert gdl._entry.main() == 130
+    out, err = capsys.readouterr()
+    assert out == err == ""
 
 
 def test_ctrl_c_before_any_game_ended_says_so(capsys, monkeypatch):

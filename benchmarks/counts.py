@@ -73,9 +73,9 @@ def per_playout(path, playouts: int, options=None) -> int:
     from interpreter.game import load
 
     game = load(path, options or {})
-    compile_now = getattr(game, "compile_now", None)    # absent in older trees (--tree)
-    if compile_now is not None:
-        compile_now()                   # the runs, compiled on first use since 2026-11
+    compile_now = getattr(game, "compile_now", None)    # older trees (--tree) have
+    if compile_now is not None:                         # none: their load compiles all
+        compile_now()
     agents = [AGENTS["random"]] * game.num_players
     warm = random.Random(1)
     for _ in range(WARM_PLAYOUTS):

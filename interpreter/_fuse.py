@@ -313,7 +313,7 @@ def ready(code: list, k: int):
     deferred = getattr(fn, "deferred", None)
     if deferred is None:
         return fn
-    plain, k = deferred
+    plain = deferred[0]
     ctx = Ctx()
     body = _looping(_rest(plain, k, ctx, [MAX_RUN, MAX_TEXT]), k)
     fn = code[k] = build(ctx, "\n        ".join(body))

@@ -5,12 +5,16 @@ can be compared to the last bytecode (every bytecode weighs the same, though: co
 change with time or instructions).
 
     .venv/bin/python benchmarks/counts.py [RULESET[:N] ...] [--enumerate] [-o NAME=VALUE]
-                                          [--tree DIR]
+                                          [--tree DIR] [--reference [--reference-dir DIR]]
 
 With no ruleset, every ruleset the benchmark times, each with its usual count of playouts.
 Seeded as `benchmarks/run.py` is (`random.Random(0)`, random agents).  `--tree DIR` runs
 the engine and rulesets of another checkout (a worktree of an older commit, say), so one
-copy of this script compares any two commits.
+copy of this script compares any two commits.  `--reference` also counts the hand-written
+playout of each seed game (`shared/bench-reference` beside the checkout) over as many
+games, and prints reference / gdl: an estimate of the benchmark's gdl/reference ratio of
+playouts per second that does not move with the machine (per decision, so a few games
+are enough where both count decisions alike).
 """
 from __future__ import annotations
 
@@ -19,8 +23,12 @@ import gc
 import random
 import sys
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))     # `_reference`, however this is loaded
+
+from _reference import REFERENCE, reference_playout  # noqa: E402
 
 #: untraced playouts before the count, making most generated code (a site's step, say)
 WARM_PLAYOUTS = 5
@@ -30,7 +38,7 @@ DEFAULTS = [
     ("classics/kuhn_poker.gdl", 1000, {}),
     ("classics/leduc_poker.gdl", 1000, {}),
     ("gerry.gdl", 60, {}),
-    ("double_dealing_shuffle.gdl", 10, {}),
+    ("double_dealing_shuffle.gdl", 30, {}),
     ("double_down.gdl", 20, {}),
     ("evil_deal.gdl", 20, {}),
     ("pescetti.gdl", 5, {"mode": "random"}),
@@ -69,6 +77,12 @@ def per_playout(path, playouts: int, options=None) -> int:
     on first use mostly: every run of the rules is compiled first, and a few playouts,
     untraced and differently seeded, warm the rest; a decision site none of them
     reaches makes its step in the counted ones)."""
+    return playout_counts(path, playouts, options)[0] // playouts
+
+
+def playout_counts(path, playouts: int, options=None) -> tuple:
+    """(bytecodes, decisions) of `playouts` random playouts of a ruleset, as
+    `per_playout` counts them."""
     from interpreter.agents import AGENTS, play_out
     from interpreter.game import load
 
@@ -81,12 +95,51 @@ def per_playout(path, playouts: int, options=None) -> int:
     for _ in range(WARM_PLAYOUTS):
         play_out(game.new_state(), agents, warm)
     rng = random.Random(0)
+    decisions = 0
 
     def run():
+        nonlocal decisions
         for _ in range(playouts):
-            play_out(game.new_state(), agents, rng)
+            decisions += play_out(game.new_state(), agents, rng)
 
-    return bytecodes(run) // playouts
+    return bytecodes(run), decisions
+
+
+def reference_counts(name: str, playouts: int, folder=REFERENCE) -> Optional[tuple]:
+    """(bytecodes, decisions) of `playouts` hand-written playouts of the seed game `name`,
+    warmed and seeded as `playout_counts` does; None where `folder` has none."""
+    playout = reference_playout(name, folder)
+    if playout is None:
+        return None
+    warm = random.Random(1)
+    for _ in range(WARM_PLAYOUTS):
+        playout(warm)
+    rng = random.Random(0)
+    decisions = 0
+
+    def run():
+        nonlocal decisions
+        for _ in range(playouts):
+            decisions += playout(rng)[1]
+
+    return bytecodes(run), decisions
+
+
+def reference_line(gdl: tuple, ref: tuple, playouts: int) -> str:
+    """The reference's counts beside gdl's, and reference / gdl: per decision where both
+    took about as many decisions a game (the work of a decision hardly varies, the
+    length of a game does: a few games give a steady figure), else per game (a game
+    without decisions, or one whose steps the two count differently: gerry's reference
+    counts a turn as one decision, gdl its select and its move as two)."""
+    (g_codes, g_decisions), (r_codes, r_decisions) = gdl, ref
+    line = f"  reference: {r_codes // playouts:,} bytecodes per playout"
+    if r_decisions:
+        line += f", {r_codes // r_decisions:,} per decision"
+    if g_decisions and r_decisions and 2 / 3 <= g_decisions / r_decisions <= 1.5:
+        ratio, basis = (r_codes / r_decisions) / (g_codes / g_decisions), "per decision"
+    else:
+        ratio, basis = r_codes / g_codes, "per playout"
+    return line + f"; reference / gdl {ratio:.3f} ({basis})"
 
 
 def per_enumeration(path, infosets: bool = True) -> int:
@@ -117,6 +170,10 @@ def main(argv=None):
                          "information sets")
     ap.add_argument("--tree", type=Path, default=ROOT,
                     help="the checkout whose engine and rulesets to count (default: this one)")
+    ap.add_argument("--reference", action="store_true",
+                    help="also count each seed game's hand-written playout")
+    ap.add_argument("--reference-dir", type=Path, default=REFERENCE, metavar="DIR",
+                    help=f"where the hand-written playouts are (default {REFERENCE})")
     args = ap.parse_args(argv)
     root = args.tree.resolve()
     sys.path.insert(0, str(root))     # before any import of the engine
@@ -129,15 +186,23 @@ def main(argv=None):
             if n and not n.isdigit():
                 ap.error(f"{spec!r}: the count after ':' is a number of playouts")
             jobs.append((name, int(n or 20), options))
+    if args.reference and not args.reference_dir.is_dir():
+        ap.error(f"--reference: {args.reference_dir} is missing (--reference-dir names "
+                 f"the folder of the hand-written playouts)")
     from gdl.errors import GdlError
 
     for name, n, opts in jobs:
         path = Path(name) if Path(name).exists() else root / "rulesets" / name
         try:
-            n_codes = per_playout(path, n, opts)
+            gdl = playout_counts(path, n, opts)
         except GdlError as err:          # a bad path or option: its message, no traceback
             sys.exit(str(err))
-        print(f"{name}: {n_codes:,} bytecodes per playout ({n} playouts)")
+        codes, decisions = gdl
+        per_decision = f", {codes // decisions:,} per decision" if decisions else ""
+        print(f"{name}: {codes // n:,} bytecodes per playout ({n} playouts){per_decision}")
+        ref = reference_counts(path.stem, n, args.reference_dir) if args.reference else None
+        if ref is not None:
+            print(reference_line(gdl, ref, n))
     if args.enumerate:
         leduc = root / "rulesets" / "classics" / "leduc_poker.gdl"
         for infosets in (True, False):

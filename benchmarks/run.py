@@ -36,14 +36,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))     # `_reference`, however this is loaded
 
 from interpreter.agents import AGENTS, play_out  # noqa: E402
 from interpreter.enumerate import enumerate_states  # noqa: E402
 from interpreter.game import load  # noqa: E402
 
-#: where the hand-written playouts are when the project's `shared/` folder sits beside
-#: the checkout, as in CI (`--reference` names another)
-REFERENCE = ROOT.parent / "shared" / "bench-reference"
+from _reference import REFERENCE, reference_playout  # noqa: E402
+
 SEED_GAMES = ["gerry", "double_dealing_shuffle", "double_down", "evil_deal", "pescetti"]
 CLASSICS = ["kuhn_poker", "leduc_poker"]
 
@@ -118,16 +118,12 @@ def gdl_meter(path, options=None):
 
 
 def reference_meter(name, folder=REFERENCE):
-    """The hand-written playout of `name`, imported by file path (never installed)."""
-    path = Path(folder) / f"{name}.py"
-    if not path.exists():
+    """The hand-written playout of `name` (None where `folder` has none)."""
+    playout = reference_playout(name, folder)
+    if playout is None:
         return None
-    spec = importlib.util.spec_from_file_location(f"_bench_reference_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     rng = random.Random(0)
-    kwargs = {"n_players": 4} if name == "double_down" else {}
-    return Meter(lambda: module.playout(rng, **kwargs)[1])
+    return Meter(lambda: playout(rng)[1])
 
 
 def spiel_meter(pyspiel, name):

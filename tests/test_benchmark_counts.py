@@ -108,3 +108,44 @@ def test_the_benchmarks_arguments_are_checked(monkeypatch, capsys, argv, says):
     with pytest.raises(SystemExit) as exit_:
         run.main(argv)
     assert exit_.value.code == 2 and says in capsys.readouterr().err
+
+
+def test_the_reference_is_counted_over_as_many_games_and_compared_per_decision(
+        capsys, tmp_path):
+    # a yardstick of a known size: each game two decisions and a loop of 40 rounds
+    (tmp_path / "kuhn_poker.py").write_text(
+        "def playout(rng):\n"
+        "    total = 0\n"
+        "    for i in range(40):\n"
+        "        total += i\n"
+        "    return total, 2\n")
+    small = counts.reference_counts("kuhn_poker", 10, tmp_path)
+    assert small == counts.reference_counts("kuhn_poker", 10, tmp_path)
+    assert small[1] == 20 and counts.reference_counts("kuhn_poker", 20, tmp_path)[1] == 40
+    assert counts.reference_counts("leduc_poker", 10, tmp_path) is None
+    counts.main(["classics/kuhn_poker.gdl:30", "--reference", "--reference-dir",
+                 str(tmp_path)])
+    gdl_line, ref_line = capsys.readouterr().out.splitlines()
+    # Kuhn takes two or three decisions a game: about as many as the yardstick's two
+    per_decision = int(gdl_line.rsplit(", ", 1)[1].split()[0].replace(",", ""))
+    r_codes = int(ref_line.split("reference: ")[1].split()[0].replace(",", ""))
+    ratio = float(ref_line.split("reference / gdl ")[1].split()[0])
+    assert ref_line.endswith("(per decision)") and ", 0 per decision" not in ref_line
+    assert ratio == pytest.approx(r_codes / 2 / per_decision, rel=0.02)
+
+
+def test_reference_counts_need_the_folder_of_the_references(capsys, tmp_path):
+    with pytest.raises(SystemExit):
+        counts.main(["classics/kuhn_poker.gdl:1", "--reference", "--reference-dir",
+                     str(tmp_path / "nowhere")])
+    assert "nowhere is missing" in capsys.readouterr().err
+
+
+def test_a_game_whose_decisions_are_counted_otherwise_is_compared_per_playout():
+    # gerry's yardstick counts a turn as one decision, gdl a select and a move as two
+    line = counts.reference_line((2000, 40), (1000, 20), 10)
+    assert line.endswith("reference / gdl 0.500 (per playout)")
+    assert "100 bytecodes per playout, 50 per decision" in line
+    assert counts.reference_line((2000, 0), (500, 0), 10).endswith("0.250 (per playout)")
+    assert counts.reference_line((2000, 40), (1000, 45), 10).endswith(
+        f"{(1000 / 45) / (2000 / 40):.3f} (per decision)")

@@ -95,14 +95,16 @@ def playout_counts(path, playouts: int, options=None) -> tuple:
     for _ in range(WARM_PLAYOUTS):
         play_out(game.new_state(), agents, warm)
     rng = random.Random(0)
-    decisions = 0
 
     def run():
-        nonlocal decisions
         for _ in range(playouts):
-            decisions += play_out(game.new_state(), agents, rng)
+            play_out(game.new_state(), agents, rng)
 
-    return bytecodes(run), decisions
+    codes = bytecodes(run)
+    # the decisions of the same games, played again untraced (a seed fixes a game), so
+    # that the count has no bytecode of this script's own
+    rng = random.Random(0)
+    return codes, sum(play_out(game.new_state(), agents, rng) for _ in range(playouts))
 
 
 def reference_counts(name: str, playouts: int, folder=REFERENCE) -> Optional[tuple]:
@@ -115,14 +117,14 @@ def reference_counts(name: str, playouts: int, folder=REFERENCE) -> Optional[tup
     for _ in range(WARM_PLAYOUTS):
         playout(warm)
     rng = random.Random(0)
-    decisions = 0
 
     def run():
-        nonlocal decisions
         for _ in range(playouts):
-            decisions += playout(rng)[1]
+            playout(rng)
 
-    return bytecodes(run), decisions
+    codes = bytecodes(run)
+    rng = random.Random(0)
+    return codes, sum(playout(rng)[1] for _ in range(playouts))
 
 
 def reference_line(gdl: tuple, ref: tuple, playouts: int) -> str:

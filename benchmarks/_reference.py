@@ -4,13 +4,15 @@ Nothing here imports the engine, so `counts.py --tree` can still choose which en
 to import."""
 from __future__ import annotations
 
+import functools
 import importlib.util
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: where the hand-written playouts are when the project's `shared/` folder sits beside
-#: the checkout, as in CI (`--reference` names another)
+#: the checkout, as in CI (run.py's `--reference` and counts.py's `--reference-dir` name
+#: another)
 REFERENCE = ROOT.parent / "shared" / "bench-reference"
 
 
@@ -25,5 +27,5 @@ def reference_playout(name: str, folder=REFERENCE):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     if name == "double_down":       # the ruleset's default table: four players
-        return lambda rng: module.playout(rng, n_players=4)
+        return functools.partial(module.playout, n_players=4)   # no bytecode of its own
     return module.playout

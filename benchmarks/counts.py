@@ -14,7 +14,8 @@ copy of this script compares any two commits.  `--reference` also counts the han
 playout of each seed game (`shared/bench-reference` beside the checkout) over as many
 games, and prints reference / gdl: an estimate of the benchmark's gdl/reference ratio of
 playouts per second that does not move with the machine (per decision, so a few games
-are enough where both count decisions alike).
+are enough where both count decisions alike).  A seed game counted with options other
+than the benchmark's is not compared: its reference plays the benchmark's game.
 """
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ DEFAULTS = [
     ("evil_deal.gdl", 20, {}),
     ("pescetti.gdl", 5, {"mode": "random"}),
 ]
+
+#: a ruleset's stem -> the options the benchmark plays it with (as its reference does)
+BENCH_OPTIONS = {Path(name).stem: options for name, _, options in DEFAULTS}
 
 
 def bytecodes(fn) -> int:
@@ -202,7 +206,14 @@ def main(argv=None):
         codes, decisions = gdl
         per_decision = f", {codes // decisions:,} per decision" if decisions else ""
         print(f"{name}: {codes // n:,} bytecodes per playout ({n} playouts){per_decision}")
-        ref = reference_counts(path.stem, n, args.reference_dir) if args.reference else None
+        if not args.reference:
+            continue
+        timed = BENCH_OPTIONS.get(path.stem)
+        if timed is not None and opts != timed:     # the reference plays the timed game
+            shown = " ".join(f"-o {k}={v}" for k, v in timed.items()) or "no option"
+            print(f"  reference: not compared (the benchmark times it with {shown})")
+            continue
+        ref = reference_counts(path.stem, n, args.reference_dir)
         if ref is not None:
             print(reference_line(gdl, ref, n))
     if args.enumerate:

@@ -149,3 +149,14 @@ def test_a_game_whose_decisions_are_counted_otherwise_is_compared_per_playout():
     assert counts.reference_line((2000, 0), (500, 0), 10).endswith("0.250 (per playout)")
     assert counts.reference_line((2000, 40), (1000, 45), 10).endswith(
         f"{(1000 / 45) / (2000 / 40):.3f} (per decision)")
+
+
+def test_a_game_played_with_other_options_than_its_references_is_not_compared(
+        capsys, tmp_path):
+    (tmp_path / "double_down.py").write_text("def playout(rng, n_players=4):\n"
+                                             "    return None, 1\n")
+    counts.main(["double_down.gdl:1", "-o", "players=2", "--reference", "--reference-dir",
+                 str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "reference: not compared (the benchmark times it with no option)" in out
+    assert "reference / gdl" not in out

@@ -10,10 +10,13 @@ from contextlib import contextmanager
 from .errors import OptionError
 
 
-def _outcome_label(game) -> str:
-    if not game.finished:
+#: the most (finished, returns) pairs whose labels a run remembers
+LABELS_KEPT = 4096
+
+
+def _outcome_label(finished: bool, returns: tuple) -> str:
+    if not finished:
         return "unfinished"
-    returns = game.returns
     best = max(returns)
     if all(r == returns[0] for r in returns):
         return "draw"
@@ -57,6 +60,7 @@ def run_games(args) -> int:
 def _run(args, games, show) -> int:
     totals = [0.0] * games.game.num_players
     wins: Counter = Counter()
+    labels: dict = {}                       # (finished, returns) -> its label
     played = steps = longest = 0            # running figures: a million games keep no list
     out = open(args.trace, "w", encoding="utf-8") if args.trace else None
     played_games = iter(games)
@@ -65,7 +69,13 @@ def _run(args, games, show) -> int:
             for game in played_games:
                 for k, r in enumerate(game.returns):
                     totals[k] += r
-                wins[_outcome_label(game)] += 1
+                end = game.finished, game.returns
+                label = labels.get(end)
+                if label is None:               # a game's label is its returns': few kinds
+                    label = _outcome_label(*end)
+                    if len(labels) < LABELS_KEPT:
+                        labels[end] = label
+                wins[label] += 1
                 played += 1
                 steps += game.steps
                 longest = max(longest, game.steps)

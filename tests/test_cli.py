@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 
 import pytest
@@ -297,6 +298,29 @@ def test_run_keeps_running_figures_not_a_list_of_every_game(capsys):
         tracemalloc.stop()
     assert peak < 2_000_000, peak
     assert "length in steps: mean 50999.5, max 100999" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("kept", [0, 1, 4096])
+def test_run_counts_each_end_by_its_label_however_many_labels_it_remembers(
+        capsys, monkeypatch, kept):
+    import argparse
+
+    from gdl import run_cmd
+    from interpreter import load
+    from interpreter.simulate import PlayedGame
+    monkeypatch.setattr(run_cmd, "LABELS_KEPT", kept)
+    ends = [((1.0, -1.0), True), ((-1.0, 1.0), True), ((0.0, 0.0), True),
+            ((2.0, -2.0), True), ((0.0, 0.0), False)]
+
+    class Run:                          # what play_games returns, with made-up games
+        game = load(str(GERRY))
+
+        def __iter__(self):
+            return (PlayedGame(i, *ends[i % 5], 10) for i in range(100))
+    run_cmd._run(argparse.Namespace(n=100, trace=None), Run(), show=False)
+    out = capsys.readouterr().out
+    assert re.search(r"p1: won +40 ", out) and re.search(r"p2: won +20 ", out)
+    assert "draws: 20   unfinished: 20" in out
 
 
 @pytest.mark.parametrize("argv, near", [

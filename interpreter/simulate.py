@@ -81,7 +81,7 @@ class GameRun:
             for record in records:
                 if isinstance(record, GdlError):
                     raise record
-                yield record
+                yield PlayedGame(*record)
 
     def __iter__(self):
         return self
@@ -112,7 +112,10 @@ class _Player:
         self.traces, self.tables, self.symbols = traces, tables, symbols
 
     def block(self, seeds: range) -> list:
-        """The block's games; a user error ends it (the error is its last item)."""
+        """The block's games, each as the fields of its `PlayedGame`; a user error ends
+        it (the error is its last item).  Tuples, not records: a worker's block crosses
+        to the parent pickled, and a tuple of numbers and texts pickles in C where a
+        frozen attrs record goes through its Python `__getstate__` and `__setstate__`."""
         from .agents import play_out
         game, agents = self.game, self.agents
         records: list = []
@@ -123,7 +126,7 @@ class _Player:
             except GdlError as err:
                 records.append(err)
                 break
-            records.append(PlayedGame(
+            records.append((
                 seed, tuple(state.returns()), state.is_terminal(), len(state.history),
                 json.dumps(state.trace()) if self.traces else None,
                 state.view(None, symbols=self.symbols) if self.tables else None))

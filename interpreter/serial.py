@@ -170,6 +170,61 @@ def trace_of(state) -> Dict[str, Any]:
             "seed": state.seed, "steps": steps}
 
 
+#: the most step texts a program's `_TraceText` remembers (then it starts again)
+STEP_TEXTS_KEPT = 20_000
+
+
+class _TraceText:
+    """What `trace_line` remembers of a program: each move's and each drawn value's JSON
+    text by its history entry (games repeat them; a shuffle's order seldom repeats and is
+    written each time)."""
+
+    def __init__(self, prog):
+        self.names = [seat.name for seat in prog.seats]
+        self.steps: Dict[tuple, str] = {}
+        self.heads: dict = {}       # game -> its line's text before the seed
+
+    def head(self, game) -> str:
+        """`{"format": ..., "game": ..., "options": {...}, "seed": `, as `json.dumps`
+        writes a trace's first keys (the same for every game of one loaded ruleset)."""
+        text = self.heads.get(game)
+        if text is None:
+            first = json.dumps({"format": TRACE_FORMAT, "game": game.path,
+                                "options": {k: encode(v) for k, v in game.overrides.items()}})
+            text = self.heads[game] = first[:-1] + ', "seed": '
+        return text
+
+    def step(self, entry) -> str:
+        """The JSON text of one history entry, as `trace_of` writes its step."""
+        who, move, data = entry
+        if who < 0 and type(data[1]) is not int:     # a shuffle's order: written each time
+            kind, value = data
+            return json.dumps({"chance": move, "kind": kind,
+                               "data": list(value) if isinstance(value, tuple) else value})
+        text = self.steps.get(entry)
+        if text is None:
+            if who >= 0:
+                text = json.dumps({"player": self.names[who], "move": move})
+            else:
+                text = json.dumps({"chance": move, "kind": data[0], "data": data[1]})
+            if len(self.steps) >= STEP_TEXTS_KEPT:
+                self.steps.clear()
+            self.steps[entry] = text
+        return text
+
+
+def trace_line(state) -> str:
+    """Returns `json.dumps(trace_of(state))`, the same text, for writing many games'
+    traces (`gdl run --trace`): each step's text is remembered by its history entry, and
+    the rest of the line is made once per game."""
+    if state.node[0] == SIMUL and state.node[3]:        # commits not yet in the history
+        return json.dumps(trace_of(state))
+    text = state.prog.helper(_TraceText)
+    step = text.step
+    return (text.head(state.game) + json.dumps(state.seed) + ', "steps": ['
+            + ", ".join([step(entry) for entry in state.history]) + "]}")
+
+
 def replay(game, trace: Dict[str, Any], upto: int = None):
     """Returns the state after replaying a trace's steps (the first `upto` of them)."""
     if not isinstance(trace, dict) or trace.get("format", TRACE_FORMAT) != TRACE_FORMAT:

@@ -7,7 +7,6 @@ order, which makes every result the same for any number of jobs.
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from collections import deque
 from typing import Iterator, Optional, Sequence, Union
@@ -117,6 +116,7 @@ class _Player:
         to the parent pickled, and a tuple of numbers and texts pickles in C where a
         frozen attrs record goes through its Python `__getstate__` and `__setstate__`."""
         from .agents import play_out
+        from .serial import trace_line
         game, agents = self.game, self.agents
         records: list = []
         for seed in seeds:
@@ -128,7 +128,7 @@ class _Player:
                 break
             records.append((
                 seed, tuple(state.returns()), state.is_terminal(), len(state.history),
-                json.dumps(state.trace()) if self.traces else None,
+                trace_line(state) if self.traces else None,
                 state.view(None, symbols=self.symbols) if self.tables else None))
         return records
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DDS, GERRY, load_game, random_playout
+from conftest import DDS, GERRY, RULESETS, load_game, random_playout
 from interpreter import replay
 
 GAMES = {
@@ -97,6 +97,29 @@ def test_a_trace_replays_to_the_same_state(name, seed, cut):
         assert again.returns() == state.returns()
         assert again.trace() == state.trace()
     assert end.is_terminal()
+
+
+@pytest.mark.parametrize("path, options", [
+    *GAMES.values(), (RULESETS / "classics" / "kuhn_poker.gdl", {}),
+    (RULESETS / "double_down.gdl", {"players": 3}), (RULESETS / "evil_deal.gdl", {}),
+    (RULESETS / "pescetti.gdl", {"mode": "random"})])
+@given(seed=SEEDS)
+@settings(max_examples=6, deadline=None)
+def test_a_traces_line_is_the_json_of_the_trace(path, options, seed):
+    # `gdl run --trace` writes `trace_line`, which remembers step texts: the same text as
+    # `json.dumps(trace())` for every state (moves, drawn values, shuffles), a restored
+    # snapshot's, one mid-commit's, and games whose steps it has written before
+    from interpreter.serial import trace_line
+    game = load_game(path, **options)
+    for state in some_states(game, seed, n=4) + [walk(game, seed)[2]]:
+        restored = game.state_from_json(json.loads(json.dumps(state.to_json())))
+        for s in (state, restored):
+            assert trace_line(s) == json.dumps(s.trace())
+    mid = game.new_state(seed)
+    if mid.is_simultaneous():
+        seat = mid.to_move()[0]
+        mid.apply(mid.legal_moves(seat)[0], seat)
+        assert trace_line(mid) == json.dumps(mid.trace())
 
 
 def test_a_trace_taken_mid_commit_keeps_the_commit():

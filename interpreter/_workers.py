@@ -71,8 +71,17 @@ def stop_now(pool):
     workers = list((getattr(pool, "_processes", None) or {}).values())
     workers += [p for p in getattr(getattr(pool, "_mp_context", None), "started", ())
                 if p.pid is not None and p not in workers]
+    results = getattr(pool, "_result_queue", None)     # `shutdown` forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.terminate()
     for worker in workers:
         worker.join()
+    # A worker ended in the middle of sending a result leaves the pool's thread reading
+    # the rest of that message, which never comes while this process keeps the pipe's
+    # other end open; Python's exit joins that thread and would wait for ever.  With
+    # every worker gone, closing that end makes the read end (the pool's thread then
+    # finds the pool broken and stops).
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()

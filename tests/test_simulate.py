@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import pickle
 import random
+import sys
 
 import pytest
 
@@ -125,6 +126,41 @@ def test_a_ctrl_c_while_a_worker_starts_waits_for_the_start_and_the_worker_is_st
         stop_now(pool)
         signal.signal(signal.SIGINT, previous)
     assert worker.exitcode is not None
+
+
+def _large_result(size: int) -> bytes:
+    """A result that takes a while to go through the pool's pipe."""
+    return b"x" * size
+
+
+def _reading_a_message(thread) -> bool:
+    """Whether `thread` is part-way through receiving a message."""
+    frame = sys._current_frames().get(thread.ident)
+    while frame is not None:
+        if frame.f_code.co_name == "_recv_bytes":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def test_a_worker_stopped_while_it_sends_a_result_leaves_no_thread_waiting():
+    """Ctrl-C while a worker sends a block of games back: `stop_now` ends the worker in
+    the middle of the message, and the pool's thread, which was reading it, must stop
+    too (Python's exit joins that thread: `gdl run -j 2` hung after its summary)."""
+    import time
+    from interpreter._workers import ignore_interrupts, stop_now, worker_pool
+    pool = worker_pool(1, ignore_interrupts, ())
+    try:
+        done = pool.submit(_large_result, 300 << 20)
+        thread = pool._executor_manager_thread
+        deadline = time.monotonic() + 60
+        while not _reading_a_message(thread) and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert _reading_a_message(thread) and not done.done()
+    finally:
+        stop_now(pool)
+    thread.join(timeout=20)
+    assert not thread.is_alive()
 
 
 def test_errors_pickle_with_all_their_fields(tmp_path):

@@ -80,7 +80,7 @@ def stop_now(pool):
     # A worker ended in the middle of sending a result leaves the pool's thread reading
     # the rest of that message, which never comes while this process keeps the pipe's
     # other end open; Python's exit joins that thread and would wait for ever.  With
-    # every worker gone, closing that end makes the read end (the pool's thread then
+    # every worker gone, closing that end lets the read end (the pool's thread then
     # finds the pool broken and stops).
     writer = getattr(results, "_writer", None)
     if writer is not None:

@@ -1,0 +1,73 @@
+"""How much work the interpreter does a playout, held where it was last measured: a change
+that makes every game do more fails here, on any machine, instead of showing only as a
+slower benchmark on a noisy one.  Work is counted in bytecodes (`benchmarks/counts.py`),
+which do not move with the machine or the hash seed but do with Python's version: the
+figures are Python 3.11's, the version CI runs, and other versions skip."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import pytest
+from conftest import ROOT
+
+_spec = importlib.util.spec_from_file_location("_work_counts", ROOT / "benchmarks" / "counts.py")
+counts = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(counts)
+
+#: (ruleset, playouts, options) -> bytecodes those playouts ran, seeded as counts.py seeds
+#: them (random agents, Random(0)), at e85d5ca: a few playouts, a few seconds in all
+RECORDED = {
+    ("classics/kuhn_poker.gdl", 200, ()): 273_503,
+    ("classics/leduc_poker.gdl", 200, ()): 561_863,
+    ("gerry.gdl", 10, ()): 547_982,
+    ("double_dealing_shuffle.gdl", 5, ()): 657_993,
+    ("double_down.gdl", 3, ()): 336_863,
+    ("evil_deal.gdl", 3, ()): 914_663,
+    ("pescetti.gdl", 1, (("mode", "random"),)): 50_503,
+    ("pescetti_inverse.gdl", 1, ()): 121_783,
+}
+#: one exhaustive enumeration of Leduc poker with information sets
+RECORDED_ENUMERATION = 11_254_830
+
+#: A change may add this much work before it fails (then record the new figure, and say
+#: in docs/performance-history.md what the work buys) ...
+MORE = 1.03
+#: ... and must record its figure when it saves more than this, so the guard stays tight.
+LESS = 0.90
+
+needs_311 = pytest.mark.skipif(sys.version_info[:2] != (3, 11),
+                               reason="the recorded bytecode counts are Python 3.11's")
+
+
+def _judge(what: str, now: int, recorded: int):
+    assert now <= recorded * MORE, (
+        f"{what}: {now:,} bytecodes, {now / recorded - 1:.1%} more than the "
+        f"{recorded:,} recorded: find what added the work, or record the new figure in "
+        f"{__name__}.RECORDED if it is worth its cost")
+    assert now >= recorded * LESS, (
+        f"{what}: {now:,} bytecodes, {1 - now / recorded:.1%} less than the "
+        f"{recorded:,} recorded: record the new figure in {__name__}.RECORDED")
+
+
+@needs_311
+@pytest.mark.parametrize("name, playouts, options", list(RECORDED),
+                         ids=[name for name, _, _ in RECORDED])
+def test_a_playout_does_no_more_work_than_recorded(name, playouts, options):
+    codes, _ = counts.playout_counts(ROOT / "rulesets" / name, playouts, dict(options))
+    _judge(f"{playouts} playouts of {name}", codes, RECORDED[name, playouts, options])
+
+
+@needs_311
+def test_an_enumeration_does_no_more_work_than_recorded():
+    codes = counts.per_enumeration(ROOT / "rulesets" / "classics" / "leduc_poker.gdl")
+    _judge("Leduc's enumeration", codes, RECORDED_ENUMERATION)
+
+
+def test_the_guard_fails_on_more_work_and_asks_for_a_record_on_much_less():
+    _judge("a game", 1_030, 1_000)
+    _judge("a game", 900, 1_000)
+    with pytest.raises(AssertionError, match=r"3\.1% more than the 1,000 recorded"):
+        _judge("a game", 1_031, 1_000)
+    with pytest.raises(AssertionError, match="record the new figure"):
+        _judge("a game", 899, 1_000)

@@ -46,21 +46,22 @@ def parse_agents(spec: Optional[str], n_seats: int) -> List[Agent]:
 
 
 def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int = 100_000):
-    """Plays `state` to the end in place; returns the number of decisions made.  Reads
-    the node kind directly (the hot loop of every benchmark and fuzz run) instead of
-    through `is_terminal`/`is_chance`/`to_move`, with the same steps in the same order; a
-    random agent's decision is `State.random_step`, the same draw in one call, a run of
-    decisions all of random agents is `State.random_steps`, a run of chance events
-    `State.chance_steps`, and a simultaneous decision of random agents only is
-    `State.random_joint_step`.  A step is a decision, a chance event or a simultaneous
-    decision; at most `max_steps` are taken."""
-    decisions = 0
-    apply, chance_steps, random_steps = state.apply, state.chance_steps, state.random_steps
+    """Plays `state` to the end in place; returns the number of decisions made.  Where
+    every agent is the random one (every benchmark and fuzz run), the playout is one call
+    of `State.random_run`; otherwise the loop below reads the node kind directly instead
+    of through `is_terminal`/`is_chance`/`to_move`, with the same steps in the same order:
+    a random agent's decision is `State.random_step`, the same draw in one call, and a run
+    of chance events `State.chance_steps`.  A step is a decision, a chance event or a
+    simultaneous decision; at most `max_steps` are taken."""
     bits = draws_by_bits(rng)
     try:                      # a list's own count: a generator costs the shortest games 1%
         all_random = agents.count(random_agent) == len(agents)
     except AttributeError:
         all_random = all(a is random_agent for a in agents)
+    if all_random:
+        return state.random_run(rng, max_steps, bits)[1]
+    decisions = 0
+    apply, chance_steps, random_steps = state.apply, state.chance_steps, state.random_steps
     steps = 0
     while steps < max_steps:
         node = state.node
@@ -71,11 +72,6 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
         if kind == CHANCE:                    # this and the chance events straight after it
             steps += chance_steps(rng, max_steps - steps + 1, bits) - 1
         elif kind == DECIDE:
-            if all_random:                    # this and the decisions straight after it
-                taken = random_steps(rng, max_steps - steps + 1, bits)
-                steps += taken - 1
-                decisions += taken
-                continue
             seat = node[2][0]
             agent = agents[seat.index]
             if agent is random_agent:
@@ -84,9 +80,6 @@ def play_out(state, agents: Sequence[Agent], rng: random.Random, max_steps: int 
                 apply(agent(state, seat, rng), seat)
             decisions += 1
         else:
-            if all_random:
-                decisions += state.random_joint_step(rng)
-                continue
             for seat in state.to_move():
                 apply(agents[seat.index](state, seat, rng), seat)
                 decisions += 1

@@ -695,56 +695,129 @@ class State:
 
     def random_steps(self, rng, limit: int, bits=None) -> int:
         """`random_step` again and again while one seat decides, at most `limit` times;
-        returns how many (a playout of random agents takes its decisions so, not with a
-        call each).  Where no seat's observations are kept, a site's generated step
-        (`_actions.generated_step`) draws, records and enters the move, and runs the
-        first run of the rules after it; the rest (a site's first decision, observed
-        seats, generated code off) goes through the pick or the plain draws and
-        `_decided`."""
+        returns how many (`random_run` restricted to such decisions)."""
         if bits is None:
             bits = type(rng) is Random and _DRAW_BY_BITS
-        taken = 0
+        return self.random_run(rng, limit, bits, chance=False, joint=False)[1]
+
+    def random_run(self, rng, limit: int, bits=None, chance: bool = True,
+                   decide: bool = True, joint: bool = True) -> tuple:
+        """Plays on with random moves for every seat and chance's own draws, at most
+        `limit` steps (a chance event, a decision, a simultaneous decision), until the end
+        or a kind of step not asked for; returns (steps, decisions).  A playout of random
+        agents is one call; `chance_steps` and `random_steps` are its restricted forms, so
+        the three share one loop, each step's lines inline:
+
+        * a decision, where no seat's observations are kept, is one call of its site's
+          generated step (`_actions.generated_step`), which draws, records and enters the
+          move and runs the first run of the rules after it; the rest (a site's first
+          decision, observed seats, generated code off) goes by `_random_decision`;
+        * a chance event is `sample_chance` and `apply_chance` inline; where draws go by
+          bits and no observations are kept, the rules run after a draw in a loop make
+          the draws in loops they reach themselves (generated code draws them as below
+          while `free`, the number of steps left, lasts);
+        * a simultaneous decision is `random_joint_step`."""
+        if bits is None:
+            bits = type(rng) is Random and _DRAW_BY_BITS
+        steps = decisions = 0
         node = self.node
         observed = self.obs is not None
-        code = self.prog.code
-        while taken < limit and node[0] == DECIDE:
-            site, seat = node[1], node[2][0]
-            step = site.step                  # the pick and the lines below, generated
-            if step and not observed:
-                try:
-                    pc = step(self, seat, rng, bits)
-                except BaseException:
-                    if self.node is node:     # the draw failed: no move was made
-                        self._clear_slots(site)
-                    raise
-                if pc is not None:
-                    while pc >= 0:
-                        pc = code[pc](self)
-                    taken += 1
+        frame, history, code = self.frame, self.history, self.prog.code
+        outcomes = self.prog.outcomes
+        inline = bits and not observed
+        while steps < limit:
+            kind = node[0]
+            if kind == DECIDE and decide:     # this and the decisions straight after it
+                first = steps
+                while True:
+                    site, seat = node[1], node[2][0]
+                    step = site.step          # the pick and the lines below, generated
+                    if step and not observed:
+                        try:
+                            pc = step(self, seat, rng, bits)
+                        except BaseException:
+                            if self.node is node:     # the draw failed: no move was made
+                                self._clear_slots(site)
+                            raise
+                        if pc is None:        # no legal move: the general path says so
+                            self._random_decision(site, seat, rng, bits)
+                        else:
+                            while pc >= 0:
+                                pc = code[pc](self)
+                    else:
+                        self._random_decision(site, seat, rng, bits)
+                    steps += 1
                     node = self.node
-                    continue                  # else no legal move: the pick says so below
-            pick = site.pick                  # a site whose actions have parameters
-            if pick:
-                move = self._picked(pick, site, seat, rng, bits)
+                    if node[0] != DECIDE or steps >= limit:
+                        break
+                decisions += steps - first
+                continue
+            elif kind == CHANCE and chance:
+                if node[1] == "random":
+                    values = node[3]
+                    n = len(values)
+                    if bits:                                    # `_bits_below`, inline
+                        k = n.bit_length()
+                        i = rng.getrandbits(k)
+                        while i >= n:
+                            i = rng.getrandbits(k)
+                    else:
+                        i = rng.randrange(n)
+                    value = frame[node[2]] = values[i]
+                    try:                          # `_random_outcome`'s lookup, inline
+                        outcome = outcomes[i, type(value), value, node[4]]
+                    except (KeyError, TypeError):
+                        outcome = self._random_outcome(i)
+                    again = inline and node[5]
+                else:
+                    cards = self.zones[node[2]][:]
+                    _shuffle(rng, cards)
+                    outcome = self._shuffle_outcome(cards)
+                    self._shuffled(node[2], cards)
+                    again = False
+                steps += 1
+                if observed:
+                    self._chanced(outcome)
+                else:
+                    history.append(outcome.entry)   # `_chanced`'s lines, inline
+                    self.node = None
+                    self.budget = LOOP_BUDGET
+                    if again:
+                        steps += self._drawing(rng, limit - steps)
+                    else:
+                        pc = self.pc
+                        while pc >= 0:
+                            pc = code[pc](self)
+            elif kind == SIMUL and joint:
+                decisions += self.random_joint_step(rng)
+                steps += 1
             else:
-                fixed = site.fixed
-                if fixed is _NO_PARAMETERS:
-                    move = self._random_plain(site, seat, rng, bits)
-                elif fixed:
-                    move = fixed[_bits_below(rng, len(fixed)) if bits
-                                 else rng.randrange(len(fixed))]
-                elif fixed is None:           # the first decision here: random_move finds out
-                    move = self.random_move(rng, seat)
-                else:                         # makes the site's pick, if it can have one
-                    move = self._random_pick(site, seat, rng)
-            if type(move) is tuple:
-                (info, args), text = move, None
-            else:
-                info, args, text = move.action, move.args, move._text or move.text
-            self._decided(site, seat, info, args, text)
-            taken += 1
+                break
             node = self.node
-        return taken
+        return steps, decisions
+
+    def _random_decision(self, site, seat, rng, bits):
+        """One random decision by the pick, the plain draws or `random_move`, then
+        `_decided`: the path of a decision `random_run` takes without a generated step."""
+        pick = site.pick                  # a site whose actions have parameters
+        if pick:
+            move = self._picked(pick, site, seat, rng, bits)
+        else:
+            fixed = site.fixed
+            if fixed is _NO_PARAMETERS:
+                move = self._random_plain(site, seat, rng, bits)
+            elif fixed:
+                move = fixed[_bits_below(rng, len(fixed)) if bits
+                             else rng.randrange(len(fixed))]
+            elif fixed is None:           # the first decision here: random_move finds out
+                move = self.random_move(rng, seat)
+            else:                         # makes the site's pick, if it can have one
+                move = self._random_pick(site, seat, rng)
+        if type(move) is tuple:
+            (info, args), text = move, None
+        else:
+            info, args, text = move.action, move.args, move._text or move.text
+        self._decided(site, seat, info, args, text)
 
     def random_joint_step(self, rng) -> int:
         """At a simultaneous decision, every waiting seat's `random_move` (in `to_move`
@@ -959,59 +1032,11 @@ class State:
 
     def chance_steps(self, rng, limit: int, bits=None) -> int:
         """`chance_step` again and again while chance acts, at most `limit` times; returns
-        how many (a playout takes a run of chance events so: a row of `random` draws,
-        say).  `_chanced`'s lines are inline where no seat's observations are kept, as
-        `_decided`'s are in `random_steps`; there, where draws go by bits, the rules run
-        after a draw in a loop make the draws in loops they reach themselves (generated
-        code draws them as below while `free`, the number of events left to take,
-        lasts)."""
+        how many (a playout takes a run of chance events so: a row of `random` draws, say;
+        `random_run` restricted to chance events)."""
         if bits is None:
             bits = type(rng) is Random and _DRAW_BY_BITS
-        taken = 0
-        node = self.node
-        observed = self.obs is not None
-        frame, history, code = self.frame, self.history, self.prog.code
-        outcomes = self.prog.outcomes
-        inline = bits and not observed
-        while taken < limit and node[0] == CHANCE:
-            if node[1] == "random":
-                values = node[3]
-                n = len(values)
-                if bits:                                        # `_bits_below`, inline
-                    k = n.bit_length()
-                    i = rng.getrandbits(k)
-                    while i >= n:
-                        i = rng.getrandbits(k)
-                else:
-                    i = rng.randrange(n)
-                value = frame[node[2]] = values[i]
-                try:                              # `_random_outcome`'s lookup, inline
-                    outcome = outcomes[i, type(value), value, node[4]]
-                except (KeyError, TypeError):
-                    outcome = self._random_outcome(i)
-                again = inline and node[5]
-            else:
-                cards = self.zones[node[2]][:]
-                _shuffle(rng, cards)
-                outcome = self._shuffle_outcome(cards)
-                self._shuffled(node[2], cards)
-                again = False
-            taken += 1
-            if observed:
-                self._chanced(outcome)
-                node = self.node
-                continue
-            history.append(outcome.entry)       # `_chanced`'s lines, inline
-            self.node = None
-            self.budget = LOOP_BUDGET
-            if again:
-                taken += self._drawing(rng, limit - taken)
-            else:
-                pc = self.pc
-                while pc >= 0:
-                    pc = code[pc](self)
-            node = self.node
-        return taken
+        return self.random_run(rng, limit, bits, decide=False, joint=False)[0]
 
     def _drawing(self, rng, left: int) -> int:
         """Runs the rules after a draw in a loop, letting generated code make the draws

@@ -682,10 +682,10 @@ def test_a_step_given_how_its_source_draws_takes_the_same_move():
 @pytest.mark.parametrize("name", ["gerry.gdl", "evil_deal.gdl", "double_dealing_shuffle.gdl",
                                   "pescetti.gdl"])
 def test_a_playout_of_random_agents_stops_after_max_steps_as_step_by_step(name):
-    # play_out takes a run of random decisions in one call (`random_steps`), and a run of
-    # chance events too (`chance_steps`: Pescetti's 52 draws of a row); a chance event, a
-    # decision and a simultaneous decision are each a step, and it stops after
-    # `max_steps` of them, where stepping one at a time stops.
+    # play_out of random agents is one call (`random_run`), which takes runs of random
+    # decisions and of chance events (Pescetti's 52 draws of a row) in inner loops; a
+    # chance event, a decision and a simultaneous decision are each a step, and it stops
+    # after `max_steps` of them, where stepping one at a time stops.
     from interpreter.agents import AGENTS, play_out
     game = load(str(ROOT / name), {"mode": "random"} if name == "pescetti.gdl" else {})
     agents = [AGENTS["random"]] * game.num_players

@@ -728,7 +728,7 @@ def _lone_pick_lines(info, epochs, ctx) -> list:
 
 
 def generated_step(site, twins, epochs, budget, code=None):
-    """Returns `step(st, seat, rng, bits)` for a decision site: `State.random_steps`'
+    """Returns `step(st, seat, rng, bits)` for a decision site: `State.random_run`'s
     decision where no observations are kept, as one function.  It draws the move as the
     site's pick does (as `_random_plain` or the fixed moves' draw where no action has
     parameters), records it in the history (its text as `move_text` makes it), binds

@@ -1006,9 +1006,9 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set) -> list:
 
 def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int) -> list:
     """The lines drawing a random choice among the values in `v` where the rules reach
-    it, while a playout takes a run of chance events (`State.chance_steps` sets `free`,
-    the events it may still take, and `rng`, its generator): drawn, recorded and
-    followed as `chance_steps` would (the pc left as a pause leaves it: it is part of a
+    it, while a playout takes a run of chance events (`State.random_run` sets `free`,
+    the steps it may still take, and `rng`, its generator): drawn, recorded and
+    followed as `random_run` would (the pc left as a pause leaves it: it is part of a
     state's key), with no chance node made and no return to it."""
     from .state import State                # state imports this module
     return ["if st.free:",

@@ -55,7 +55,7 @@ class ChanceOutcome:
 class State:
     """One position of a game.  Create with `game.new_state()`."""
 
-    # `free` and `rng`: while `chance_steps` runs the rules after a draw in a loop, how
+    # `free` and `rng`: while `random_run` runs the rules after a draw in a loop, how
     # many more draws generated code may make in place, and their source (else 0, None)
     __slots__ = ("game", "prog", "zones", "up", "loc", "known", "vars", "frame", "out", "pc",
                  "node", "result", "history", "dirty", "budget", "seed", "obs", "free", "rng")

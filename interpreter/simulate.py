@@ -7,8 +7,10 @@ order, which makes every result the same for any number of jobs.
 from __future__ import annotations
 
 import itertools
+import math
 import random
-from collections import deque
+from collections import Counter, deque
+from fractions import Fraction
 from typing import Iterator, Optional, Sequence, Union
 
 import attrs
@@ -19,8 +21,12 @@ from ._workers import (LOST_WORKER, check_main_guard, ignore_interrupts, stop_no
                        usable_cores, worker_pool)
 
 #: at most this many games per block handed to a worker (a block's results travel back in
-#: one message; smaller blocks keep progress reports coming and the memory flat)
+#: one message; smaller blocks keep progress reports coming and the memory flat) ...
 MAX_BLOCK = 250
+#: ... and per block of `tally_games` in a worker, which sends back a few figures, not
+#: games: the pool's own work is about a millisecond a block, as long as 40 games of Kuhn
+#: poker take to play
+MAX_TALLY_BLOCK = 1000
 #: blocks handed out ahead of the one being read, per worker
 AHEAD = 3
 
@@ -47,23 +53,44 @@ def play_games(path: str, n: int, *, seed: int = 0, options: Optional[dict] = No
     `jobs`: worker processes (0: one per usable core); `traces`/`tables`: keep each game's
     trace (JSON text) or final table.  A user error (a rule error met in a game, say) is
     raised where that game would come, after the games before it."""
+    game, blocks = _run_blocks("play_games", path, n, seed, options, jobs,
+                               (agents, traces, tables, symbols), "block")
+    return GameRun(game, blocks)
+
+
+def tally_games(path: str, n: int, *, seed: int = 0, options: Optional[dict] = None,
+                agents: Union[str, Sequence, None] = None, jobs: int = 1) -> "TallyRun":
+    """Plays the games `play_games` plays and returns an iterator of their `Tally`s, one
+    per block of consecutive games, in seed order: what `gdl run` sums up, without
+    making a record of each game or, with workers, sending it back (a block's figures
+    cross instead of its games).  Errors as for `play_games`; a rule error met in a game
+    is raised where that game's block would come."""
+    game, blocks = _run_blocks("tally_games", path, n, seed, options, jobs,
+                               (agents, False, False, False), "tally")
+    return TallyRun(game, blocks)
+
+
+def _run_blocks(call: str, path, n, seed, options, jobs, settings, work):
+    """(the loaded game, its blocks' results in seed order): a `_Player`'s method `work`
+    of each block, here or in workers.  User errors are raised here, at the call."""
     from . import load
     if n < 1:
         raise OptionError(f"the number of games must be 1 or more, not {n}")
     if jobs < 0:
         raise OptionError(f"jobs must be 0 (one per core) or more, not {jobs}")
     if jobs != 1:
-        check_main_guard("play_games")
+        check_main_guard(call)
     options = dict(options or {})
     game = load(path, options)                  # errors in the text: here, at the call
-    settings = (agents, traces, tables, symbols)
-    _agents_of(game, agents)
+    _agents_of(game, settings[0])
     jobs = min(jobs or usable_cores(), n)
-    blocks = _blocks(seed, n, jobs)
+    # in one process a block is what a Ctrl-C loses: tallies' blocks grow in workers only
+    blocks = _blocks(seed, n, jobs, MAX_TALLY_BLOCK if work == "tally" and jobs > 1
+                     else MAX_BLOCK)
     if jobs == 1:
-        player = _Player(game, *settings)
-        return GameRun(game, (player.block(seeds) for seeds in blocks))
-    return GameRun(game, _in_workers(game.ruleset, options, settings, blocks, jobs))
+        method = getattr(_Player(game, *settings), work)
+        return game, (method(seeds) for seeds in blocks)
+    return game, _in_workers(game.ruleset, options, settings, blocks, jobs, work)
 
 
 class GameRun:
@@ -91,6 +118,128 @@ class GameRun:
     def close(self):
         """Stops the workers, if the games are not all wanted."""
         self._games.close()
+
+
+class TallyRun:
+    """What `tally_games` returns: an iterator of each block's `Tally`, in seed order,
+    with `game`, the loaded game."""
+
+    def __init__(self, game, blocks):
+        self.game = game
+        self._tallies = self._unpack(blocks)
+
+    @staticmethod
+    def _unpack(blocks) -> Iterator["Tally"]:
+        for tally, error in blocks:
+            if error is not None:
+                raise error
+            yield tally
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> "Tally":
+        return next(self._tallies)
+
+    def close(self):
+        """Stops the workers, if the rest is not wanted."""
+        self._tallies.close()
+
+
+#: the most (finished, returns) ends whose labels `outcome_label` remembers
+LABELS_KEPT = 4096
+_LABELS: dict = {}
+
+
+def outcome_label(finished: bool, returns: tuple) -> str:
+    """How `gdl run` counts a game's end: "unfinished", "draw" (every return equal), or
+    "win" and the indices of the seats with the best return ("win 0", "win 0+2").
+    Remembered per end: a run has few kinds of end and many games."""
+    end = finished, returns
+    label = _LABELS.get(end)
+    if label is None:
+        if not finished:
+            label = "unfinished"
+        elif all(r == returns[0] for r in returns):
+            label = "draw"
+        else:
+            best = max(returns)
+            label = "win " + "+".join(str(i) for i, r in enumerate(returns) if r == best)
+        if len(_LABELS) < LABELS_KEPT:
+            _LABELS[end] = label
+    return label
+
+
+class Tally:
+    """What games came to, as `gdl run` sums them up: how many, each seat's total return,
+    the games of each `outcome_label`, their steps and the longest.  Games are counted
+    per end (finished or not, and the returns) and the ends folded in every so often:
+    the totals are exact, so they are the same however the games were split in blocks,
+    and memory stays flat however many games there are."""
+
+    #: distinct ends held before they are folded into the totals
+    PENDING = 256
+
+    def __init__(self, seats: int):
+        self.games = self.steps = self.longest = 0
+        self._totals: list = [0] * seats      # ints, or Fractions once a return is not
+        self._outcomes: Counter = Counter()
+        self._ends: dict = {}                 # (finished, returns) -> games, not yet folded
+
+    def add(self, finished: bool, returns: tuple, steps: int):
+        """Counts one game."""
+        end = finished, returns
+        ends = self._ends
+        ends[end] = ends.get(end, 0) + 1
+        self.games += 1
+        self.steps += steps
+        if steps > self.longest:
+            self.longest = steps
+        if len(ends) >= self.PENDING:
+            self._fold()
+
+    def merge(self, other: "Tally"):
+        """Counts another tally's games too."""
+        other._fold()
+        self._fold()
+        self.games += other.games
+        self.steps += other.steps
+        self.longest = max(self.longest, other.longest)
+        self._totals = [a + b for a, b in zip(self._totals, other._totals)]
+        self._outcomes.update(other._outcomes)
+
+    def _fold(self):
+        totals, outcomes = self._totals, self._outcomes
+        for (finished, returns), games in self._ends.items():
+            outcomes[outcome_label(finished, returns)] += games
+            for k, r in enumerate(returns):
+                totals[k] += _exact(r) * games
+        self._ends.clear()
+
+    def mean_returns(self) -> list:
+        """Each seat's mean return (correctly rounded from the exact total)."""
+        self._fold()
+        n = self.games or 1
+        return [t / n if type(t) is float else float(Fraction(t) / n)
+                for t in self._totals]
+
+    def outcomes(self) -> Counter:
+        """Games by `outcome_label`."""
+        self._fold()
+        return Counter(self._outcomes)
+
+    def __getstate__(self):
+        self._fold()                          # a worker's tally crosses folded
+        return self.__dict__
+
+
+def _exact(r):
+    """A return as an exact number: an int where it is whole, else a Fraction (one that
+    is not finite stays a float, and so does the total it joins)."""
+    r = float(r)
+    if r.is_integer():
+        return int(r)
+    return Fraction(r) if math.isfinite(r) else r
 
 
 def _agents_of(game, agents) -> list:
@@ -132,10 +281,26 @@ class _Player:
                 state.view(None, symbols=self.symbols) if self.tables else None))
         return records
 
+    def tally(self, seeds: range) -> tuple:
+        """(the block's `Tally`, None), or (the tally so far, the user error that ended
+        the block)."""
+        from .agents import play_out
+        game, agents = self.game, self.agents
+        tally = Tally(game.num_players)
+        add = tally.add
+        for seed in seeds:
+            try:
+                state = game.new_state(seed)
+                play_out(state, agents, random.Random(seed))
+            except GdlError as err:
+                return tally, err
+            add(state.is_terminal(), tuple(state.returns()), len(state.history))
+        return tally, None
 
-def _blocks(first: int, n: int, jobs: int):
-    """Consecutive seeds: about sixteen blocks a worker, at most MAX_BLOCK games each."""
-    size = max(1, min(MAX_BLOCK, n // (jobs * 16))) if jobs > 1 else MAX_BLOCK
+
+def _blocks(first: int, n: int, jobs: int, most: int):
+    """Consecutive seeds: about sixteen blocks a worker, at most `most` games each."""
+    size = max(1, min(most, n // (jobs * 16))) if jobs > 1 else most
     for start in range(first, first + n, size):
         yield range(start, min(start + size, first + n))
 
@@ -149,12 +314,13 @@ def _start_worker(ruleset, options, settings):
     _WORKER[:] = [_Player(Game(ruleset, options), *settings)]
 
 
-def _play_block(seeds: range) -> list:
-    return _WORKER[0].block(seeds)
+def _work(method: str, seeds: range):
+    return getattr(_WORKER[0], method)(seeds)
 
 
-def _in_workers(ruleset, options, settings, blocks, jobs: int):
-    """Yields each block's games in the blocks' order.  Each worker is given the checked
+def _in_workers(ruleset, options, settings, blocks, jobs: int, work):
+    """Yields each block's `work` (a `_Player` method: its games, or its tally) in the
+    blocks' order.  Each worker is given the checked
     ruleset the call loaded, not its file (which the designer may be editing).  A worker
     that dies (killed, out of memory) raises `BrokenProcessPool` here instead of leaving
     the run waiting for its block."""
@@ -164,14 +330,14 @@ def _in_workers(ruleset, options, settings, blocks, jobs: int):
     try:
         # a few blocks a worker handed out at a time, not all: the results wait in this
         # process until they are read, and Python's exit waits for every block handed out
-        ahead = deque(pool.submit(_play_block, seeds)
+        ahead = deque(pool.submit(_work, work, seeds)
                       for seeds in itertools.islice(blocks, AHEAD * jobs))
         while ahead:
-            records = ahead.popleft().result()
+            result = ahead.popleft().result()
             seeds = next(blocks, None)
             if seeds is not None:
-                ahead.append(pool.submit(_play_block, seeds))
-            yield records
+                ahead.append(pool.submit(_work, work, seeds))
+            yield result
         ok = True
     except BrokenProcessPool:
         raise BrokenProcessPool(LOST_WORKER) from None

@@ -66,6 +66,19 @@ def test_run_in_workers_prints_and_writes_what_one_process_does(tmp_path, capsys
     assert [json.loads(line)["seed"] for line in traces.splitlines()] == list(range(3, 15))
 
 
+def test_run_sums_up_from_tallies_what_it_sums_up_from_the_games(tmp_path, capsys):
+    # without --trace or --show, gdl run has blocks' tallies played, not the games
+    outputs = set()
+    for more in ([], ["-j", 2], ["--trace", tmp_path / "t.jsonl"],
+                 ["--trace", tmp_path / "t2.jsonl", "-j", 2]):
+        code, out, err = run(capsys, "run", RULESETS / "double_down.gdl", "-n", 30, "--seed",
+                             3, "--set", "players=3", "--agents", "random,first", *more)
+        assert code == 0, err
+        outputs.add(out)
+    assert len(outputs) == 1
+    assert "Double Down: 30 game(s)" in out and "mean return" in out
+
+
 def test_run_reports_a_rule_error_met_in_a_worker_as_in_one_process(tmp_path, capsys):
     bad = tmp_path / "bad_runtime.gdl"
     bad.write_text(DEADLOCK)
@@ -150,9 +163,11 @@ def test_ctrl_c_while_python_imports_gdl_is_a_quiet_130(capsys, monkeypatch):
     assert out == err == ""
 
 
-def test_ctrl_c_before_any_game_ended_says_so(capsys, monkeypatch):
+@pytest.mark.parametrize("call, more", [("tally_games", []), ("play_games", ["--show"])])
+def test_ctrl_c_before_any_game_ended_says_so(capsys, monkeypatch, call, more):
+    # the summary alone comes from blocks' tallies, the games shown from the games
     from interpreter import simulate
-    real = simulate.play_games
+    real = getattr(simulate, call)
 
     def interrupted_at_once(*args, **kwargs):
         games = real(*args, **kwargs)
@@ -166,8 +181,8 @@ def test_ctrl_c_before_any_game_ended_says_so(capsys, monkeypatch):
             def __next__(self):
                 raise KeyboardInterrupt
         return FirstGameInterrupted()
-    monkeypatch.setattr(simulate, "play_games", interrupted_at_once)
-    code, out, err = run(capsys, "run", GERRY, "-n", 50, "--seed", 1)
+    monkeypatch.setattr(simulate, call, interrupted_at_once)
+    code, out, err = run(capsys, "run", GERRY, "-n", 50, "--seed", 1, *more)
     assert code == 130 and not err
     assert out == "Gerry: interrupted (Ctrl-C) before the first of 50 games ended\n"
 
@@ -306,9 +321,10 @@ def test_run_counts_each_end_by_its_label_however_many_labels_it_remembers(
     import argparse
 
     from gdl import run_cmd
-    from interpreter import load
+    from interpreter import load, simulate
     from interpreter.simulate import PlayedGame
-    monkeypatch.setattr(run_cmd, "LABELS_KEPT", kept)
+    monkeypatch.setattr(simulate, "LABELS_KEPT", kept)
+    monkeypatch.setattr(simulate, "_LABELS", {})
     ends = [((1.0, -1.0), True), ((-1.0, 1.0), True), ((0.0, 0.0), True),
             ((2.0, -2.0), True), ((0.0, 0.0), False)]
 

@@ -5,6 +5,7 @@ import json
 import pickle
 import random
 import sys
+from collections import Counter
 
 import pytest
 
@@ -12,7 +13,7 @@ from conftest import DEADLOCK, GERRY, RULESETS, load_game
 from gdl.errors import CheckError, GdlError, OptionError, RuleError
 from interpreter import load_text, simulate
 from interpreter.agents import first_agent, play_out, random_agent
-from interpreter.simulate import PlayedGame, play_games
+from interpreter.simulate import PlayedGame, Tally, play_games, tally_games
 
 DOUBLE_DOWN = RULESETS / "double_down.gdl"
 
@@ -73,6 +74,84 @@ def test_closing_a_run_early_stops_its_workers():
     assert first.seed == 1
     with pytest.raises(StopIteration):
         next(run)
+
+
+def _tally_of(games, seats):
+    """The summary's figures of played games, worked out here the plain way."""
+    from fractions import Fraction
+    outcomes = Counter(simulate.outcome_label(g.finished, g.returns) for g in games)
+    means = [float(sum(Fraction(g.returns[k]) for g in games) / len(games))
+             for k in range(seats)]
+    return (len(games), sum(g.steps for g in games), max(g.steps for g in games),
+            outcomes, means)
+
+
+def _figures(tally):
+    return tally.games, tally.steps, tally.longest, tally.outcomes(), tally.mean_returns()
+
+
+@pytest.mark.parametrize("path, options", [(GERRY, {}), (DOUBLE_DOWN, {"players": "3"}),
+                                           (RULESETS / "evil_deal.gdl", {})])
+def test_tallies_sum_up_the_games_play_games_plays_in_one_process_or_in_workers(
+        path, options):
+    games = list(play_games(str(path), 60, seed=4, options=options, agents="random,first"))
+    want = _tally_of(games, len(games[0].returns))
+    for jobs in (1, 2):
+        run = tally_games(str(path), 60, seed=4, options=options, agents="random,first",
+                          jobs=jobs)
+        total = Tally(run.game.num_players)
+        blocks = list(run)
+        for block in blocks:
+            total.merge(block)
+        assert _figures(total) == want
+        assert jobs == 2 or [b.games for b in blocks] == [60]   # one block of 250 at most
+    # the draws, the wins of several seats and the unfinished games are told apart
+    assert simulate.outcome_label(True, (1.0, 1.0)) == "draw"
+    assert simulate.outcome_label(True, (2.0, -1.0, 2.0)) == "win 0+2"
+    assert simulate.outcome_label(False, (1.0, -1.0)) == "unfinished"
+
+
+def test_a_tallys_mean_returns_are_exact_however_the_games_are_split():
+    # thirds do not add up exactly as floats: summed in another order, or in blocks, the
+    # float totals differ in their last bits; a tally's do not
+    ends = [(True, (1 / 3, -1 / 3), 5), (True, (-0.1, 0.1), 7), (False, (0.7, 0.2), 9)]
+    games = [ends[i % 3] for i in range(1000)] + [ends[0]] * 7
+    alone = Tally(2)
+    for game in games:
+        alone.add(*game)
+    for cut in (1, 10, 333, 500):
+        first, second = Tally(2), Tally(2)
+        for game in games[:cut]:
+            first.add(*game)
+        for game in games[cut:]:
+            second.add(*game)
+        second.merge(first)                 # the other order, too
+        assert _figures(second) == _figures(alone)
+        assert pickle.loads(pickle.dumps(second)).mean_returns() == alone.mean_returns()
+    from fractions import Fraction
+    exact = sum(Fraction(g[1][0]) for g in games) / len(games)
+    assert alone.mean_returns()[0] == float(exact)
+    assert alone.outcomes() == Counter({"win 0": 334 + 7, "win 1": 333, "unfinished": 333})
+
+
+def test_a_tally_of_many_kinds_of_end_keeps_only_a_few_unfolded():
+    tally = Tally(2)
+    for i in range(10_000):
+        tally.add(True, (float(i), -float(i)), 1)
+    assert len(tally._ends) < Tally.PENDING
+    assert tally.mean_returns() == [4999.5, -4999.5] and tally.games == 10_000
+    assert tally.outcomes() == Counter({"win 0": 9999, "draw": 1})
+
+
+def test_a_rule_error_ends_a_tally_run_where_its_block_would_come(tmp_path):
+    path = tmp_path / "deadlock.gdl"
+    path.write_text(DEADLOCK)
+    for jobs in (1, 2):
+        run = tally_games(str(path), 3, seed=1, jobs=jobs)
+        with pytest.raises(RuleError, match="deadlock: p2 must move"):
+            next(run)
+    with pytest.raises(OptionError, match="1 or more"):
+        tally_games(str(GERRY), 0)
 
 
 def _sigint_state():

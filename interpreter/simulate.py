@@ -24,8 +24,8 @@ from ._workers import (LOST_WORKER, check_main_guard, ignore_interrupts, stop_no
 #: one message; smaller blocks keep progress reports coming and the memory flat) ...
 MAX_BLOCK = 250
 #: ... and per block of `tally_games` in a worker, which sends back a few figures, not
-#: games: the pool's own work is about a millisecond a block, as long as 40 games of Kuhn
-#: poker take to play
+#: games: the pool's own work is about a millisecond a block, as long as 40 of the
+#: shortest games here (a few decisions each) take to play
 MAX_TALLY_BLOCK = 1000
 #: blocks handed out ahead of the one being read, per worker
 AHEAD = 3

@@ -53,13 +53,24 @@ def run_task(task: dict) -> dict:
 #: the checked ruleset of the run whose tasks this process runs: a run's tasks (hundreds of
 #: short ones in a long run, two games per trigger order) share it
 _RULESET: dict = {}
+#: the run's games this process has loaded, by their options, each task's coverage counts
+#: set back to 0 (a game's compiling, at load and at each run's first use, was 4-7% of a
+#: run when each task loaded its own); the most recently loaded few are kept
+_GAMES: dict = {}
+GAMES_KEPT = 8
 
 
 def share_ruleset(run: str, path: str, ruleset):
     """Gives this process a run's checked ruleset, the one the run loaded: its tasks do not
     read the file again (the designer may be editing it)."""
-    _RULESET.clear()
+    forget_run()
     _RULESET[(run, path)] = ruleset
+
+
+def forget_run():
+    """Lets go of the run's ruleset and games (a run in this process has ended)."""
+    _RULESET.clear()
+    _GAMES.clear()
 
 
 def start_worker(run: str, path: str, ruleset):
@@ -69,16 +80,32 @@ def start_worker(run: str, path: str, ruleset):
     share_ruleset(run, path, ruleset)
 
 
-def _load(task, order=None):
+def _load(task, order=None, fresh: bool = False):
+    """The task's game, with coverage counted from 0: the one this process keeps for its
+    options, or a game of its own when `fresh` or under a trigger `order` (which is set
+    on the game itself)."""
     from .game import Game, load_ruleset
     key = (task.get("run"), task["path"])
     ruleset = _RULESET.get(key)
     if ruleset is None:
-        _RULESET.clear()
-        ruleset = _RULESET[key] = load_ruleset(task["path"])
-    game = Game(ruleset, task["overrides"], coverage=True)
-    if order is not None:
-        game.set_trigger_order(order)
+        share_ruleset(*key, load_ruleset(task["path"]))
+        ruleset = _RULESET[key]
+    if fresh or order is not None:
+        game = Game(ruleset, task["overrides"], coverage=True)
+        if order is not None:
+            game.set_trigger_order(order)
+        return game
+    options = tuple(sorted(task["overrides"].items()))
+    game = _GAMES.pop(options, None)
+    if game is None:
+        game = Game(ruleset, task["overrides"], coverage=True)
+        while len(_GAMES) >= GAMES_KEPT:
+            del _GAMES[next(iter(_GAMES))]
+    else:
+        coverage = game.coverage
+        for statement in coverage:
+            coverage[statement] = 0
+    _GAMES[options] = game                      # the most recent last
     return game
 
 
@@ -147,7 +174,7 @@ def _explore(task) -> dict:
         extra["walk"] = walk(x, task["max_states"], start + task["seconds"] * 0.4)
     if task.get("orders") and trigger_groups(game):
         share = (end - time.monotonic()) / 2
-        ox = OrderExplorer(lambda: _load(task), x)
+        ox = OrderExplorer(lambda: _load(task, fresh=True), x)
         ox.run(time.monotonic() + share)
         extra["orders"] = len(ox.orders)
     w = extra.get("walk")

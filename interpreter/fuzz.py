@@ -138,11 +138,13 @@ class _Runner:
     def close(self, ok: bool):
         """Lets the workers finish (`ok`) or stops them at once (an error, Ctrl-C: a
         task runs for seconds, and the user is waiting)."""
-        if self.pool is not None:
-            if ok:
-                self.pool.shutdown()
-            else:
-                stop_now(self.pool)
+        if self.pool is None:
+            from ._fuzz_tasks import forget_run
+            forget_run()                            # its games: this process goes on
+        elif ok:
+            self.pool.shutdown()
+        else:
+            stop_now(self.pool)
 
 
 def _key(config: dict) -> tuple:

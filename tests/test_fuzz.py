@@ -749,3 +749,36 @@ def test_an_interrupted_diff_says_how_far_it_got(monkeypatch, capsys):
     calls.clear()
     assert main(["diff", gerry, gerry, "--budget", "60"]) == 130
     assert "no difference found before Ctrl-C" in capsys.readouterr().out
+
+
+def test_a_process_keeps_a_game_per_options_for_its_tasks_with_coverage_from_zero(
+        monkeypatch):
+    # a task's result does not depend on the tasks this process ran before it: the game it
+    # is given again has every coverage count back at 0
+    from interpreter import _fuzz_tasks as tasks
+    from interpreter.game import load_ruleset
+    path = str(RULESETS / "gerry.gdl")
+    tasks.share_ruleset("run", path, load_ruleset(path))
+    task = {"type": "probe", "path": path, "run": "run", "overrides": {}, "config": (),
+            "seed": 5, "max_steps": 2000, "max_states": 100, "runs": 3, "limit": 400,
+            "seconds": 30.0, "fp_seed": 0}
+    try:
+        first = tasks.run_task(task)
+        kept = tasks._load(task)
+        assert tasks._load(task) is kept and set(kept.coverage.values()) == {0}
+        assert sum(first["coverage"].values()) > 0
+        assert tasks.run_task(task) == first            # on the kept game
+        tasks.forget_run()
+        tasks.share_ruleset("run", path, load_ruleset(path))
+        assert tasks.run_task(task) == first            # on a new one
+        # a trigger order, or a caller that sets one itself, gets a game of its own
+        assert tasks._load(task, fresh=True) is not tasks._load(task)
+        other = dict(task, overrides={"size": "3"})
+        assert tasks._load(other) is not tasks._load(task)
+        monkeypatch.setattr(tasks, "GAMES_KEPT", 2)    # the most recently used are kept
+        tasks._load(task)
+        tasks._load(dict(task, overrides={"size": "4"}))
+        assert list(tasks._GAMES) == [(), (("size", "4"),)]
+    finally:
+        tasks.forget_run()
+    assert not tasks._GAMES and not tasks._RULESET

@@ -1,9 +1,10 @@
 """The units of work of `gdl fuzz`, run in the main process or in worker processes.
 
 Each task is a plain dict and so is its result, so that both pickle under the `spawn`
-start method; `run_task` is a module-level function a worker can import.  A task loads
-its own game (with coverage), so nothing is shared between tasks but what the results
-carry back: findings, coverage counts, new start points and statistics.
+start method; `run_task` is a module-level function a worker can import.  A task plays
+the game its process keeps for its options (`_load`), with coverage counted from 0, so
+nothing passes between tasks but what the results carry back: findings, coverage counts,
+new start points and statistics.
 """
 from __future__ import annotations
 

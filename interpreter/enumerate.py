@@ -34,7 +34,7 @@ from gdl.errors import GdlError
 from ._compiler import CHANCE as CHANCE_NODE, DECIDE, END, SIMUL
 from ._keys import keyer
 from .observe import finish_redaction, redaction, seen_in_full, views
-from .state import CHANCE_LIST_LIMIT
+from .state import CHANCE_LIST_LIMIT, uniform as _uniform
 from .values import text_of
 
 #: Strongly connected components larger than this are not solved exactly: the outcome
@@ -382,17 +382,6 @@ def _children(state, kind, seats, options, reuse: bool) -> Iterator[tuple]:
         for seat, move in zip(seats, joint):
             child.apply(move, seat)
         yield child, p, tuple(sorted(zip(seats, joint), key=_seat_index))
-
-
-_UNIFORM: Dict[int, Fraction] = {}
-
-
-def _uniform(n: int) -> Fraction:
-    """Returns Fraction(1, n), made once per n (one per decision node otherwise)."""
-    p = _UNIFORM.get(n)
-    if p is None:
-        p = _UNIFORM[n] = Fraction(1, n)
-    return p
 
 
 def _seat_index(pair) -> int:

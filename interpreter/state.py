@@ -247,6 +247,12 @@ class State:
         """Returns whether several players are committing moves at once."""
         return self.node[0] == SIMUL
 
+    def chance_kind(self) -> Optional[str]:
+        """Returns what chance does next: "shuffle" (a zone's order) or "random" (a
+        value drawn), or None where chance does not act."""
+        node = self.node
+        return node[1] if node[0] == CHANCE else None
+
     def to_move(self) -> List[Seat]:
         """Returns the players who must move now (none at chance and terminal nodes)."""
         node = self.node
@@ -935,7 +941,7 @@ class State:
             return []
         if node[1] == "random":
             values = node[3]
-            p = Fraction(1, len(values))
+            p = uniform(len(values))
             return [(self._random_outcome(i), p) for i in range(len(values))]
         cards = self.zones[node[2]]
         counts = {}
@@ -946,7 +952,7 @@ class State:
             total //= factorial(k)
         if total > CHANCE_LIST_LIMIT:
             return None
-        p = Fraction(1, total)
+        p = uniform(total)
         return [(self._shuffle_outcome(order), p) for order in _distinct_orders(cards)]
 
     def sample_chance(self, rng) -> ChanceOutcome:
@@ -1325,6 +1331,20 @@ def _bits_below(rng, n: int) -> int:
     while i >= n:
         i = rng.getrandbits(k)
     return i
+
+
+_UNIFORM: dict = {}
+
+
+def uniform(n: int) -> Fraction:
+    """Returns Fraction(1, n), made once per n (a chance node's outcomes, a walk's moves:
+    a Fraction costs more to make than the rest of an outcome)."""
+    p = _UNIFORM.get(n)
+    if p is None:
+        p = Fraction(1, n)
+        if len(_UNIFORM) < 10_000:
+            _UNIFORM[n] = p
+    return p
 
 
 def _shuffle_by_bits(rng, cards):

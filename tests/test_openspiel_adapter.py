@@ -216,3 +216,78 @@ def test_big_shuffle_is_dealt_card_by_card():
         state.apply_action(state.chance_outcomes()[0][0])
     gdl = state.gdl_state()
     assert text.endswith(gdl.history[0][1].split(": ")[1].split()[0])
+
+
+# (ruleset, options, adapter parameters, a kind of node its games must reach)
+QUERY_CASES = [
+    (KUHN, {}, {}, pyspiel.PlayerId.CHANCE),
+    (RULESETS / "double_dealing_shuffle.gdl", {"deck_size": 4, "shuffles": 1}, {},
+     pyspiel.PlayerId.SIMULTANEOUS),
+    (RULESETS / "gerry.gdl", {"size": 3, "turns_each": 2}, {"max_game_length": 3}, 1),
+    (RULESETS / "double_down.gdl", {"players": 3}, {"chance": "sampled"}, 2),
+]
+
+
+@pytest.mark.parametrize("path,options,adapter,reached", QUERY_CASES,
+                         ids=[p.stem for p, _, _, _ in QUERY_CASES])
+def test_the_adapters_own_answers_to_openspiels_queries_are_openspiels(
+        path, options, adapter, reached):
+    """A Python caller's is_chance_node(), legal_actions() and the like are answered by
+    the adapter without crossing into C++ (which asks the state its player through
+    pybind11 each time): at every state of random games, chance, simultaneous, a
+    truncated end and sampled chance included, they answer as OpenSpiel's own do."""
+    game = load_openspiel_game(path, options, **adapter)
+    rng = random.Random(7)
+    kinds = set()
+    for _ in range(6):
+        state = game.new_initial_state()
+        while True:
+            for query in ("is_chance_node", "is_player_node", "is_simultaneous_node",
+                          "legal_actions"):
+                assert getattr(state, query)() == getattr(pyspiel.State, query)(state), query
+            for player in range(game.num_players()):
+                assert state.legal_actions(player) == \
+                    pyspiel.State.legal_actions(state, player)
+            kinds.add(state.current_player())
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.legal_actions()))
+            elif state.is_simultaneous_node():
+                state.apply_actions([rng.choice(state.legal_actions(p))
+                                     for p in range(game.num_players())])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert pyspiel.PlayerId.TERMINAL in kinds and reached in kinds
+
+
+def test_information_states_asked_late_are_those_of_a_state_logged_from_the_start():
+    """A state logs what each seat sees only once an information state is asked for
+    (playouts that ask none skip it): the log so far is made by replay then, and the
+    state and its clones keep it as they go, so every answer is the full one."""
+    from interpreter.observe import infoset_key
+    game = load_openspiel_game(LEDUC)
+    rng = random.Random(3)
+    for _ in range(5):
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(2, 6)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert state.gdl_state().obs is None
+        asked = [state.information_state_string(p) for p in range(2)]
+        assert state.gdl_state().obs is not None
+        logged = game.new_initial_state()          # logging from the first step
+        logged.information_state_string(0)
+        for action in state.history():
+            logged.apply_action(action)
+        assert asked == [logged.information_state_string(p) for p in range(2)]
+        later = state.clone()
+        while not later.is_terminal():
+            later.apply_action(rng.choice(later.legal_actions()))
+            seats = later.gdl_state().game.seats
+            assert later.gdl_state().obs is not None
+            fresh = later.gdl_state().clone()
+            fresh.obs = None                       # the replay's answer
+            assert [later.information_state_string(p) for p in range(2)] == \
+                [infoset_key(fresh, seat) for seat in seats]

@@ -238,6 +238,10 @@ def universe(game, t, domain, bounds: Bounds, env, what: str) -> List[str]:
                "those, or sums of them"])
 
 
+#: the most moves whose index an `ActionTable` remembers
+INDICES_KEPT = 100_000
+
+
 class ActionTable:
     """Every move of a game numbered 0..size-1, independently of any state."""
 
@@ -267,9 +271,22 @@ class ActionTable:
             offset += size
         self.size = offset
         self.by_name = {b[0]: b for b in self.blocks}
+        self.known: Dict[tuple, int] = {}       # (action, args) -> index, for `legal`
 
     def index(self, move) -> int:
         """Returns the index of a legal move (a Move)."""
+        try:
+            key = move.action, move.args
+            i = self.known.get(key)
+        except TypeError:                       # an unhashable argument: worked out
+            key = i = None
+        if i is None:
+            i = self._index(move)
+            if key is not None and len(self.known) < INDICES_KEPT:
+                self.known[key] = i
+        return i
+
+    def _index(self, move) -> int:
         name, offset, lookup, _, strides, _ = self.by_name[move.action.name]
         i = offset
         for pos, stride, value in zip(lookup, strides, move.args):

@@ -62,6 +62,9 @@ _REGISTERED: Dict[str, str] = {}      # short name -> resolved path
 _SPECS: Dict[str, dict] = {}          # resolved path -> parameter specification
 
 _T = pyspiel.GameType
+_TERMINAL = pyspiel.PlayerId.TERMINAL
+_SIMULTANEOUS = pyspiel.PlayerId.SIMULTANEOUS
+_CHANCE = pyspiel.PlayerId.CHANCE
 
 
 def short_name_for(path) -> str:
@@ -86,7 +89,10 @@ class _GameData:
             self.game, chance=str(params.get("chance", "auto")),
             max_game_length=int(params.get("max_game_length", 0)) or None,
             utility_bound=float(params.get("utility_bound", 0.0)) or None)
-        self.initial = self.game.new_state(observe=True)
+        self.sampled = self.kind.chance == "sampled"
+        # unobserved: a state starts logging what each seat sees once an information
+        # state is asked for (`_Handle.observed`), so playouts that ask none skip the logs
+        self.initial = self.game.new_state()
         seed = int(params.get("seed", 0))
         self.rng = random.Random(seed if seed >= 0 else None)
 
@@ -178,14 +184,55 @@ class _Handle:
     `clone()` and the second the gdl trace, replayed on loading.  It also holds the cards
     drawn so far from a shuffle dealt out card by card."""
 
-    __slots__ = ("data", "_state", "decisions", "rng", "draws", "outcomes", "digests")
+    __slots__ = ("data", "_state", "decisions", "rng", "draws", "outcomes", "digests",
+                 "player", "legal")
 
     def __init__(self, data: _GameData, state, decisions: int = 0, rng=None, draws=(),
                  digests=None):
         self.data, self._state, self.decisions, self.rng = data, state, decisions, rng
         self.draws = list(draws)        # card ids drawn from the top of a big shuffle
-        self.outcomes = None            # cached chance outcomes of the current node
         self.digests = list(digests or [None] * len(data.game.seats))
+        self.changed()
+
+    def changed(self):
+        """Forgets what was worked out for the node before a step: its chance outcomes,
+        the player to move and each seat's legal actions (OpenSpiel asks for the player
+        several times a step, and for the actions before each apply)."""
+        self.outcomes = None            # the chance outcomes of the current node
+        self.player = None              # `current_player`'s answer
+        self.legal = {}                 # seat index -> ([action], {action: Move})
+
+    def observed(self):
+        """The gdl state, made to log what each seat sees from now on (its log so far
+        made by replaying it, once): its later states, clones included, keep theirs."""
+        from ..observe import observed
+        s = self.state
+        if s.obs is None:
+            s.obs = observed(s).obs
+        return s
+
+    def current_player(self) -> int:
+        p = self.player
+        if p is None:
+            s = self.state
+            if s.is_terminal() or self.decisions >= self.data.kind.max_game_length:
+                p = _TERMINAL
+            elif s.is_chance():
+                p = _CHANCE
+            elif s.is_simultaneous():
+                p = _SIMULTANEOUS
+            else:
+                p = s.to_move()[0].index
+            self.player = p
+        return p
+
+    def legal_of(self, seat) -> tuple:
+        """([action], {action: Move}) of a seat deciding now, by action."""
+        got = self.legal.get(seat.index)
+        if got is None:
+            pairs = self.data.table.legal(self.state, seat)
+            got = self.legal[seat.index] = ([i for i, _ in pairs], dict(pairs))
+        return got
 
     def infoset_string(self, seat) -> str:
         """Returns the seat's perfect-recall information state: the engine's infoset key
@@ -194,7 +241,7 @@ class _Handle:
         600 steps of a long card game: too big to hold per information set).  The digest
         is extended only by the steps since the last call."""
         from ..observe import observations
-        s = self.state
+        s = self.observed()
         entries = observations(s, seat)
         count, digest = self.digests[seat.index] or (0, b"")
         if count > len(entries):                        # not a later state: start again
@@ -210,15 +257,12 @@ class _Handle:
     def state(self):
         """Returns the gdl state, first drawing chance inside a sampled game."""
         s = self._state
-        if self.data.kind.chance == "sampled" and s.is_chance():
+        if self.data.sampled and s.is_chance():
             if self.rng is None:
                 self.rng = random.Random(self.data.rng.getrandbits(64))
             while s.is_chance():
                 s.apply_chance(s.sample_chance(self.rng))
         return s
-
-    def over(self) -> bool:
-        return self.state.is_terminal() or self.decisions >= self.data.kind.max_game_length
 
     def chance_list(self):
         """Returns [(id, text, probability, what to apply)] at a chance node."""
@@ -232,14 +276,17 @@ class _Handle:
 
     def _list_chance(self):
         s = self.state
-        cards = self.data.game.prog.cards
-        probe = s.sample_chance(random.Random(0))
-        if probe.kind == "shuffle":
+        if s.chance_kind() == "shuffle":
+            probe = s.sample_chance(random.Random(0))
+            cards = self.data.game.prog.cards
             zone_cards = [cards[i] for i in probe.data]
             if self.draws or _orders(zone_cards) > len(cards):
                 return self._draw_list(probe.public, zone_cards)
+        outcomes = s.chance_outcomes()
+        if len({o.text for o, _ in outcomes}) == len(outcomes):     # nothing to merge
+            return [(i, o.text, p, o) for i, (o, p) in enumerate(outcomes)]
         merged: Dict[str, list] = {}
-        for outcome, p in s.chance_outcomes():
+        for outcome, p in outcomes:
             merged.setdefault(outcome.text, [outcome, 0])[1] += p
         return [(i, o.text, p, o) for i, (o, p) in enumerate(merged.values())]
 
@@ -261,7 +308,7 @@ class _Handle:
         if entry is None:
             raise IntegrationError(f"chance outcome {action} is not possible here")
         what = entry[3]
-        self.outcomes = None
+        self.changed()
         if not isinstance(what, tuple):
             self.state.apply_chance(what)
             return
@@ -296,7 +343,7 @@ def _orders(cards) -> int:
 
 def _restore(path, params, trace, decisions, rng_state, draws) -> _Handle:
     data = _game_data(path, params)
-    s = data.game.new_state(trace.get("seed"), observe=True)
+    s = data.game.new_state(trace.get("seed"))
     for step in trace["steps"]:
         if "chance" in step:
             d = step["data"]
@@ -320,36 +367,67 @@ class GdlState(pyspiel.State):
         self._h = _Handle(data, data.initial.clone())
 
     def current_player(self):
-        """Returns the seat index to move, or CHANCE, SIMULTANEOUS or TERMINAL."""
+        """Returns the seat index to move, or CHANCE, SIMULTANEOUS or TERMINAL (worked
+        out once per node: OpenSpiel asks several times a step)."""
         h = self._h
-        s = h.state
-        if h.over():
-            return pyspiel.PlayerId.TERMINAL
-        if s.is_chance():
-            return pyspiel.PlayerId.CHANCE
-        if s.is_simultaneous():
-            return pyspiel.PlayerId.SIMULTANEOUS
-        return s.to_move()[0].index
+        p = h.player
+        return h.current_player() if p is None else p
+
+    # The queries below are OpenSpiel's own, answered here for a Python caller: the C++
+    # versions ask `current_player` through pybind11 each time (legal_actions() five
+    # times), each crossing costing more than the answer.  Cases other than the common
+    # ones go to the C++ version, so every answer is the one it would give.
+    def is_chance_node(self):
+        h = self._h
+        p = h.player
+        return (h.current_player() if p is None else p) == _CHANCE
+
+    def is_player_node(self):
+        h = self._h
+        p = h.player
+        return (h.current_player() if p is None else p) >= 0
+
+    def is_simultaneous_node(self):
+        h = self._h
+        p = h.player
+        return (h.current_player() if p is None else p) == _SIMULTANEOUS
+
+    def legal_actions(self, player=None):
+        """OpenSpiel's legal_actions(): the chance outcomes' ids at a chance node, none at
+        the end, else the player's (by default the one to move)."""
+        h = self._h
+        p = h.player
+        if p is None:
+            p = h.current_player()
+        if p == _TERMINAL:
+            return []
+        if p == _CHANCE:
+            return [i for i, _, _, _ in h.chance_list()]
+        if player is None or player == p:
+            return self._legal_actions(p)
+        return pyspiel.State.legal_actions(self, player)
 
     def _legal_actions(self, player):
         """Returns the player's legal action indices, ascending."""
         h = self._h
-        s = h.state
-        if h.over() or player < 0:
+        p = h.player
+        if p is None:
+            p = h.current_player()
+        if player < 0 or p != player and p != _SIMULTANEOUS:
             return []
         seat = h.data.game.seats[player]
-        if seat not in s.to_move():
+        if p == _SIMULTANEOUS and seat not in h.state.to_move():
             return []
-        return [i for i, _ in h.data.table.legal(s, seat)]
+        return list(h.legal_of(seat)[0])
 
     def chance_outcomes(self):
         """Returns [(outcome id, probability)] at a chance node."""
         return [(i, float(p)) for i, _, p, _ in self._h.chance_list()]
 
     def _move(self, seat, action):
-        for i, m in self._h.data.table.legal(self._h.state, seat):
-            if i == action:
-                return m
+        m = self._h.legal_of(seat)[1].get(action)
+        if m is not None:
+            return m
         raise IntegrationError(f"action {action} ({self._h.data.table.text(action)}) is not "
                                f"legal for {seat.name} here")
 
@@ -363,7 +441,7 @@ class GdlState(pyspiel.State):
             seat = s.to_move()[0]
             s.apply(self._move(seat, action), seat)
             h.decisions += 1
-        h.outcomes = None
+        h.changed()
 
     def _apply_actions(self, actions):
         """Applies one action per player at a simultaneous node (non-deciders' ignored)."""
@@ -373,7 +451,7 @@ class GdlState(pyspiel.State):
         for seat, move in moves:
             s.apply(move, seat)
         h.decisions += 1
-        h.outcomes = None
+        h.changed()
 
     def _action_to_string(self, player, action):
         """Returns the move text of an action, or the text of a chance outcome."""
@@ -384,7 +462,9 @@ class GdlState(pyspiel.State):
 
     def is_terminal(self):
         """Returns whether the game is over (or truncated at max_game_length)."""
-        return self._h.over()
+        h = self._h
+        p = h.player
+        return (h.current_player() if p is None else p) == _TERMINAL
 
     def returns(self):
         """Returns each seat's result (0 each until the end)."""

@@ -516,3 +516,32 @@ def test_undo_after_a_resolved_simultaneous_decision_takes_back_the_last_commit(
     s.apply("shuffle_packet 1 1", "p1")               # resolves the decision
     s.undo(1)
     assert s.key() == before.key() and [p.name for p in s.to_move()] == ["p1"]
+
+
+def test_a_views_hashed_positions_are_its_tokens_crc32_whatever_was_hashed_before():
+    """The tensor encoding (`integrations._encode`) sets crc32(token) % size for every
+    token of a view and the seat's own; lines seen before are looked up, not hashed
+    again, and give the same positions as hashing every token afresh."""
+    import zlib
+    from interpreter.integrations._encode import token_positions, view_tokens
+
+    def afresh(view, seat, size):
+        tokens = set(view_tokens(view)) | {f"seat={seat}"}
+        return sorted({zlib.crc32(t.encode("utf-8")) % size for t in tokens})
+    view = "to move: p1\nhand[p1] (2): 2H ?\npoints = {p1: 3, p2: 0}\nmover = p2"
+    assert set(view_tokens(view)) >= {"hand[p1]#2", "hand[p1]/0@0=2H", "hand[p1]/0:2H",
+                                      "hand[p1]/0@1=?", "points[p1]=3", "points[p2]=0",
+                                      "mover=p2"}
+    assert token_positions(view, "p1", 4096) == afresh(view, "p1", 4096)
+    for name in ("double_down.gdl", "gerry.gdl", "double_dealing_shuffle.gdl"):
+        game = load_game(RULESETS / name)
+        state, rng = game.new_state(), random.Random(4)
+        for _ in range(40):
+            if state.is_terminal():
+                break
+            for seat in game.seats:
+                for size in (64, 4096):
+                    text = state.view(seat)
+                    assert token_positions(text, seat.name, size) == \
+                        afresh(text, seat.name, size)
+            random_playout(state, rng, max_steps=1)

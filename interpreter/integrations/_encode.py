@@ -18,6 +18,7 @@ and machines (crc32, not Python's salted `hash`).
 """
 from __future__ import annotations
 
+import functools
 import zlib
 from typing import Iterator, List
 
@@ -27,13 +28,24 @@ DEFAULT_SIZE = 4096
 def view_tokens(view: str) -> Iterator[str]:
     """Yields the tokens of a view's text (see the module docstring)."""
     for line in view.splitlines():
-        if " = " in line and ":" not in line.split(" = ", 1)[0]:
-            yield from _var_tokens(*line.split(" = ", 1))
-        elif ":" in line:
-            head, _, body = line.partition(":")
-            yield from _zone_tokens(head.strip(), body)
-        else:
-            yield line
+        yield from _line_tokens(line)
+
+
+def _line_tokens(line: str) -> Iterator[str]:
+    if " = " in line and ":" not in line.split(" = ", 1)[0]:
+        yield from _var_tokens(*line.split(" = ", 1))
+    elif ":" in line:
+        head, _, body = line.partition(":")
+        yield from _zone_tokens(head.strip(), body)
+    else:
+        yield line
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _line_positions(line: str, size: int) -> frozenset:
+    """The positions one line of a view sets: a step changes few lines of a view, so
+    most are the previous view's (an observation each step hashed every token again)."""
+    return frozenset(zlib.crc32(t.encode("utf-8")) % size for t in _line_tokens(line))
 
 
 def _var_tokens(name: str, value: str) -> Iterator[str]:
@@ -59,9 +71,10 @@ def _zone_tokens(head: str, body: str) -> Iterator[str]:
 
 def token_positions(view: str, seat_name: str, size: int = DEFAULT_SIZE) -> List[int]:
     """Returns the sorted positions set by a seat's view."""
-    tokens = set(view_tokens(view))
-    tokens.add(f"seat={seat_name}")
-    return sorted({zlib.crc32(t.encode("utf-8")) % size for t in tokens})
+    positions = set(_line_positions(f"seat={seat_name}", size))
+    for line in view.splitlines():
+        positions |= _line_positions(line, size)
+    return sorted(positions)
 
 
 def encode_view(state, seat, size: int = DEFAULT_SIZE, out=None):

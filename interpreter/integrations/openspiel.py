@@ -373,7 +373,7 @@ class GdlState(pyspiel.State):
         p = h.player
         return h.current_player() if p is None else p
 
-    # The queries below are OpenSpiel's own, answered here for a Python caller: the C++
+    # The queries below are OpenSpiel's own, answered here for Python code: the C++
     # versions ask `current_player` through pybind11 each time (legal_actions() five
     # times), each crossing costing more than the answer.  Cases other than the common
     # ones go to the C++ version, so every answer is the one it would give.

@@ -257,6 +257,8 @@ class _Handle:
     def state(self):
         """Returns the gdl state, first drawing chance inside a sampled game."""
         s = self._state
+        if s is None:           # a new state's copy of the start, made once it is read:
+            s = self._state = self.data.initial.clone()     # a clone's is replaced first
         if self.data.sampled and s.is_chance():
             if self.rng is None:
                 self.rng = random.Random(self.data.rng.getrandbits(64))
@@ -323,8 +325,8 @@ class _Handle:
 
     def __deepcopy__(self, memo):
         s = self.state
-        return _Handle(self.data, s.clone(), self.decisions, copy.deepcopy(self.rng, memo),
-                       self.draws, self.digests)
+        rng = None if self.rng is None else copy.deepcopy(self.rng, memo)
+        return _Handle(self.data, s.clone(), self.decisions, rng, self.draws, self.digests)
 
     def __reduce__(self):
         s = self.state
@@ -364,7 +366,7 @@ class GdlState(pyspiel.State):
     def __init__(self, game, data: Optional[_GameData] = None):
         super().__init__(game)
         data = data or game.data
-        self._h = _Handle(data, data.initial.clone())
+        self._h = _Handle(data, None)           # the start, copied when first read
 
     def current_player(self):
         """Returns the seat index to move, or CHANCE, SIMULTANEOUS or TERMINAL (worked

@@ -697,7 +697,7 @@ class State:
         playout works it out once)."""
         if self.node[0] != DECIDE:
             raise MoveError("random_step is for a decision of one seat; use random_move")
-        self.random_steps(rng, 1, bits)
+        self.random_run(rng, 1, bits, chance=False, joint=False)
 
     def random_steps(self, rng, limit: int, bits=None) -> int:
         """`random_step` again and again while one seat decides, at most `limit` times;
@@ -1034,7 +1034,7 @@ class State:
         `bits` as for `random_step`."""
         if self.node[0] != CHANCE:
             raise MoveError("this is not a chance node")
-        self.chance_steps(rng, 1, bits)
+        self.random_run(rng, 1, bits, decide=False, joint=False)
 
     def chance_steps(self, rng, limit: int, bits=None) -> int:
         """`chance_step` again and again while chance acts, at most `limit` times; returns

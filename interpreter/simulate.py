@@ -259,21 +259,30 @@ class _Player:
         self.game, self.agents = game, _agents_of(game, agents)
         self.traces, self.tables, self.symbols = traces, tables, symbols
 
-    def block(self, seeds: range) -> list:
-        """The block's games, each as the fields of its `PlayedGame`; a user error ends
-        it (the error is its last item).  Tuples, not records: a worker's block crosses
-        to the parent pickled, and a tuple of numbers and texts pickles in C where a
-        frozen attrs record goes through its Python `__getstate__` and `__setstate__`."""
+    def played(self, seeds: range):
+        """Yields each seed's game played to its end, as (seed, state); a user error
+        ends them, yielded in place of its game's state."""
         from .agents import play_out
-        from .serial import trace_line
         game, agents = self.game, self.agents
-        records: list = []
         for seed in seeds:
             try:
                 state = game.new_state(seed)
                 play_out(state, agents, random.Random(seed))
             except GdlError as err:
-                records.append(err)
+                yield seed, err
+                return
+            yield seed, state
+
+    def block(self, seeds: range) -> list:
+        """The block's games, each as the fields of its `PlayedGame`; a user error ends
+        it (the error is its last item).  Tuples, not records: a worker's block crosses
+        to the parent pickled, and a tuple of numbers and texts pickles in C where a
+        frozen attrs record goes through its Python `__getstate__` and `__setstate__`."""
+        from .serial import trace_line
+        records: list = []
+        for seed, state in self.played(seeds):
+            if isinstance(state, GdlError):
+                records.append(state)
                 break
             records.append((
                 seed, tuple(state.returns()), state.is_terminal(), len(state.history),
@@ -284,16 +293,11 @@ class _Player:
     def tally(self, seeds: range) -> tuple:
         """(the block's `Tally`, None), or (the tally so far, the user error that ended
         the block)."""
-        from .agents import play_out
-        game, agents = self.game, self.agents
-        tally = Tally(game.num_players)
+        tally = Tally(self.game.num_players)
         add = tally.add
-        for seed in seeds:
-            try:
-                state = game.new_state(seed)
-                play_out(state, agents, random.Random(seed))
-            except GdlError as err:
-                return tally, err
+        for _, state in self.played(seeds):
+            if isinstance(state, GdlError):
+                return tally, state
             add(state.is_terminal(), tuple(state.returns()), len(state.history))
         return tally, None
 

@@ -702,8 +702,6 @@ class State:
     def random_steps(self, rng, limit: int, bits=None) -> int:
         """`random_step` again and again while one seat decides, at most `limit` times;
         returns how many (`random_run` restricted to such decisions)."""
-        if bits is None:
-            bits = type(rng) is Random and _DRAW_BY_BITS
         return self.random_run(rng, limit, bits, chance=False, joint=False)[1]
 
     def random_run(self, rng, limit: int, bits=None, chance: bool = True,
@@ -1040,8 +1038,6 @@ class State:
         """`chance_step` again and again while chance acts, at most `limit` times; returns
         how many (a playout takes a run of chance events so: a row of `random` draws, say;
         `random_run` restricted to chance events)."""
-        if bits is None:
-            bits = type(rng) is Random and _DRAW_BY_BITS
         return self.random_run(rng, limit, bits, decide=False, joint=False)[0]
 
     def _drawing(self, rng, left: int) -> int:

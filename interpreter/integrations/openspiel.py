@@ -231,7 +231,10 @@ class _Handle:
         got = self.legal.get(seat.index)
         if got is None:
             pairs = self.data.table.legal(self.state, seat)
-            got = self.legal[seat.index] = ([i for i, _ in pairs], dict(pairs))
+            moves: dict = {}
+            for i, m in pairs:                  # the first move of an index, as before
+                moves.setdefault(i, m)
+            got = self.legal[seat.index] = ([i for i, _ in pairs], moves)
         return got
 
     def infoset_string(self, seat) -> str:

@@ -106,6 +106,9 @@ class GameRun:
         for records in blocks:
             for record in records:
                 if isinstance(record, GdlError):
+                    # the workers stop now: left to the error's collection (its traceback
+                    # holds this frame, a cycle), they played on until a later collection
+                    blocks.close()
                     raise record
                 yield PlayedGame(*record)
 
@@ -132,6 +135,7 @@ class TallyRun:
     def _unpack(blocks) -> Iterator["Tally"]:
         for tally, error in blocks:
             if error is not None:
+                blocks.close()                # the workers stop now (see GameRun)
                 raise error
             yield tally
 

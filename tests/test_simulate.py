@@ -144,12 +144,17 @@ def test_a_tally_of_many_kinds_of_end_keeps_only_a_few_unfolded():
 
 
 def test_a_rule_error_ends_a_tally_run_where_its_block_would_come(tmp_path):
+    import multiprocessing
     path = tmp_path / "deadlock.gdl"
     path.write_text(DEADLOCK)
-    for jobs in (1, 2):
-        run = tally_games(str(path), 3, seed=1, jobs=jobs)
-        with pytest.raises(RuleError, match="deadlock: p2 must move"):
-            next(run)
+    before = {p.pid for p in multiprocessing.active_children()}
+    for call in (tally_games, play_games):
+        for jobs in (1, 2):
+            run = call(str(path), 3, seed=1, jobs=jobs)
+            with pytest.raises(RuleError, match="deadlock: p2 must move"):
+                next(run)
+            # the workers are stopped with the error, not when it is collected
+            assert {p.pid for p in multiprocessing.active_children()} <= before
     with pytest.raises(OptionError, match="1 or more"):
         tally_games(str(GERRY), 0)
 
@@ -302,9 +307,11 @@ def test_a_worker_killed_from_outside_ends_the_run_instead_of_a_wait():
     import signal
     import threading
     from concurrent.futures.process import BrokenProcessPool
+    before = {p.pid for p in multiprocessing.active_children()}
     run = play_games(str(RULESETS / "evil_deal.gdl"), 100_000, seed=1, jobs=2)
     next(run)
-    workers = [p for p in multiprocessing.active_children() if "resource" not in p.name]
+    workers = [p for p in multiprocessing.active_children()       # this run's own
+               if "resource" not in p.name and p.pid not in before]
     os.kill(workers[0].pid, signal.SIGKILL)
     raised = []
 

@@ -374,36 +374,26 @@ class GdlState(pyspiel.State):
     def current_player(self):
         """Returns the seat index to move, or CHANCE, SIMULTANEOUS or TERMINAL (worked
         out once per node: OpenSpiel asks several times a step)."""
-        h = self._h
-        p = h.player
-        return h.current_player() if p is None else p
+        return self._h.current_player()
 
     # The queries below are OpenSpiel's own, answered here for Python code: the C++
     # versions ask `current_player` through pybind11 each time (legal_actions() five
     # times), each crossing costing more than the answer.  Cases other than the common
     # ones go to the C++ version, so every answer is the one it would give.
     def is_chance_node(self):
-        h = self._h
-        p = h.player
-        return (h.current_player() if p is None else p) == _CHANCE
+        return self._h.current_player() == _CHANCE
 
     def is_player_node(self):
-        h = self._h
-        p = h.player
-        return (h.current_player() if p is None else p) >= 0
+        return self._h.current_player() >= 0
 
     def is_simultaneous_node(self):
-        h = self._h
-        p = h.player
-        return (h.current_player() if p is None else p) == _SIMULTANEOUS
+        return self._h.current_player() == _SIMULTANEOUS
 
     def legal_actions(self, player=None):
         """OpenSpiel's legal_actions(): the chance outcomes' ids at a chance node, none at
         the end, else the player's (by default the one to move)."""
         h = self._h
-        p = h.player
-        if p is None:
-            p = h.current_player()
+        p = h.current_player()
         if p == _TERMINAL:
             return []
         if p == _CHANCE:
@@ -415,9 +405,7 @@ class GdlState(pyspiel.State):
     def _legal_actions(self, player):
         """Returns the player's legal action indices, ascending."""
         h = self._h
-        p = h.player
-        if p is None:
-            p = h.current_player()
+        p = h.current_player()
         if player < 0 or p != player and p != _SIMULTANEOUS:
             return []
         seat = h.data.game.seats[player]
@@ -467,9 +455,7 @@ class GdlState(pyspiel.State):
 
     def is_terminal(self):
         """Returns whether the game is over (or truncated at max_game_length)."""
-        h = self._h
-        p = h.player
-        return (h.current_player() if p is None else p) == _TERMINAL
+        return self._h.current_player() == _TERMINAL
 
     def returns(self):
         """Returns each seat's result (0 each until the end)."""

@@ -77,6 +77,13 @@ def stop_now(pool):
         worker.terminate()
     for worker in workers:
         worker.join()
+    # The pool's own thread joins its workers too, and where it reaps one first this
+    # join returns at once, before that thread has recorded the exit: the worker is gone
+    # but still listed as running (`active_children`) for a moment.  Wait for the record.
+    import time
+    deadline = time.monotonic() + 1.0
+    while any(w.exitcode is None for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.001)
     # A worker ended in the middle of sending a result leaves the pool's thread reading
     # the rest of that message, which never comes while this process keeps the pipe's
     # other end open; Python's exit joins that thread and would wait for ever.  With

@@ -242,6 +242,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     return PAUSE                 # the trigger ended the game
             st.dirty.clear()
             return nxt
+
+        def fork(ctx):      # in the run: the conditions inline, a block only if one holds
+            test = " or ".join(f"({ctx.test(cond)} and st.exec_block({ctx.k(block)}))"
+                               for _, _, cond, block, _ in triggers)
+            return [], test, PAUSE, ["st.dirty.clear()"], nxt
+        check.fork = fork
         return check
 
     # ------------------------------------------------------------------ simple statements

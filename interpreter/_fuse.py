@@ -61,7 +61,7 @@ _NAMES = frozenset({
     "facing_up", "move_cards", "move_top", "move_block", "get", "append", "remove", "len",
     "isinstance", "seat", "float", "node", "pc", "result", "loc", "pop", "kind", "add",
     "text", "history", "try", "except", "args", "exec_block", "sort", "join", "setdefault",
-    "values", "free", "prog", "outcomes", "entry",
+    "values", "free", "prog", "outcomes", "entry", "split", "dirty", "clear",
     "return", "raise", "for", "while", "in", "if", "else", "and", "or", "not", "is",
     "continue", "True", "False", "None"})
 _GENERATED = re.compile(r"(K|_t)\d+")
@@ -359,7 +359,7 @@ def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
     take in (the first instruction is always taken)."""
     out: list = []
     n = len(code)
-    while pc < n and left[0] > 0 and left[1] > 0:
+    while 0 <= pc < n and left[0] > 0 and left[1] > 0:     # (a pc below 0: a pause)
         left[0] -= 1
         fn = code[pc]
         lines = getattr(fn, "lines", None)

@@ -175,17 +175,26 @@ class CallMixin:
         seats = self.prog.seats
         n = len(seats)
 
+        by_out: dict = {}                  # the `st.out` bits -> seat -> the next one in
+
         def nxt(st):
             i = p(st).index
+            out = st.out
             for _ in range(n):
                 i = (i + step) % n
-                if not st.out >> i & 1:
+                if not out >> i & 1:
+                    if out not in by_out and len(by_out) < PLAYERS_KEPT:
+                        by_out[out] = {s: _next_in(seats, s.index, step, out)
+                                       for s in seats}
                     return seats[i]
             raise self.runtime_error("no active player left", node, st)
         following = {s: seats[(s.index + step) % n] for s in seats}
 
-        def render(ctx):   # nobody out: one dict lookup
-            return f"({ctx.k(following)}[{ctx.sub(p)}] if not st.out else {ctx.call(nxt)})"
+        def render(ctx):   # nobody out, or seats out as before: one dict lookup
+            seat, table = ctx.tmp(), ctx.tmp()
+            return (f"({ctx.k(following)}[{seat}] if (({seat} := {ctx.sub(p)}) or True) "
+                    f"and not st.out else {table}[{seat}] if ({table} := "
+                    f"{ctx.k(by_out)}.get(st.out)) is not None else {ctx.call(nxt)})")
         nxt.render = render
         return nxt
 
@@ -284,9 +293,17 @@ class CallMixin:
                 raise self.runtime_error(f"sublist(.., {i}, {k}) of a list of {len(items)} "
                                          f"items", node, st)
             return tuple(items[i:i + k])
+
+        def render(ctx):    # the slice inline; out of bounds, the closure says why
+            items, i, k = ctx.tmp(), ctx.tmp(), ctx.tmp()
+            return (f"({ctx.k(tuple)}({items}[{i}:{i} + {k}]) if "
+                    f"({items} := {ctx.sub(coll)}) is not None and 0 <= ({i} := "
+                    f"{ctx.sub(start)}) and 0 <= ({k} := {ctx.sub(n)}) and "
+                    f"{i} + {k} <= len({items}) else {ctx.call(sublist, cold=True)})")
+        fn = fuse(sublist, render)
         if getattr(coll, "texts_only", False):     # a part of a list of texts: texts
-            _texts(sublist)
-        return _tuples(sublist)
+            _texts(fn)
+        return _tuples(fn)
 
     def _b_text(self, node, scope):
         """`text(x)`: a card, member, seat or zone gives its own text inline (as `text_of`
@@ -316,8 +333,9 @@ class CallMixin:
             return lambda st: sep(st).join(xs(st))
         if c is not None and type(c[0]) is str:    # texts and things with a text: no call
             separator = c[0]
-            return lambda st: separator.join([v if type(v) is str else v.text if type(v) in
-                                              HAS_TEXT else text_of(v) for v in xs(st)])
+            return fuse(lambda st: _join_texts(separator, xs(st)),
+                        lambda ctx: f"{ctx.k(_join_texts)}({ctx.k(separator)}, "
+                                    f"{ctx.sub(xs)})")
         return lambda st: sep(st).join([v if type(v) is str else v.text if type(v) in
                                         HAS_TEXT else text_of(v) for v in xs(st)])
 
@@ -329,6 +347,18 @@ class CallMixin:
             if not separator:
                 return tuple(text.split())
             return tuple(text.split(separator))
+        c = _folded(sep)
+        if c is not None and type(c[0]) is str and c[0]:    # a separator known before play
+            separator = c[0]
+            split = fuse(split, lambda ctx: f"{ctx.k(tuple)}({ctx.sub(s)}.split("
+                                            f"{ctx.k(separator)}))")
+        else:
+            def render(ctx):
+                text, separator = ctx.tmp(), ctx.tmp()
+                return (f"{ctx.k(tuple)}({text}.split({separator}) if ({text} := "
+                        f"{ctx.sub(s)}) is not None and ({separator} := {ctx.sub(sep)}) "
+                        f"else {text}.split())")
+            split = fuse(split, render)
         return _texts(_tuples(split))
 
     def _b_chars(self, node, scope):
@@ -369,7 +399,8 @@ class CallMixin:
             raise self.error("changed() takes the name of a variable", node)
         name = node.args[0].id
         self.watched.add(name)
-        return lambda st: name in st.dirty
+        return _rendered(lambda st: name in st.dirty,
+                         lambda ctx: f"({ctx.k(name)} in st.dirty)")
 
     def _b_card(self, node, scope):
         wanted = {}
@@ -604,6 +635,22 @@ def _kept_or_made(ctx, kept: dict, key_text: str, make) -> str:
             f"else {ctx.k(make)}(st, {key}))")
 
 
+def _next_in(seats, i: int, step: int, out: int):
+    """The first seat after seat `i` (by `step`) that the `out` bits leave in."""
+    n = len(seats)
+    for _ in range(n):
+        i = (i + step) % n
+        if not out >> i & 1:
+            return seats[i]
+    return None
+
+
+def _join_texts(separator: str, values) -> str:
+    """`join` of values that are texts or have one (cards, members, seats, numbers)."""
+    return separator.join([v if type(v) is str else v.text if type(v) in HAS_TEXT
+                           else text_of(v) for v in values])
+
+
 def _rendered(fn, render):
     fn.render = render
     return fn
@@ -656,3 +703,7 @@ ANSWERS_KEPT = 100_000
 
 #: the most texts one `number` call site remembers the numbers of (beyond, it parses)
 NUMBERS_KEPT = 10_000
+
+#: how many sets of seats out `players`, `next` and `prev` remember their answers for
+#: (2 ** seats at most)
+PLAYERS_KEPT = 1024

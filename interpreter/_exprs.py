@@ -13,13 +13,11 @@ from ._closures import _const, _folded, _tuples
 from .values import Member
 from ._fuse import UNSET, fuse
 from ._scope import Local, Scope
-from ._calls import CallMixin
+from ._calls import PLAYERS_KEPT, CallMixin
 from ._collections import CollectionMixin
 from ._ops import OperatorMixin
 
 
-#: how many sets of seats out `players` remembers its answer for (2 ** seats at most)
-PLAYERS_KEPT = 1024
 
 
 class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
@@ -147,8 +145,12 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 if len(by_out) < PLAYERS_KEPT:
                     by_out[out] = still
             return still
-        players.render = lambda ctx: (     # inline while nobody is out
-            f"({ctx.k(seats)} if not st.out else {ctx.call(players, cold=True)})")
+        def render(ctx):    # inline while nobody is out, or where it is remembered
+            still = ctx.tmp()
+            return (f"({ctx.k(seats)} if not st.out else {still} if ({still} := "
+                    f"{ctx.k(by_out)}.get(st.out)) is not None else "
+                    f"{ctx.call(players, cold=True)})")
+        players.render = render
         return _tuples(players)
 
     def _e_Attr(self, node, scope):

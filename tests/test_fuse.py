@@ -242,6 +242,101 @@ returns(p) = if p == p1 then out else 0
         assert load_text(text).new_state().returns()[0] == 2000 + 400 + 30 + 1
 
 
+def test_next_and_prev_read_the_seats_left_in_from_memory_once_worked_out(monkeypatch):
+    # the first `next` after an elimination works the seats out (the closure); later
+    # ones at the same site read them back, and a second elimination is new again
+    text = '''game "t"
+players p1, p2, p3, p4
+var out: int = 0
+flow:
+    for k in 1..6:
+        if k == 3:
+            eliminate p2
+        if k == 5:
+            eliminate p3
+        out = out * 10 + seat(next(p1))
+        out = out * 10 + seat(prev(p4))
+    end game
+returns(p) = if p == p1 then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        assert load_text(text).new_state().returns()[0] == 232_333_334_141
+
+
+def test_triggers_are_checked_inside_the_generated_run(monkeypatch):
+    # each effect is followed by the triggers' check; in generated code that check is
+    # part of the run (no call of an instruction of its own), a trigger whose condition
+    # holds runs its block, and one that ends the game stops the run there
+    text = '''game "t"
+players 2
+var total: int = 0
+var log: int = 0
+var after: int = 0
+trigger second when changed(total) priority 1:
+    log = log * 10 + 2
+trigger first when changed(total) priority 5:
+    log = log * 10 + 1
+trigger over when total >= 20:
+    win p2
+flow:
+    total += 4
+    after += 1
+    total += 8
+    after += 1
+    total += 9
+    after += 1
+    draw
+returns(p) = if p == p1 then log * 1000 + after * 100 + total else 0
+'''
+    from interpreter._compiler import Compiler
+    checked, trigger_op = [], Compiler.trigger_op
+
+    def counted_op(compiler, nxt):      # the check as an instruction called on its own
+        check = trigger_op(compiler, nxt)
+        counted = lambda st: (checked.append(nxt), check(st))[1]   # noqa: E731
+        counted.__dict__.update(check.__dict__)
+        return counted
+    monkeypatch.setattr(Compiler, "trigger_op", counted_op)
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        checked.clear()
+        game = load_text(text)
+        state = game.new_state()
+        assert state.result is not None and list(state.returns()) == [-1.0, 1.0]
+        assert (game.evaluate("log", state), game.evaluate("after", state),
+                game.evaluate("total", state)) == (121212, 2, 21)
+        assert len(checked) == (0 if enabled else 5)
+
+
+def test_text_parts_in_generated_code_do_as_the_closures(monkeypatch):
+    # sublist, split (a known separator, one given as an argument, an empty one) and
+    # join of values that are not all texts, inline; out of bounds still says why
+    text = '''game "t"
+players a, b
+option words: text = "ab cd  ef"
+var out: text = ""
+flow:
+    out = join(sublist(split(words, " "), 1, 2), "/") + "|" + cut(words, "d") + "|"
+    out = out + cut(words, "") + "|" + join([1, 22], "-") + join([a, b], "") + "|"
+    out = out + join(sublist(chars(words), 0, 2), "") + "|"
+    out = out + join(sublist(split(words, " "), 4 - count(chars("x")), 1), "")
+    end game
+def cut(t: text, sep: text) = join(split(t, sep), "+")
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        state = load_text(text).new_state()
+        assert load_text(text).evaluate("out", state) == \
+            "cd/|ab c+  ef|ab+cd+ef|1-22ab|ab|ef"
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        with pytest.raises(RuleError, match=r"sublist\(\.\., 3, 2\) of a list of 4 items"):
+            load_text(text.replace("4 - count", "2 + count").replace(
+                "words, \" \"), 2 + count(chars(\"x\")), 1)",
+                "words, \" \"), 2 + count(chars(\"x\")), 2)")).new_state()
+
+
 def test_number_reads_a_text_again_from_its_memory_and_still_refuses_bad_text(monkeypatch):
     text = '''game "t"
 players a, b

@@ -591,15 +591,24 @@ class CallMixin:
         if len(args) != len(decl.params):
             raise self.error(f"{name} takes {len(decl.params)} arguments", node)
 
-        def lookup(st):
-            key = tuple(a(st) for a in args)
-            if key in table:
+        def missed(st, key):
+            if key in table:                    # a row whose value is none
                 return table[key]
             if default is not None:
                 return default(st)
             shown = ", ".join(f"{p.name}={getattr(k, 'text', k)}"
                               for p, k in zip(decl.params, key))
             raise self.runtime_error(f"table {name} has no case for {shown}", node, st)
+
+        def lookup(st):
+            key = tuple([a(st) for a in args])
+            value = table.get(key)
+            return value if value is not None else missed(st, key)
+
+        def render(ctx):    # one look-up inline; a miss (or a none) is `missed`'s
+            return _kept_or_made(ctx, table, f"({''.join(ctx.sub(a) + ', ' for a in args)})",
+                                 missed)
+        lookup.render = render
         return lookup
 
     def table_map(self, decl):

@@ -337,6 +337,36 @@ def cut(t: text, sep: text) = join(split(t, sep), "+")
                 "words, \" \"), 2 + count(chars(\"x\")), 2)")).new_state()
 
 
+def test_table_lookups_in_generated_code_do_as_the_closures(monkeypatch):
+    # a row of two keys, a row whose value is none (a miss of the inline look-up), the
+    # default, and a case the table lacks
+    text = '''game "t"
+players a, b
+var out: int = 0
+var seen: player? = a
+table bonus(n: 1..3, p: player):
+    1, a => 10
+    2, b => 20
+    else => 3
+table holder(n: 1..2):
+    1 => a
+    2 => none
+flow:
+    for i in 1..3:
+        out = out * 100 + bonus(i, a) * 2 + bonus(i, b)
+    seen = holder(2)
+    out = out * 10 + (if seen == none then 7 else 0) + (if holder(1) == a then 1 else 0)
+    seen = holder(out - out + LAST)
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        assert load_text(text.replace("LAST", "2")).new_state().returns()[0] == 2_326_098
+        with pytest.raises(RuleError, match="table holder has no case for n=3"):
+            load_text(text.replace("LAST", "3")).new_state()
+
+
 def test_number_reads_a_text_again_from_its_memory_and_still_refuses_bad_text(monkeypatch):
     text = '''game "t"
 players a, b

@@ -7,7 +7,7 @@ import re
 from gdl import ast as A
 
 from ._closures import _cards, _const, _folded, _tuple_valued, _tuples
-from ._closures import _texts
+from ._closures import _rendered, _texts
 from ._fuse import UNSET, fuse
 from ._purity import pure_def, rememberable
 from ._scope import Local, Scope
@@ -160,15 +160,23 @@ class CallMixin:
     def _b_zone_of(self, node, scope):
         (c,) = self.args(node, scope, 1)
         zones = self.prog.zones
-        return lambda st: zones[st.loc[c(st).id]]
+        return _rendered(lambda st: zones[st.loc[c(st).id]],
+                         lambda ctx: f"{ctx.k(zones)}[st.loc[{ctx.sub(c)}.id]]")
 
     def _b_owner(self, node, scope):
         (z,) = self.args(node, scope, 1)
-        return lambda st: z(st).owner
+        return _rendered(lambda st: z(st).owner, lambda ctx: f"{ctx.sub(z)}.owner")
 
     def _b_knows(self, node, scope):
         p, c = self.args(node, scope, 2)
-        return lambda st: bool(st.known[p(st).index] >> c(st).id & 1) or st.up[c(st).id]
+
+        def render(ctx):    # the card once, after the seat, as the closure reads them
+            card = ctx.tmp()
+            return (f"({ctx.k(bool)}(st.known[{ctx.sub(p)}.index] >> ({card} := "
+                    f"{ctx.sub(c)}).id & 1) or st.up[{card}.id])")
+        return _rendered(
+            lambda st: bool(st.known[p(st).index] >> c(st).id & 1) or st.up[c(st).id],
+            render)
 
     def _b_next(self, node, scope, step=1):
         (p,) = self.args(node, scope, 1)
@@ -257,7 +265,7 @@ class CallMixin:
 
     def _b_abs(self, node, scope):
         (x,) = self.args(node, scope, 1)
-        return lambda st: abs(x(st))
+        return _rendered(lambda st: abs(x(st)), lambda ctx: f"{ctx.k(abs)}({ctx.sub(x)})")
 
     def _b_min(self, node, scope, pick=min):
         xs = self.args(node, scope, 2, 16)
@@ -658,11 +666,6 @@ def _join_texts(separator: str, values) -> str:
     """`join` of values that are texts or have one (cards, members, seats, numbers)."""
     return separator.join([v if type(v) is str else v.text if type(v) in HAS_TEXT
                            else text_of(v) for v in values])
-
-
-def _rendered(fn, render):
-    fn.render = render
-    return fn
 
 
 #: argument texts whose value cannot change while a def body runs: a temporary is

@@ -13,6 +13,12 @@ def _const(value):
     return fn
 
 
+def _rendered(fn, render):
+    """Tags a closure with its text form (see `_fuse`), for consumers to inline."""
+    fn.render = render
+    return fn
+
+
 def _tuples(fn):
     """Tags a closure that always gives a tuple (never a zone): `collection` then uses it
     as it is, without a wrapper testing for zones."""

@@ -7,7 +7,7 @@ import operator
 
 from gdl import ast as A
 
-from ._closures import _const, _folded, _tuple_valued, _tuples
+from ._closures import _const, _folded, _rendered, _tuple_valued, _tuples
 from ._fuse import fuse
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -149,7 +149,9 @@ class OperatorMixin:
         both = _folded(lo, hi)
         if both is not None:
             return _const(tuple(range(both[0], both[1] + 1)))
-        return _tuples(lambda st: tuple(range(lo(st), hi(st) + 1)))
+        return _tuples(_rendered(
+            lambda st: tuple(range(lo(st), hi(st) + 1)),
+            lambda ctx: f"{ctx.k(tuple)}({ctx.k(range)}({ctx.sub(lo)}, {ctx.sub(hi)} + 1))"))
 
     def _e_SetLit(self, node, scope):
         return self._e_ListLit(node, scope)
@@ -162,7 +164,9 @@ class OperatorMixin:
                 return _const(values)
             except Exception:  # noqa: BLE001 - not constant: evaluate at run time
                 pass
-        return _tuples(lambda st: tuple([f(st) for f in items]))
+        return _tuples(_rendered(   # a tuple display: its items in order, inline
+            lambda st: tuple([f(st) for f in items]),
+            lambda ctx: f"({''.join(ctx.sub(f) + ', ' for f in items)})"))
 
 
 def _join(ctx, parts, word):

@@ -367,6 +367,33 @@ returns(p) = if p == a then out else 0
             load_text(text.replace("LAST", "3")).new_state()
 
 
+def test_small_builtins_and_displays_in_generated_code_do_as_the_closures(monkeypatch):
+    # zone_of, owner, knows, abs, a range and a list display worked out in play
+    text = '''game "t"
+players a, b
+enum suit = spades "S", hearts "H"
+card suit: suit
+cards into deck: card(suit: s) for s in suit
+zone deck: stack
+zone hand[player]: set, seen by owner
+var out: int = 0
+flow:
+    move top(deck) to hand[b]
+    reveal hand[b] to a
+    for c in hand[b]:
+        out = (if owner(zone_of(c)) == b then 1 else 0) * 10 + (if knows(a, c) then 1 else 0)
+    for c in deck:
+        out = out * 10 + (if knows(a, c) then 1 else 0) + (if knows(b, c) then 2 else 0)
+    out = out * 100 + abs(out - 1000) + sum(x for x in 1..count(hand[b]) + 2)
+    out = out * 10 + sum(x for x in [count(deck), count(hand[b]) + 5, out - out])
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        assert load_text(text).new_state().returns()[0] == 118_967
+
+
 def test_number_reads_a_text_again_from_its_memory_and_still_refuses_bad_text(monkeypatch):
     text = '''game "t"
 players a, b

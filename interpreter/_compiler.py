@@ -269,6 +269,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 def write_watched(st, v):
                     st.vars[slot] = v
                     st.dirty.add(name)
+                write_watched.watched = (lambda ctx: f"{slot:d}", name)   # written inline
                 return write_watched
             return lambda st, v: st.vars.__setitem__(slot, v)
         if target.name in p.var_index and target.indices:
@@ -279,6 +280,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 def write_index_watched(st, v):
                     st.vars[find(st)] = v
                     st.dirty.add(name)
+                write_index_watched.watched = (lambda ctx: ctx.sub(find), name)
                 return write_index_watched
             write_index = lambda st, v: st.vars.__setitem__(find(st), v)  # noqa: E731
             write_index.element = find   # `v[k] = x`: generated code writes it inline
@@ -309,6 +311,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         local = getattr(write, "frame_slot", None)
         if local is not None:           # `let`'s local: its slot written inline
             assign.lines = lambda ctx: [f"st.frame[{local:d}] = {ctx.sub(value)}"]
+        elif getattr(write, "watched", None) is not None:
+            assign.lines = lambda ctx: _watched_lines(ctx, write.watched, ctx.sub(value))
         elif element is None:
             assign.lines = lambda ctx: [f"{ctx.k(write)}(st, {ctx.sub(value)})"]
         else:
@@ -358,6 +362,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         if local is not None:           # `let`'s local: its slot written inline
             add.lines = lambda ctx: [
                 f"st.frame[{local:d}] = {ctx.sub(read)} + ({sign:d}) * {ctx.sub(value)}"]
+        elif getattr(write, "watched", None) is not None:
+            add.lines = lambda ctx: _watched_lines(
+                ctx, write.watched, f"{ctx.sub(read)} + ({sign:d}) * {ctx.sub(value)}")
         else:
             add.lines = lambda ctx: [
                 f"{ctx.k(write)}(st, {ctx.sub(read)} + ({sign:d}) * {ctx.sub(value)})"]
@@ -1045,6 +1052,15 @@ def _branch(cond, target: int, nxt: int):
     fn = lambda st: nxt if cond(st) else target  # noqa: E731
     fn.fork = lambda ctx: ([], ctx.test(cond), nxt, [], target)
     return fn
+
+
+def _watched_lines(ctx, watched, value: str) -> list:
+    """The lines of a write to a variable a trigger watches (`changed(...)`): the value
+    first, then the element (`write_index_watched`'s order), then the mark."""
+    where, name = watched
+    t = ctx.tmp()
+    return [f"{t} = {value}", f"st.vars[{where(ctx)}] = {t}",
+            f"st.dirty.add({ctx.k(name)})"]
 
 
 def _set_frame(slot: int, value, nxt: int):

@@ -309,6 +309,30 @@ returns(p) = if p == p1 then log * 1000 + after * 100 + total else 0
         assert len(checked) == (0 if enabled else 5)
 
 
+def test_writes_that_a_trigger_watches_mark_it_in_generated_code(monkeypatch):
+    # a plain and an indexed variable, assigned and added to: each write marks its
+    # variable for `changed`, the value worked out before the element, as the closures do
+    text = '''game "t"
+players a, b
+var level: int = 0
+var score[player]: int = 0
+var log: int = 0
+trigger on_level when changed(level):
+    log = log * 10 + 1
+trigger on_score when changed(score):
+    log = log * 10 + 2
+flow:
+    level = 3
+    score[b] = level + 1
+    score[a] += score[b] * 2
+    level += score[a]
+    log = log * 10 + 9
+    end game
+returns(p) = if p == a then log * 1000 + level * 10 + score[a] - score[b] else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        assert load_text(text).new_state().returns()[0] == 12219 * 1000 + 110 + 4
 def test_text_parts_in_generated_code_do_as_the_closures(monkeypatch):
     # sublist, split (a known separator, one given as an argument, an empty one) and
     # join of values that are not all texts, inline; out of bounds still says why

@@ -243,10 +243,14 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             st.dirty.clear()
             return nxt
 
-        def fork(ctx):      # in the run: the conditions inline, a block only if one holds
-            test = " or ".join(f"({ctx.test(cond)} and st.exec_block({ctx.k(block)}))"
-                               for _, _, cond, block, _ in triggers)
-            return [], test, PAUSE, ["st.dirty.clear()"], nxt
+        def fork(ctx):
+            # In the run: the conditions inline (expressions change nothing, so testing
+            # them here first changes nothing either), and only where one holds, `check`
+            # itself, which runs the blocks in the order the triggers have then (an order
+            # `Game.set_trigger_order` may set after this run was written).
+            test = " or ".join(f"({ctx.test(cond)})" for _, _, cond, _, _ in triggers)
+            return ([f"if {test}: return {ctx.k(check)}(st)", "st.dirty.clear()"], None,
+                    nxt, [], None)
         check.fork = fork
         return check
 

@@ -360,7 +360,7 @@ def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
     take in (the first instruction is always taken)."""
     out: list = []
     n = len(code)
-    while 0 <= pc < n and left[0] > 0 and left[1] > 0:     # (a pc below 0: a pause)
+    while pc < n and left[0] > 0 and left[1] > 0:
         left[0] -= 1
         fn = code[pc]
         lines = getattr(fn, "lines", None)

@@ -265,9 +265,10 @@ returns(p) = if p == p1 then out else 0
 
 
 def test_triggers_are_checked_inside_the_generated_run(monkeypatch):
-    # each effect is followed by the triggers' check; in generated code that check is
-    # part of the run (no call of an instruction of its own), a trigger whose condition
-    # holds runs its block, and one that ends the game stops the run there
+    # each effect is followed by the triggers' check; in generated code the conditions
+    # are tested in the run, and the check itself is called only where one holds (the
+    # three changes of total, not the two of after); a trigger that ends the game stops
+    # the run there.  (tests/test_work_per_playout.py holds the work this saves.)
     text = '''game "t"
 players 2
 var total: int = 0
@@ -289,24 +290,36 @@ flow:
     draw
 returns(p) = if p == p1 then log * 1000 + after * 100 + total else 0
 '''
-    from interpreter._compiler import Compiler
-    checked, trigger_op = [], Compiler.trigger_op
-
-    def counted_op(compiler, nxt):      # the check as an instruction called on its own
-        check = trigger_op(compiler, nxt)
-        counted = lambda st: (checked.append(nxt), check(st))[1]   # noqa: E731
-        counted.__dict__.update(check.__dict__)
-        return counted
-    monkeypatch.setattr(Compiler, "trigger_op", counted_op)
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
-        checked.clear()
         game = load_text(text)
         state = game.new_state()
         assert state.result is not None and list(state.returns()) == [-1.0, 1.0]
         assert (game.evaluate("log", state), game.evaluate("after", state),
                 game.evaluate("total", state)) == (121212, 2, 21)
-        assert len(checked) == (0 if enabled else 5)
+
+
+def test_a_trigger_order_set_after_the_runs_are_written_is_the_order_used(monkeypatch):
+    text = '''game "t"
+players 2
+var total: int = 0
+var bonus: int = 1
+trigger doubles when changed(total):
+    bonus = bonus * 2
+trigger adds when changed(total):
+    bonus = bonus + 1
+flow:
+    total += 1
+    total += 1
+    draw
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        game.compile_now()
+        assert game.evaluate("bonus", game.new_state()) == 7      # (1 * 2 + 1) * 2 + 1
+        game.set_trigger_order(["adds", "doubles"])
+        assert game.evaluate("bonus", game.new_state()) == 10     # ((1 + 1) * 2 + 1) * 2
 
 
 def test_writes_that_a_trigger_watches_mark_it_in_generated_code(monkeypatch):

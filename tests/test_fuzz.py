@@ -12,6 +12,8 @@ import shutil
 
 import pytest
 
+import gdl.testing  # noqa: F401 - the fuzzer's laws: imported here, as under pytest its first
+#                     import (Hypothesis, its modules rewritten) took a second of a budget
 from conftest import RULESETS
 from gdl._repl_session import Session
 from gdl.errors import OptionError, RuleError

@@ -565,6 +565,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
     def _s_Reveal(self, s, scope, code):
         cards, who = self.cards_of(s.cards, scope), self.expr(s.to, scope)
+        who_fn = who
 
         def reveal(st):
             bits = 0
@@ -575,12 +576,22 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 st.known[p.index] |= bits
         self.effect(code, reveal)
 
+        def lines(ctx):     # the cards first, then who sees them, as `reveal` reads them
+            bits, c, who, p = ctx.tmp(), ctx.tmp(), ctx.tmp(), ctx.tmp()
+            return [f"{bits} = 0",
+                    f"for {c} in {cards.any_order(ctx)}: {bits} |= 1 << {c}.id",
+                    f"{who} = {ctx.sub(who_fn)}",
+                    f"for {p} in (({who},) if isinstance({who}, {ctx.k(Seat)}) else {who}): "
+                    f"st.known[{p}.index] |= {bits}"]
+        code[-1].lines = lines
+
     def _s_Eliminate(self, s, scope, code):
         who = self.expr(s.who, scope)
 
         def eliminate(st):
             st.out |= 1 << who(st).index
         self.effect(code, eliminate)
+        code[-1].lines = lambda ctx: [f"st.out |= 1 << {ctx.sub(who)}.index"]
 
     def _s_Fail(self, s, scope, code):
         message = self.expr(s.message, scope)

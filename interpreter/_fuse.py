@@ -53,7 +53,7 @@ _SIMPLE = re.compile(r"K\d+\(st\)|(st\.frame|st\.vars|K\d+)\[\d+\]|K\d+|\(-?\d+\
 #: ints written out in the source; others are passed in
 _SMALL = 1 << 62
 
-_CHARS = re.compile(r"[A-Za-z0-9_ .,\[\]{}()=!<>+\-*/%&:\n]*")
+_CHARS = re.compile(r"[A-Za-z0-9_ .,\[\]{}()=!<>+\-*/%&|:\n]*")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _NAMES = frozenset({
     "st", "frame", "vars", "zones", "attrs", "slot", "up", "id", "out", "index", "budget",

@@ -431,6 +431,29 @@ returns(p) = if p == a then out else 0
         assert load_text(text).new_state().returns()[0] == 118_967
 
 
+def test_reveal_and_eliminate_in_generated_code_do_as_the_closures(monkeypatch):
+    # a zone shown to one seat, a card to every seat still in, and a seat put out
+    text = '''game "t"
+players a, b, c
+card n: 1..3
+cards into deck: card(n: i) for i in 1..3
+zone deck: stack
+var out: int = 0
+flow:
+    reveal top(deck) to b
+    eliminate c
+    reveal bottom(deck) to players
+    for x in deck:
+        out = out * 1000 + (if knows(a, x) then 100 else 0) + (if knows(b, x) then 10 else 0) + (if knows(c, x) then 1 else 0)
+    out = out * 10 + count(players)
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        assert load_text(text).new_state().returns()[0] == 10_000_110_2
+
+
 def test_number_reads_a_text_again_from_its_memory_and_still_refuses_bad_text(monkeypatch):
     text = '''game "t"
 players a, b

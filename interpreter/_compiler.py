@@ -968,6 +968,14 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             st.node = (SIMUL, site, who, {})
             st.pc = here
             return PAUSE
+
+        def tail(ctx):      # the run ends here: a pause, or on past nobody deciding
+            who = ctx.tmp()
+            return [f"{who} = {ctx.k(tuple)}({ctx.sub(players)})",
+                    f"if not {who}: return {here + 1:d}",
+                    f"st.node = ({SIMUL:d}, {ctx.k(site)}, {who}, {{}})",
+                    f"st.pc = {here:d}", f"return {PAUSE:d}"]
+        simultaneous.tail = tail
         code.append(simultaneous)
 
 

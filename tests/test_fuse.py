@@ -454,6 +454,31 @@ returns(p) = if p == a then out else 0
         assert load_text(text).new_state().returns()[0] == 10_000_110_2
 
 
+def test_a_simultaneous_decision_in_generated_code_waits_or_goes_on_as_the_closure(monkeypatch):
+    # the run ends at the decision where seats decide, and goes on past one where none do
+    text = '''game "t"
+players a, b, c
+var pick[player]: int = 0
+var rounds: int = 0
+action say(n: 1..3):
+    pick[me] = n
+flow:
+    for k in 1..2:
+        simultaneously p in [q for q in players if seat(q) > 3 * (k - 1)]: say
+        rounds += 1
+    end game
+returns(p) = if p == a then rounds * 100 + sum(pick[q] for q in players) else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        state = game.new_state()
+        assert state.is_simultaneous() and len(state.to_move()) == 3
+        for seat, move in zip(game.seats, ["say 1", "say 2", "say 3"]):
+            state.apply(move, seat)
+        assert state.is_terminal() and state.returns()[0] == 206
+
+
 def test_number_reads_a_text_again_from_its_memory_and_still_refuses_bad_text(monkeypatch):
     text = '''game "t"
 players a, b

@@ -526,7 +526,10 @@ class State:
         The text is first read word by word against the action's parameter domains,
         testing only the candidates it names; the whole list (and its errors) is made
         only where that finds nothing."""
-        wanted = " ".join((_BRACKET_SPACES.sub(r"\1", text) if "]" in text else text).split())
+        tidy = text
+        if "]" in tidy and _SPACED_BRACKET.search(tidy):     # a canonical text has none
+            tidy = _BEFORE_CLOSE.sub("]", _BRACKET_SPACES.sub(r"\1", tidy))
+        wanted = " ".join(tidy.split())
         found = self._named_move(wanted, player)
         if found is not None:
             return found
@@ -1178,6 +1181,11 @@ class _NotCertain(Exception):
 
 
 _BRACKET_SPACES = re.compile(r"\s*([,\[\]])\s*(?=[^\[]*\])")
+#: a space beside a bracket or comma: only then can `_BRACKET_SPACES` change a text (its
+#: every bracket and comma is a match, each costing a replacement of itself)
+_SPACED_BRACKET = re.compile(r"\s[,\[\]]|[,\[\]]\s")
+#: spaces before a closing bracket, which `_BRACKET_SPACES` leaves (no `]` follows it)
+_BEFORE_CLOSE = re.compile(r"\s+\]")
 
 
 def _moves_0(st, info):

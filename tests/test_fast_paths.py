@@ -247,6 +247,20 @@ def test_a_move_text_is_read_without_listing_every_move(path, monkeypatch):
     assert checked > 20 or not any(_decisions(game, 0))     # (Pescetti decides nothing)
 
 
+def test_a_typed_move_may_space_its_brackets_and_commas():
+    # spaces beside a bracket or a comma inside one are dropped (a canonical text has
+    # none, and is read without that rewriting); spaces outside brackets still part words
+    game = load(str(ROOT / "gerry.gdl"))
+    state = game.new_state(0)
+    rng = random.Random(0)
+    while state.is_chance():
+        state.apply(state.sample_chance(rng))
+    for typed in ("select cell[1,2]", "select cell[ 1 , 2 ]", "select  cell [1, 2]"):
+        assert state.parse_move(typed).text == "select cell[1,2]"
+    with pytest.raises(MoveError, match=r"'select cell\[9,9\]' is not a legal move"):
+        state.parse_move("select cell[ 9, 9 ]")
+
+
 def test_a_move_text_whose_words_do_not_split_it_is_read_from_the_list():
     # argument texts with spaces: the words cannot say where one ends, so the move is
     # the listing's first with the text (here two moves share it: the law of unique

@@ -130,6 +130,9 @@ class _Walk:
         # has an edge led to a state found no later than its source?  If none has, the
         # ids are a topological order: the graph has no cycle, and `_order` is trivial
         self.backward = False
+        # has an edge led to a state found before?  If none has, the graph is a tree (as
+        # a poker game's is): each state's only line from the start is as long as its depth
+        self.merged = False
 
     def run(self):
         root = self.game.new_state()
@@ -224,8 +227,10 @@ class _Walk:
                 self.edges.append(None)
                 if counting:
                     self.infoset_columns(child, child_kind, sid, (state, made))
-            elif cid <= sid:
-                self.backward = True
+            else:
+                self.merged = True
+                if cid <= sid:
+                    self.backward = True
             edges.append((cid, p))
         self.edges[sid] = edges
         if kind is CHANCE:
@@ -429,6 +434,8 @@ def _order(walk) -> Optional[Sequence[int]]:
 
 
 def _longest(walk, order) -> int:
+    if not walk.merged:             # a tree: the longest line is the deepest state's
+        return max(walk.depth)
     longest = [0] * len(walk.kind)
     edges = walk.edges
     for u in order:

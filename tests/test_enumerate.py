@@ -254,6 +254,41 @@ flow:
     assert outcomes(report) == {(1, -1): Fraction(2, 3), (-1, 1): Fraction(1, 3)}
 
 
+def test_the_longest_line_is_not_the_depth_where_two_lines_meet():
+    # the last decision is first found one step deep (`two`), and again after two
+    # steps (`one`, `one`): the longest line is 3 steps, the deepest state 2; a tree's
+    # (no state met twice) longest line is its deepest state's depth
+    game = tiny('''
+var n: int = 0
+action one():
+    n += 1
+action two():
+    n = 2
+action fin():
+    pass
+flow:
+    while n < 2:
+        choose p1: one, two
+    choose p1: fin
+    draw
+''')
+    report = enumerate_states(game)
+    assert (report.states, report.terminal, report.bfs_depth) == (4, 1, 2)
+    assert report.max_depth == 3 and report.cycles is False
+    tree = enumerate_states(tiny('''
+var n: int = 0
+action one():
+    n = n * 2 + 1
+action two():
+    n = n * 2 + 2
+flow:
+    choose p1: one, two
+    choose p1: one, two
+    draw
+'''))
+    assert (tree.states, tree.max_depth, tree.bfs_depth) == (7, 2, 2)
+
+
 def test_a_game_that_can_go_on_for_ever_has_cycles_and_exact_outcomes():
     looping = tiny('''
 var stopped: bool = false

@@ -565,7 +565,6 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
     def _s_Reveal(self, s, scope, code):
         cards, who = self.cards_of(s.cards, scope), self.expr(s.to, scope)
-        who_fn = who
 
         def reveal(st):
             bits = 0
@@ -577,12 +576,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.effect(code, reveal)
 
         def lines(ctx):     # the cards first, then who sees them, as `reveal` reads them
-            bits, c, who, p = ctx.tmp(), ctx.tmp(), ctx.tmp(), ctx.tmp()
+            bits, c, seen_by, p = ctx.tmp(), ctx.tmp(), ctx.tmp(), ctx.tmp()
             return [f"{bits} = 0",
                     f"for {c} in {cards.any_order(ctx)}: {bits} |= 1 << {c}.id",
-                    f"{who} = {ctx.sub(who_fn)}",
-                    f"for {p} in (({who},) if isinstance({who}, {ctx.k(Seat)}) else {who}): "
-                    f"st.known[{p}.index] |= {bits}"]
+                    f"{seen_by} = {ctx.sub(who)}",
+                    f"for {p} in (({seen_by},) if isinstance({seen_by}, {ctx.k(Seat)}) "
+                    f"else {seen_by}): st.known[{p}.index] |= {bits}"]
         code[-1].lines = lines
 
     def _s_Eliminate(self, s, scope, code):

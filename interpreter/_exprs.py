@@ -18,8 +18,6 @@ from ._collections import CollectionMixin
 from ._ops import OperatorMixin
 
 
-
-
 class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
     """Mixin for the Compiler: `expr(node, scope)` returns a closure."""
 
@@ -145,6 +143,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 if len(by_out) < PLAYERS_KEPT:
                     by_out[out] = still
             return still
+
         def render(ctx):    # inline while nobody is out, or where it is remembered
             still = ctx.tmp()
             return (f"({ctx.k(seats)} if not st.out else {still} if ({still} := "

@@ -10,6 +10,8 @@ imported where a pool is made: every `gdl` command imports this module's users.)
 """
 from __future__ import annotations
 
+import time
+
 from gdl.errors import OptionError
 
 #: what a broken pool means, for the Python API (the command line cannot miss the guard);
@@ -80,7 +82,6 @@ def stop_now(pool):
     # The pool's own thread joins its workers too, and where it reaps one first this
     # join returns at once, before that thread has recorded the exit: the worker is gone
     # but still listed as running (`active_children`) for a moment.  Wait for the record.
-    import time
     deadline = time.monotonic() + 1.0
     while any(w.exitcode is None for w in workers) and time.monotonic() < deadline:
         time.sleep(0.001)

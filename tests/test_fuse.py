@@ -268,7 +268,8 @@ def test_triggers_are_checked_inside_the_generated_run(monkeypatch):
     # each effect is followed by the triggers' check; in generated code the conditions
     # are tested in the run, and the check itself is called only where one holds (the
     # three changes of total, not the two of after); a trigger that ends the game stops
-    # the run there.  (tests/test_work_per_playout.py holds the work this saves.)
+    # the check and the run there.  (tests/test_work_per_playout.py holds the work this
+    # saves.)
     text = '''game "t"
 players 2
 var total: int = 0
@@ -278,7 +279,7 @@ trigger second when changed(total) priority 1:
     log = log * 10 + 2
 trigger first when changed(total) priority 5:
     log = log * 10 + 1
-trigger over when total >= 20:
+trigger over when total >= 20 priority 9:
     win p2
 flow:
     total += 4
@@ -296,7 +297,7 @@ returns(p) = if p == p1 then log * 1000 + after * 100 + total else 0
         state = game.new_state()
         assert state.result is not None and list(state.returns()) == [-1.0, 1.0]
         assert (game.evaluate("log", state), game.evaluate("after", state),
-                game.evaluate("total", state)) == (121212, 2, 21)
+                game.evaluate("total", state)) == (1212, 2, 21)   # no trigger after `over`
 
 
 def test_a_trigger_order_set_after_the_runs_are_written_is_the_order_used(monkeypatch):

@@ -603,22 +603,7 @@ class State:
                             return (v,)
                 return None
 
-            def search(i, args):
-                if i == len(params):
-                    return args if all(req(self) for req, _, _ in requires) else None
-                _, slot, domain = params[i]
-                for v in list(domain(self)):
-                    t = text_of(v)
-                    if not t or " " in t:       # words cannot tell where it ends
-                        raise _NotCertain
-                    if t == words[i + 1]:
-                        frame[slot] = v
-                        found = search(i + 1, args + (v,))
-                        if found is not None:
-                            return found
-                frame[slot] = None
-                return None
-            return search(0, ())
+            return _search_args(self, params, requires, words, 0, ())
         except _NotCertain:
             return None
         finally:
@@ -1178,6 +1163,29 @@ class State:
 
 class _NotCertain(Exception):
     """A move text whose words cannot be matched to arguments one for one."""
+
+
+def _search_args(st, params, requires, words, i: int, args: tuple) -> Optional[tuple]:
+    """`State._named_args`' search of several parameters, from parameter `i` on (the
+    earlier ones bound to `args`): depth first in domain order, a value's text worked
+    out as `text_of` does (its commonest types inline)."""
+    if i == len(params):
+        return args if all(req(st) for req, _, _ in requires) else None
+    _, slot, domain = params[i]
+    word = words[i + 1]
+    frame = st.frame
+    for v in list(domain(st)):
+        kind = type(v)
+        t = v.text if kind in HAS_TEXT else str(v) if kind is int else text_of(v)
+        if not t or " " in t:                   # words cannot tell where it ends
+            raise _NotCertain
+        if t == word:
+            frame[slot] = v
+            found = _search_args(st, params, requires, words, i + 1, args + (v,))
+            if found is not None:
+                return found
+    frame[slot] = None
+    return None
 
 
 _BRACKET_SPACES = re.compile(r"\s*([,\[\]])\s*(?=[^\[]*\])")

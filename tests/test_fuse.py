@@ -51,6 +51,16 @@ def _both_ways(monkeypatch, path, options):
     return games
 
 
+def _first_seat_returns(monkeypatch, text) -> list:
+    """The first seat's return of a game that ends as it is set up, played by generated
+    code and then by the closures."""
+    got = []
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        got.append(load_text(text).new_state().returns()[0])
+    return got
+
+
 @pytest.mark.parametrize("path", PLAYED, ids=lambda p: p.stem)
 def test_generated_code_plays_as_the_closures(monkeypatch, path):
     ruleset = load_ruleset(str(path))
@@ -237,9 +247,7 @@ flow:
     end game
 returns(p) = if p == p1 then out else 0
 '''
-    for enabled in (True, False):
-        monkeypatch.setattr(_fuse, "ENABLED", enabled)
-        assert load_text(text).new_state().returns()[0] == 2000 + 400 + 30 + 1
+    assert _first_seat_returns(monkeypatch, text) == [2000 + 400 + 30 + 1] * 2
 
 
 def test_next_and_prev_read_the_seats_left_in_from_memory_once_worked_out(monkeypatch):
@@ -259,9 +267,7 @@ flow:
     end game
 returns(p) = if p == p1 then out else 0
 '''
-    for enabled in (True, False):
-        monkeypatch.setattr(_fuse, "ENABLED", enabled)
-        assert load_text(text).new_state().returns()[0] == 232_333_334_141
+    assert _first_seat_returns(monkeypatch, text) == [232_333_334_141] * 2
 
 
 def test_triggers_are_checked_inside_the_generated_run(monkeypatch):
@@ -344,9 +350,7 @@ flow:
     end game
 returns(p) = if p == a then log * 1000 + level * 10 + score[a] - score[b] else 0
 '''
-    for enabled in (True, False):
-        monkeypatch.setattr(_fuse, "ENABLED", enabled)
-        assert load_text(text).new_state().returns()[0] == 12219 * 1000 + 110 + 4
+    assert _first_seat_returns(monkeypatch, text) == [12219 * 1000 + 110 + 4] * 2
 def test_text_parts_in_generated_code_do_as_the_closures(monkeypatch):
     # sublist, split (a known separator, one given as an argument, an empty one) and
     # join of values that are not all texts, inline; out of bounds still says why
@@ -427,9 +431,7 @@ flow:
     end game
 returns(p) = if p == a then out else 0
 '''
-    for enabled in (True, False):
-        monkeypatch.setattr(_fuse, "ENABLED", enabled)
-        assert load_text(text).new_state().returns()[0] == 118_967
+    assert _first_seat_returns(monkeypatch, text) == [118_967] * 2
 
 
 def test_reveal_and_eliminate_in_generated_code_do_as_the_closures(monkeypatch):
@@ -450,9 +452,7 @@ flow:
     end game
 returns(p) = if p == a then out else 0
 '''
-    for enabled in (True, False):
-        monkeypatch.setattr(_fuse, "ENABLED", enabled)
-        assert load_text(text).new_state().returns()[0] == 10_000_110_2
+    assert _first_seat_returns(monkeypatch, text) == [10_000_110_2] * 2
 
 
 def test_a_simultaneous_decision_in_generated_code_waits_or_goes_on_as_the_closure(monkeypatch):

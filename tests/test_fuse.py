@@ -272,10 +272,10 @@ returns(p) = if p == p1 then out else 0
 
 def test_triggers_are_checked_inside_the_generated_run(monkeypatch):
     # each effect is followed by the triggers' check; in generated code the conditions
-    # are tested in the run, and the check itself is called only where one holds (the
-    # three changes of total, not the two of after); a trigger that ends the game stops
-    # the check and the run there.  (tests/test_work_per_playout.py holds the work this
-    # saves.)
+    # are tested in the run and the check itself is called only where one holds.  Here
+    # both ways give the same: the triggers in priority order after each change of
+    # total, none after those of after, and a trigger that ends the game stops the check
+    # and the rules there.  (tests/test_work_per_playout.py holds the work it saves.)
     text = '''game "t"
 players 2
 var total: int = 0
@@ -351,6 +351,8 @@ flow:
 returns(p) = if p == a then log * 1000 + level * 10 + score[a] - score[b] else 0
 '''
     assert _first_seat_returns(monkeypatch, text) == [12219 * 1000 + 110 + 4] * 2
+
+
 def test_text_parts_in_generated_code_do_as_the_closures(monkeypatch):
     # sublist, split (a known separator, one given as an argument, an empty one) and
     # join of values that are not all texts, inline; out of bounds still says why

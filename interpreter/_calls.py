@@ -339,13 +339,12 @@ class CallMixin:
                 return fuse(lambda st: separator.join(xs(st)),
                             lambda ctx: f"{ctx.k(separator)}.join({ctx.sub(xs)})")
             return lambda st: sep(st).join(xs(st))
-        if c is not None and type(c[0]) is str:    # texts and things with a text: no call
+        if c is not None and type(c[0]) is str:    # things with a text: the list inline
             separator = c[0]
             return fuse(lambda st: _join_texts(separator, xs(st)),
                         lambda ctx: f"{ctx.k(_join_texts)}({ctx.k(separator)}, "
                                     f"{ctx.sub(xs)})")
-        return lambda st: sep(st).join([v if type(v) is str else v.text if type(v) in
-                                        HAS_TEXT else text_of(v) for v in xs(st)])
+        return lambda st: _join_texts(sep(st), xs(st))
 
     def _b_split(self, node, scope):
         s, sep = self.args(node, scope, 2)

@@ -72,6 +72,35 @@ action wait():
     assert "stock (2): ? ?" in s.view(p1)
 
 
+def test_a_card_held_in_a_variable_shows_as_each_seat_sees_it_now():
+    # the same card in the same variable, seen face down, then in p1's hand, then face
+    # up: each view says what the seat sees at that moment (a view must not remember the
+    # lines of a variable holding a card by the card alone)
+    g = game('''
+var held: card? = none
+flow:
+    held = top(stock)
+    choose p1: wait
+    move held to hand[p1]
+    choose p1: wait
+    move held to pile face up
+    choose p1: wait
+    draw
+action wait():
+    pass
+''')
+    s = g.new_state()
+    p1, p2 = g.seat("p1"), g.seat("p2")
+    seen = []
+    for _ in range(3):
+        seen.append([line for seat in (p1, p2, None) for line in s.view(seat).splitlines()
+                     if line.startswith("held = ")])
+        s.apply("wait", p1)
+    assert seen == [["held = ?", "held = ?", "held = 3h"],
+                    ["held = 3H", "held = ?", "held = 3h"],
+                    ["held = 3H", "held = 3H", "held = 3H"]]
+
+
 def test_shuffle_lists_exact_probabilities_and_forgets_knowledge():
     g = game('''
 flow:

@@ -298,9 +298,25 @@ class State:
                 return []
         else:
             return []
+        site = node[1]
+        fixed = site.fixed
+        if fixed is None:
+            fixed = self._fixed_of(site)
+        if fixed:                       # actions without parameters: listed as a draw lists
+            if type(fixed) is list:
+                return fixed[:]
+            listed = site.plain_moves
+            if listed is not None:
+                try:
+                    moves = listed(self, seat)
+                except BaseException:
+                    self._clear_slots(site)
+                    raise
+                if moves:
+                    return moves
         twins = self.prog.has_twins
         moves = []
-        for info, _ in node[1].actions:
+        for info, _ in site.actions:
             found = self._moves_of(info, seat)
             if twins and found and not info.merged and info.card_args is not False and any(
                     isinstance(a, Card) for a in found[0].args):
@@ -333,14 +349,20 @@ class State:
             raise MoveError("nobody is to move here")
         return self._drawn(node[1], seat, rng)
 
+    def _fixed_of(self, site):
+        """Works out `site.fixed` (`_fixed_moves`), and the step of a site whose actions
+        have no parameters, at the site's first listing or draw."""
+        fixed = site.fixed = _fixed_moves(site)
+        if fixed is not False:            # moves without parameters: their step
+            site.step = generated_step(site, None, self.prog.epoch, LOOP_BUDGET,
+                                       self.prog.plain_code) or False
+        return fixed
+
     def _drawn(self, site, seat, rng) -> Move:
         """`random_move`'s draw for a seat known to be deciding at `site`."""
         fixed = site.fixed
         if fixed is None:
-            fixed = site.fixed = _fixed_moves(site)
-            if fixed is not False:            # moves without parameters: their step
-                site.step = generated_step(site, None, self.prog.epoch, LOOP_BUDGET,
-                                           self.prog.plain_code) or False
+            fixed = self._fixed_of(site)
         if fixed is _NO_PARAMETERS:
             return self._random_plain(site, seat, rng)
         if fixed:

@@ -528,6 +528,40 @@ flow:
         assert state.key() == before
 
 
+def test_legal_moves_without_parameters_are_a_new_list_each_call(monkeypatch):
+    # legal_moves lists a decision whose actions have no parameters as a draw does: the
+    # site's fixed moves (Kuhn's `pass, bet`), or its generated list where some have
+    # requires.  The fixed list is the site's own, so a caller gets a copy; and a
+    # require that raises leaves no `me` behind here too.
+    from gdl.errors import RuleError
+    from interpreter import _fuse
+    kuhn = load(str(ROOT / "classics" / "kuhn_poker.gdl")).new_state()
+    kuhn.random_run(random.Random(0), 2)           # the deal: p1 decides
+    moves = kuhn.legal_moves()
+    assert [m.text for m in moves] == ["pass", "bet"] and kuhn.legal_moves() is not moves
+    text = '''game "t"
+players a, b
+zone pile: stack
+var n: int = 0
+action pass() "always":
+    n += 1
+action take() "needs a card":
+    require count(pile) >= 0 and faceup(top(pile)) "a card"
+    n += 1
+flow:
+    choose a: pass, take
+    end game
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        state = load_text(text).new_state()
+        before = state.key()
+        for _ in range(2):                  # the site's first listing, then a later one
+            with pytest.raises(RuleError, match="empty"):
+                state.legal_moves()
+            assert state.key() == before
+
+
 @pytest.mark.parametrize("name", ["gerry.gdl", "evil_deal.gdl"])
 def test_random_steps_keep_the_same_observations_as_random_move_then_apply(name):
     # `random_step` applies a drawn (action, arguments) without making a Move, except to

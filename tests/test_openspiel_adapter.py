@@ -291,3 +291,30 @@ def test_information_states_asked_late_are_those_of_a_state_logged_from_the_star
             fresh.obs = None                       # the replay's answer
             assert [later.information_state_string(p) for p in range(2)] == \
                 [infoset_key(fresh, seat) for seat in seats]
+
+
+def test_answers_kept_for_later_states_are_handed_out_as_copies():
+    """A `random` draw's outcomes (ids, texts, float probabilities) and a list of legal
+    moves numbered are worked out once and kept for every state that meets them again;
+    a caller gets its own list each time, so changing one leaves the next state's answer
+    (and this state's next one) as it was; each probability is the float of the exact
+    one."""
+    from fractions import Fraction
+    game = load_openspiel_game(KUHN)
+    first, second = game.new_initial_state(), game.new_initial_state()
+    outcomes = first.chance_outcomes()
+    assert outcomes == [(i, float(Fraction(1, 3))) for i in range(3)]
+    assert first.chance_outcomes() is not outcomes
+    outcomes[0] = (0, 0.0)
+    outcomes.append((3, 1.0))
+    assert second.chance_outcomes() == [(i, float(Fraction(1, 3))) for i in range(3)]
+    assert first.legal_actions() == [0, 1, 2]
+    for state in (first, second):
+        state.apply_action(0)
+        state.apply_action(1)
+    assert first.current_player() == 0
+    actions = first.legal_actions()
+    assert actions == [0, 1] and first.legal_actions() is not actions
+    actions.clear()
+    assert first.legal_actions() == second.legal_actions() == [0, 1]
+    assert [first.action_to_string(0, a) for a in (0, 1)] == ["bet", "pass"]

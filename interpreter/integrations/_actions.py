@@ -18,6 +18,7 @@ legal ones at a state are its legal moves' indices.
 from __future__ import annotations
 
 from math import factorial
+from operator import itemgetter
 from typing import Dict, List, Optional, Tuple
 
 from gdl import ast as A
@@ -241,6 +242,11 @@ def universe(game, t, domain, bounds: Bounds, env, what: str) -> List[str]:
 #: the most moves whose index an `ActionTable` remembers
 INDICES_KEPT = 100_000
 
+#: the most lists of legal moves an `ActionTable` remembers numbered, then it starts again
+LISTS_KEPT = 10_000
+
+_first = itemgetter(0)
+
 
 class ActionTable:
     """Every move of a game numbered 0..size-1, independently of any state."""
@@ -272,6 +278,7 @@ class ActionTable:
         self.size = offset
         self.by_name = {b[0]: b for b in self.blocks}
         self.known: Dict[tuple, int] = {}       # (action, args) -> index, for `legal`
+        self.lists: Dict[tuple, tuple] = {}     # the moves' ids -> `numbered`'s answer
 
     def index(self, move) -> int:
         """Returns the index of a legal move (a Move)."""
@@ -314,8 +321,26 @@ class ActionTable:
 
     def legal(self, state, seat) -> List[tuple]:
         """Returns [(index, Move)] of the seat's legal moves, by index."""
-        return sorted(((self.index(m), m) for m in state.legal_moves(seat)),
-                      key=lambda pair: pair[0])
+        return list(self.numbered(state.legal_moves(seat))[2])
+
+    def numbered(self, moves) -> tuple:
+        """Returns ([index], {index: Move}, ((index, Move), ...)) of a list of legal moves,
+        by index (the map keeps the first move of an index).  Remembered by the moves'
+        identities: the engine keeps each distinct move of an action as one object, so
+        the same few lists come back at every step, and an entry holds its moves, so no
+        other object can take their ids while it is kept."""
+        key = tuple(map(id, moves))
+        got = self.lists.get(key)
+        if got is None:
+            pairs = tuple(sorted(((self.index(m), m) for m in moves), key=_first))
+            by_index: Dict[int, object] = {}
+            for i, m in pairs:
+                by_index.setdefault(i, m)
+            got = ([i for i, _ in pairs], by_index, pairs)
+            if len(self.lists) >= LISTS_KEPT:
+                self.lists.clear()
+            self.lists[key] = got
+        return got
 
 
 def shuffle_bound(game) -> int:

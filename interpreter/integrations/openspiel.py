@@ -43,6 +43,8 @@ import pyspiel
 from gdl import ast as A
 
 from .. import load_ruleset
+from .._compiler import CHANCE as AT_CHANCE, DECIDE as AT_DECISION, END as AT_END
+from .._compiler import SIMUL as AT_SIMULTANEOUS
 from ..game import Game
 from ..options import option_decls
 from ._actions import ActionTable, IntegrationError
@@ -52,6 +54,10 @@ from ._kind import GameKind, game_kind
 #: Information state strings are the readable infoset key up to this many steps, then a
 #: digest of it (a long game's key grows by a whole view at every step).
 READABLE_STEPS = 64
+
+#: The most distinct `random` draws a game remembers the outcome lists of, then it starts
+#: again.
+CHANCES_KEPT = 4096
 
 #: The adapter's own parameters and their defaults (0 and "auto": decided by game_kind).
 ADAPTER_PARAMS = {"seed": 0, "max_game_length": 0, "utility_bound": 0.0, "chance": "auto"}
@@ -90,6 +96,10 @@ class _GameData:
             max_game_length=int(params.get("max_game_length", 0)) or None,
             utility_bound=float(params.get("utility_bound", 0.0)) or None)
         self.sampled = self.kind.chance == "sampled"
+        self.max_length = self.kind.max_game_length
+        # (values, secrecy) of a `random` draw -> its outcome list and their probabilities
+        # as floats: the same few draws come back at every playout (`_Handle.chance_list`)
+        self.chances: Dict[tuple, tuple] = {}
         # unobserved: a state starts logging what each seat sees once an information
         # state is asked for (`_Handle.observed`), so playouts that ask none skip the logs
         self.initial = self.game.new_state()
@@ -184,12 +194,16 @@ class _Handle:
     `clone()` and the second the gdl trace, replayed on loading.  It also holds the cards
     drawn so far from a shuffle dealt out card by card."""
 
-    __slots__ = ("data", "_state", "decisions", "rng", "draws", "outcomes", "digests",
-                 "player", "legal")
+    __slots__ = ("data", "_state", "ready", "decisions", "rng", "draws", "outcomes",
+                 "floats", "digests", "player", "legal")
 
     def __init__(self, data: _GameData, state, decisions: int = 0, rng=None, draws=(),
                  digests=None):
         self.data, self._state, self.decisions, self.rng = data, state, decisions, rng
+        # the gdl state where reading it needs no work (`ready or state`: the property's
+        # call saved at each of a step's several reads); None until then, and always in a
+        # game that draws chance inside
+        self.ready = None if data.sampled else state
         self.draws = list(draws)        # card ids drawn from the top of a big shuffle
         self.digests = list(digests or [None] * len(data.game.seats))
         self.changed()
@@ -199,8 +213,9 @@ class _Handle:
         the player to move and each seat's legal actions (OpenSpiel asks for the player
         several times a step, and for the actions before each apply)."""
         self.outcomes = None            # the chance outcomes of the current node
+        self.floats = None              # and their (id, probability as a float)
         self.player = None              # `current_player`'s answer
-        self.legal = {}                 # seat index -> ([action], {action: Move})
+        self.legal = {}                 # seat index -> ([action], {action: Move}, pairs)
 
     def observed(self):
         """The gdl state, made to log what each seat sees from now on (its log so far
@@ -214,27 +229,26 @@ class _Handle:
     def current_player(self) -> int:
         p = self.player
         if p is None:
-            s = self.state
-            if s.is_terminal() or self.decisions >= self.data.kind.max_game_length:
+            node = (self.ready or self.state).node
+            kind = node[0]
+            if kind == AT_END or self.decisions >= self.data.max_length:
                 p = _TERMINAL
-            elif s.is_chance():
+            elif kind == AT_CHANCE:
                 p = _CHANCE
-            elif s.is_simultaneous():
+            elif kind == AT_SIMULTANEOUS:
                 p = _SIMULTANEOUS
             else:
-                p = s.to_move()[0].index
+                p = node[2][0].index
             self.player = p
         return p
 
     def legal_of(self, seat) -> tuple:
-        """([action], {action: Move}) of a seat deciding now, by action."""
+        """([action], {action: Move}, ((action, Move), ...)) of a seat deciding now, by
+        action (the map keeps the first move of an action)."""
         got = self.legal.get(seat.index)
         if got is None:
-            pairs = self.data.table.legal(self.state, seat)
-            moves: dict = {}
-            for i, m in pairs:                  # the first move of an index, as before
-                moves.setdefault(i, m)
-            got = self.legal[seat.index] = ([i for i, _ in pairs], moves)
+            got = self.legal[seat.index] = self.data.table.numbered(
+                (self.ready or self.state).legal_moves(seat))
         return got
 
     def infoset_string(self, seat) -> str:
@@ -262,6 +276,8 @@ class _Handle:
         s = self._state
         if s is None:           # a new state's copy of the start, made once it is read:
             s = self._state = self.data.initial.clone()     # a clone's is replaced first
+            if not self.data.sampled:
+                self.ready = s
         if self.data.sampled and s.is_chance():
             if self.rng is None:
                 self.rng = random.Random(self.data.rng.getrandbits(64))
@@ -270,14 +286,47 @@ class _Handle:
         return s
 
     def chance_list(self):
-        """Returns [(id, text, probability, what to apply)] at a chance node."""
-        if self.outcomes is None:
-            self.outcomes = self._list_chance()
-            if self.outcomes and self.outcomes[-1][0] >= self.data.kind.max_chance_outcomes:
-                raise IntegrationError(
-                    f"a chance outcome has id {self.outcomes[-1][0]}, beyond the "
-                    f"{self.data.kind.max_chance_outcomes} outcomes the game declared")
-        return self.outcomes
+        """Returns [(id, text, probability, what to apply)] at a chance node.  Those of a
+        `random` draw are the same for the same values drawn, so they are worked out once
+        per values (with their floats) and shared: nobody changes them."""
+        got = self.outcomes
+        if got is None:
+            node = (self.ready or self.state).node
+            if node[1] == "random" and not self.draws:
+                try:
+                    key = node[3], node[4]
+                    kept = self.data.chances.get(key)
+                except TypeError:               # an unhashable value drawn
+                    key = kept = None
+                if kept is None:
+                    listed = self._checked(self._list_chance())
+                    kept = listed, _floats(listed)
+                    if key is not None:
+                        if len(self.data.chances) >= CHANCES_KEPT:
+                            self.data.chances.clear()
+                        self.data.chances[key] = kept
+                got, self.floats = kept
+                self.outcomes = got
+            else:
+                got = self.outcomes = self._checked(self._list_chance())
+        return got
+
+    def chance_floats(self):
+        """Returns [(id, probability as a float)] at a chance node."""
+        got = self.floats
+        if got is None:
+            listed = self.chance_list()         # which may find them kept
+            got = self.floats
+            if got is None:
+                got = self.floats = _floats(listed)
+        return got
+
+    def _checked(self, outcomes):
+        if outcomes and outcomes[-1][0] >= self.data.kind.max_chance_outcomes:
+            raise IntegrationError(
+                f"a chance outcome has id {outcomes[-1][0]}, beyond the "
+                f"{self.data.kind.max_chance_outcomes} outcomes the game declared")
+        return outcomes
 
     def _list_chance(self):
         s = self.state
@@ -309,13 +358,19 @@ class _Handle:
                       for c, k in first.values())
 
     def apply_chance(self, action: int):
-        entry = next((e for e in self.chance_list() if e[0] == action), None)
+        listed = self.outcomes
+        if listed is None:
+            listed = self.chance_list()
+        if 0 <= action < len(listed) and listed[action][0] == action:    # ids from 0 on
+            entry = listed[action]
+        else:
+            entry = next((e for e in listed if e[0] == action), None)
         if entry is None:
             raise IntegrationError(f"chance outcome {action} is not possible here")
         what = entry[3]
-        self.changed()
         if not isinstance(what, tuple):
-            self.state.apply_chance(what)
+            (self.ready or self.state).apply_chance(what)
+            self.changed()
             return
         self.draws.append(what[1])
         drawn = set(self.draws)
@@ -325,6 +380,7 @@ class _Handle:
             s = self.state
             s.apply_chance(s.outcome_from_data("shuffle", tuple(reversed(top_first))))
             self.draws = []
+        self.changed()
 
     def __deepcopy__(self, memo):
         s = self.state
@@ -336,6 +392,13 @@ class _Handle:
         return (_restore, (self.data.path, self.data.params, s.trace(), self.decisions,
                            self.rng.getstate() if self.rng is not None else None,
                            list(self.draws)))
+
+
+def _floats(outcomes) -> list:
+    """[(id, probability as a float)] of a chance list (a Fraction's own float() goes
+    through the numbers module; its parts' division is the same correctly rounded
+    value)."""
+    return [(i, p.numerator / p.denominator) for i, _, p, _ in outcomes]
 
 
 def _orders(cards) -> int:
@@ -374,26 +437,41 @@ class GdlState(pyspiel.State):
     def current_player(self):
         """Returns the seat index to move, or CHANCE, SIMULTANEOUS or TERMINAL (worked
         out once per node: OpenSpiel asks several times a step)."""
-        return self._h.current_player()
+        h = self._h
+        p = h.player
+        return h.current_player() if p is None else p
 
     # The queries below are OpenSpiel's own, answered here for Python code: the C++
     # versions ask `current_player` through pybind11 each time (legal_actions() five
     # times), each crossing costing more than the answer.  Cases other than the common
     # ones go to the C++ version, so every answer is the one it would give.
     def is_chance_node(self):
-        return self._h.current_player() == _CHANCE
+        h = self._h
+        p = h.player
+        return (h.current_player() if p is None else p) == _CHANCE
 
     def is_player_node(self):
-        return self._h.current_player() >= 0
+        h = self._h
+        p = h.player
+        return (h.current_player() if p is None else p) >= 0
 
     def is_simultaneous_node(self):
-        return self._h.current_player() == _SIMULTANEOUS
+        h = self._h
+        p = h.player
+        return (h.current_player() if p is None else p) == _SIMULTANEOUS
 
     def legal_actions(self, player=None):
         """OpenSpiel's legal_actions(): the chance outcomes' ids at a chance node, none at
         the end, else the player's (by default the one to move)."""
         h = self._h
-        p = h.current_player()
+        p = h.player
+        if p is None:
+            p = h.current_player()
+        if p >= 0 and (player is None or player == p):      # the one seat deciding
+            got = h.legal.get(p)
+            if got is None:
+                got = h.legal_of(h.data.game.seats[p])
+            return list(got[0])
         if p == _TERMINAL:
             return []
         if p == _CHANCE:
@@ -415,7 +493,7 @@ class GdlState(pyspiel.State):
 
     def chance_outcomes(self):
         """Returns [(outcome id, probability)] at a chance node."""
-        return [(i, float(p)) for i, _, p, _ in self._h.chance_list()]
+        return list(self._h.chance_floats())
 
     def _move(self, seat, action):
         m = self._h.legal_of(seat)[1].get(action)
@@ -427,13 +505,21 @@ class GdlState(pyspiel.State):
     def _apply_action(self, action):
         """Applies a chance outcome id or the current player's action."""
         h = self._h
-        s = h.state
-        if s.is_chance():
-            h.apply_chance(action)
+        s = h.ready or h.state
+        node = s.node
+        kind = node[0]
+        if kind == AT_CHANCE:
+            h.apply_chance(action)              # which forgets the node's answers
+            return
+        if kind == AT_DECISION:         # `apply`'s lines for a move listed here, inline
+            seat = node[2][0]
+            move = (h.legal.get(seat.index) or h.legal_of(seat))[1].get(action) \
+                or self._move(seat, action)
+            s._decided(node[1], seat, move.action, move.args, move._text or move.text)
         else:
             seat = s.to_move()[0]
             s.apply(self._move(seat, action), seat)
-            h.decisions += 1
+        h.decisions += 1
         h.changed()
 
     def _apply_actions(self, actions):
@@ -455,7 +541,9 @@ class GdlState(pyspiel.State):
 
     def is_terminal(self):
         """Returns whether the game is over (or truncated at max_game_length)."""
-        return self._h.current_player() == _TERMINAL
+        h = self._h
+        p = h.player
+        return (h.current_player() if p is None else p) == _TERMINAL
 
     def returns(self):
         """Returns each seat's result (0 each until the end)."""

@@ -127,7 +127,21 @@ def reference_meter(name, folder=REFERENCE):
 
 
 def spiel_meter(pyspiel, name):
-    game = pyspiel.load_game(name)
+    return spiel_loop_meter(pyspiel.load_game(name))
+
+
+def adapter_meter(path):
+    """gdl's ruleset through its OpenSpiel adapter, played by OpenSpiel's loop (what an
+    OpenSpiel algorithm pays per step), or None where the adapter does not import."""
+    try:
+        from interpreter.integrations.openspiel import load_openspiel_game
+    except ImportError:
+        return None
+    return spiel_loop_meter(load_openspiel_game(path))
+
+
+def spiel_loop_meter(game):
+    """Random playouts of a pyspiel game through its Python API."""
     rng = random.Random(0)
 
     def playout():
@@ -283,14 +297,27 @@ def main(argv=None):
               f"{ratio(ours_p, ref_p)} | {fmt(spiel_p)} | {ratio(ours_p, spiel_p)} |",
               flush=True)
     if pyspiel and "kuhn_poker" in args.games:
+        path = ROOT / "rulesets" / "classics" / "kuhn_poker.gdl"
         python_kuhn = python_spiel_meter(pyspiel, "python_kuhn_poker")
         if python_kuhn is not None:
-            ours = gdl_meter(ROOT / "rulesets" / "classics" / "kuhn_poker.gdl")
-            (ours_p, _), (theirs, _) = race([ours, python_kuhn], args.seconds)
+            ours, adapted = gdl_meter(path), adapter_meter(path)
+            (ours_p, _), (theirs, _), *rest = race([ours, python_kuhn, adapted], args.seconds)
             print()
             print(f"Kuhn, OpenSpiel's pure-Python python_kuhn_poker: {theirs:,.1f} "
                   f"playouts/s; gdl kuhn_poker (again, same loop): {ours_p:,.1f}; "
                   f"gdl/python_kuhn_poker {ours_p / theirs:.3f}")
+            if rest:
+                print(f"Kuhn through gdl's OpenSpiel adapter, in OpenSpiel's own loop "
+                      f"(`spiel_loop_meter`): {rest[0][0]:,.1f} playouts/s, "
+                      f"{rest[0][0] / theirs:.3f} of python_kuhn_poker")
+    adapted = adapter_meter(ROOT / "rulesets" / "classics" / "leduc_poker.gdl") \
+        if pyspiel and "leduc_poker" in args.games else None
+    if adapted is not None:
+        (adapted_p, _), (theirs, _) = race([adapted, spiel_meter(pyspiel, "leduc_poker")],
+                                           args.seconds)
+        print(f"Leduc through gdl's OpenSpiel adapter, the same loop: {adapted_p:,.1f} "
+              f"playouts/s, {adapted_p / theirs:.3f} of OpenSpiel's C++ leduc_poker "
+              f"({theirs:,.1f})")
     fuzzed = [name for name in SEED_GAMES if name in args.games]
     if fuzzed and not args.no_fuzz:
         print()

@@ -21,6 +21,7 @@ from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_joint, generated_pick, generated_plain, generated_step
 from ._keys import state_key
+from .observe import finish_redaction, infoset_key, observation_log, redaction, view, views
 from .values import (HAS_TEXT, MOVE_TEXTS, Card, Move, Seat, card_id as _card_id,
                      move_text, text_of)
 
@@ -919,13 +920,11 @@ class State:
     def _redacted(self, moves):
         """Returns, per seat, how it sees these (seat, move) pairs, taken before they apply
         and finished by `_observe` after."""
-        from .observe import redaction
         return [[(s, redaction(self, s.index, m, q)) for s, m in moves]
                 for q in self.prog.seats]
 
     def _observe(self, seen):
         """Appends each seat's observation and its view now to its perfect-recall log."""
-        from .observe import finish_redaction, views
         seats = self.prog.seats
         lines = [l if isinstance(l, tuple) else
                  tuple(f"{s.name}: {finish_redaction(self, words, q)}" for s, words in l)
@@ -1134,17 +1133,14 @@ class State:
 
     def view(self, player=None, symbols: bool = False) -> str:
         """Returns the table as `player` sees it now (None: the all-seeing view)."""
-        from .observe import view
         return view(self, player, symbols)
 
     def infoset_key(self, player) -> str:
         """Returns the player's information-set key (perfect recall)."""
-        from .observe import infoset_key
         return infoset_key(self, player)
 
     def observation_log(self, player) -> List[str]:
         """Returns the game so far as `player` saw it: one line per step."""
-        from .observe import observation_log
         return observation_log(self, player)
 
     def to_json(self) -> dict:

@@ -412,7 +412,12 @@ def observations(state, player) -> List[tuple]:
 
 def infoset_key(state, player) -> str:
     """Returns a string identifying the player's information set (perfect recall)."""
-    return "\n".join("\n".join(lines + (view,)) for lines, view in observations(state, player))
+    return key_of(observations(state, player))
+
+
+def key_of(entries) -> str:
+    """The information set key of a seat's `observations`."""
+    return "\n".join("\n".join(lines + (view,)) for lines, view in entries)
 
 
 def observation_log(state, player) -> List[str]:

@@ -318,3 +318,42 @@ def test_answers_kept_for_later_states_are_handed_out_as_copies():
     actions.clear()
     assert first.legal_actions() == second.legal_actions() == [0, 1]
     assert [first.action_to_string(0, a) for a in (0, 1)] == ["bet", "pass"]
+
+
+@pytest.mark.parametrize("path,options", [
+    (LEDUC, {}),
+    (RULESETS / "double_dealing_shuffle.gdl", {"deck_size": 4, "shuffles": 1, "max_rounds": 3}),
+], ids=["leduc", "dds-simultaneous"])
+def test_a_clone_answers_as_its_original_until_either_moves_on(path, options):
+    """A clone starts with what its original worked out for their node (the player, each
+    seat's legal actions, the chance outcomes): once one of them moves on, the other
+    still answers for the node it is at, and the one that moved answers as a state
+    replayed to the same point does."""
+    game = load_openspiel_game(path, options)
+    rng = random.Random(5)
+
+    def answers(state):
+        if state.is_chance_node():
+            return state.current_player(), state.chance_outcomes()
+        return state.current_player(), [state.legal_actions(p)
+                                        for p in range(game.num_players())]
+
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            before = answers(state)
+            twin = state.clone()
+            if state.is_simultaneous_node():
+                twin.apply_actions([rng.choice(state.legal_actions(p)) if state.legal_actions(p)
+                                    else 0 for p in range(game.num_players())])
+            else:
+                twin.apply_action(rng.choice(state.legal_actions()))
+            assert answers(state) == before
+            replayed = game.new_initial_state()
+            for action in twin.history():
+                if replayed.is_simultaneous_node():
+                    break
+                replayed.apply_action(action)
+            else:
+                assert answers(twin) == answers(replayed)
+            state = twin

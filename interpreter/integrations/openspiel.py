@@ -46,6 +46,7 @@ from .. import load_ruleset
 from .._compiler import CHANCE as AT_CHANCE, DECIDE as AT_DECISION, END as AT_END
 from .._compiler import SIMUL as AT_SIMULTANEOUS
 from ..game import Game
+from ..observe import key_of, observations, observed
 from ..options import option_decls
 from ._actions import ActionTable, IntegrationError
 from ._encode import DEFAULT_SIZE, encode_view
@@ -220,7 +221,6 @@ class _Handle:
     def observed(self):
         """The gdl state, made to log what each seat sees from now on (its log so far
         made by replaying it, once): its later states, clones included, keep theirs."""
-        from ..observe import observed
         s = self.state
         if s.obs is None:
             s.obs = observed(s).obs
@@ -256,18 +256,18 @@ class _Handle:
         while the game is short, else the number of steps and a SHA-256 chained over the
         key's entries (the key grows by a whole view at every step, to some 400 KB after
         600 steps of a long card game: too big to hold per information set).  The digest
-        is extended only by the steps since the last call."""
-        from ..observe import observations
+        is extended only by the steps since the last call, and worked out only past
+        READABLE_STEPS."""
         s = self.observed()
         entries = observations(s, seat)
+        if len(entries) <= READABLE_STEPS:
+            return key_of(entries)
         count, digest = self.digests[seat.index] or (0, b"")
         if count > len(entries):                        # not a later state: start again
             count, digest = 0, b""
         for lines, view in entries[count:]:
             digest = hashlib.sha256(digest + "\n".join(lines + (view, "")).encode()).digest()
         self.digests[seat.index] = (len(entries), digest)
-        if len(entries) <= READABLE_STEPS:
-            return s.infoset_key(seat)
         return f"{seat.name} after {len(entries)} steps, sha256 {digest.hex()}"
 
     @property
@@ -383,9 +383,19 @@ class _Handle:
         self.changed()
 
     def __deepcopy__(self, memo):
-        s = self.state
-        rng = None if self.rng is None else copy.deepcopy(self.rng, memo)
-        return _Handle(self.data, s.clone(), self.decisions, rng, self.draws, self.digests)
+        """A copy of the state, with what was worked out for its node: the copy is at the
+        same node, and `changed` gives either its own answers once it moves on (the map
+        of legal moves is shared until then: what one adds holds for both)."""
+        data, s = self.data, self.state
+        h = _Handle.__new__(_Handle)
+        h.data, h.decisions, h.draws, h.digests = data, self.decisions, self.draws[:], \
+            self.digests[:]
+        h._state = copied = s.clone()
+        h.ready = None if data.sampled else copied
+        h.rng = None if self.rng is None else copy.deepcopy(self.rng, memo)
+        h.outcomes, h.floats, h.player, h.legal = self.outcomes, self.floats, self.player, \
+            self.legal
+        return h
 
     def __reduce__(self):
         s = self.state

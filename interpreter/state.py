@@ -677,8 +677,12 @@ class State:
             except TypeError:
                 text = move_text(info, args)
         self.history.append((seat.index, text, None))
-        seen = self._redacted([(seat, Move(info, args, text))]) if self.obs is not None \
-            else None
+        if self.obs is None:
+            seen = None
+        elif info.secrets or any(isinstance(v, Card) for v in args):
+            seen = self._redacted([(seat, Move(info, args, text))])
+        else:                   # every seat sees the move's text (`seen_in_full`)
+            seen = [(f"{seat.name}: {text}",)] * len(self.prog.seats)
         frame = self.frame
         frame[info.me_slot] = seat
         if args:

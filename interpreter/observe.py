@@ -383,16 +383,84 @@ def redaction(state, seat_index: int, move, observer: Seat) -> list:
     return words
 
 
+#: the most replays of states without logs a program keeps (`_replayed`), and the most
+#: steps of their histories together (a long game's replays hold long logs), then it
+#: starts again
+REPLAYS_KEPT = 1024
+REPLAY_STEPS_KEPT = 50_000
+
+#: how many steps back `_replayed` looks for a kept replay of a shorter history
+REPLAY_REACH = 16
+
+
 def observed(state):
-    """Returns `state` itself if it logs observations, else a replay of it that does."""
+    """Returns `state` itself if it logs observations, else a replay of it that does (a
+    copy of a kept one, `_replayed`)."""
     if state.obs is not None:
         return state
-    s = state.game.new_state(state.seed, observe=True)
-    for who, text, data in state.history:
+    return _replayed(state).clone()
+
+
+def log_of(state) -> tuple:
+    """Returns every seat's perfect-recall log (`State.obs`): the state's own, or that of
+    a replay of it (`_replayed`)."""
+    return state.obs if state.obs is not None else _replayed(state).obs
+
+
+class _Replays(dict):
+    """(seed, history) -> a replay, made to log observations, of a state that does not:
+    kept for the states asked after it, which mostly go on from it (the children of a
+    state in a tree, a game's later steps)."""
+
+    __slots__ = ("steps",)
+
+    def __init__(self, prog):
+        super().__init__()
+        self.steps = 0              # the kept replays' history entries, all together
+
+
+def _replayed(state):
+    """Returns a state at `state`'s point that logs observations: a kept replay of the
+    same history, else one of a shorter history (at most REPLAY_REACH steps back) copied
+    and played on, else a new game replayed from the start.  Asking the information
+    states of a tree's states that keep no logs (OpenSpiel's tabular policies do) then
+    replays a step or two per state instead of its whole line.  A game counting coverage
+    replays from the start each time, as before (each replay's rules count)."""
+    game, history = state.game, state.history
+    if game.coverage is not None:
+        return _replay(game.new_state(state.seed, observe=True), history)
+    replays = state.prog.helper(_Replays)
+    try:
+        key = (state.seed, tuple(history))
+        found = replays.get(key)
+    except TypeError:                   # an unhashable recorded value: not kept
+        return _replay(game.new_state(state.seed, observe=True), history)
+    if found is not None:
+        return found
+    n = len(history)
+    for k in range(n - 1, max(-1, n - 1 - REPLAY_REACH), -1):
+        base = replays.get((state.seed, tuple(history[:k])))
+        if base is not None:
+            found = _replay(base.clone(), history[k:])
+            break
+    else:
+        found = _replay(game.new_state(state.seed, observe=True), history)
+    if len(replays) >= REPLAYS_KEPT or replays.steps + n > REPLAY_STEPS_KEPT:
+        replays.clear()
+        replays.steps = 0
+    replays[key] = found
+    replays.steps += n
+    return found
+
+
+def _replay(s, steps):
+    """Plays the recorded steps on `s` (a state that logs observations); returns it."""
+    seats = s.prog.seats
+    for who, text, data in steps:
         if who < 0:
             s.apply_chance(s.outcome_from_data(*data))
         else:
-            s.apply(text, state.prog.seats[who])
+            s.apply(text, seats[who])
     return s
 
 
@@ -402,7 +470,7 @@ def observations(state, player) -> List[tuple]:
     view after them.  The first pair is the view after setup, with no lines."""
     seat = state.game.seat(player)
     parts = []
-    cell = observed(state).obs[seat.index]
+    cell = log_of(state)[seat.index]
     while cell is not None:
         cell, entry = cell
         parts.append(entry)

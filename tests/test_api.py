@@ -352,6 +352,29 @@ def test_infoset_key_has_perfect_recall(name, seed):
         assert mine == [text for who, text, _ in final.history if who == seat.index]
 
 
+@pytest.mark.parametrize("name", ALL)
+@given(seed=SEEDS)
+@settings(max_examples=8, deadline=None)
+def test_logs_asked_of_states_without_them_are_those_of_a_game_logged_from_the_start(
+        name, seed):
+    # A state that keeps no logs is replayed when one is asked; the replays are kept, and
+    # a later one goes on from a kept one of a shorter line: asked in an order that jumps
+    # ahead, goes back and goes on (mid-commit states included), every answer is that of
+    # the same line played with logs from the start.
+    game = game_of(name)
+    states, steps, _ = walk(game, seed, stop=40)
+    logged = [game.new_state(seed, observe=True)]
+    for made in steps:
+        logged.append(logged[-1].clone())
+        redo(logged[-1], made)
+    order = list(range(len(states)))
+    random.Random(seed).shuffle(order)
+    for i in order + list(range(len(states))):
+        for seat in game.seats:
+            assert states[i].infoset_key(seat) == logged[i].infoset_key(seat)
+        assert states[i].obs is None
+
+
 def seen_moves(state, seat):
     """The moves in `seat`'s observation log as (mover, text) pairs (a line may hold the
     moves of one simultaneous decision, separated by ' ; ')."""

@@ -46,7 +46,7 @@ from .. import load_ruleset
 from .._compiler import CHANCE as AT_CHANCE, DECIDE as AT_DECISION, END as AT_END
 from .._compiler import SIMUL as AT_SIMULTANEOUS
 from ..game import Game
-from ..observe import key_of, observations, observed
+from ..observe import key_of, log_of, observations
 from ..options import option_decls
 from ._actions import ActionTable, IntegrationError
 from ._encode import DEFAULT_SIZE, encode_view
@@ -223,7 +223,7 @@ class _Handle:
         made by replaying it, once): its later states, clones included, keep theirs."""
         s = self.state
         if s.obs is None:
-            s.obs = observed(s).obs
+            s.obs = log_of(s)
         return s
 
     def current_player(self) -> int:

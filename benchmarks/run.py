@@ -15,9 +15,11 @@ fall on all of them alike:
 * OpenSpiel: kuhn_poker/leduc_poker through pyspiel with the same random-playout loop
   (chance outcomes drawn with their probabilities), where pyspiel is importable;
 
-then Kuhn against OpenSpiel's pure-Python `python_kuhn_poker` with the same loop; the
-fuzzer's playthroughs of each seed game (what `gdl fuzz` does in one worker: coverage,
-invariants, endless-play watch and now and then the laws of `gdl.testing`, no reference);
+then Kuhn against OpenSpiel's pure-Python `python_kuhn_poker` with the same loop, and
+gdl's Kuhn and Leduc through its OpenSpiel adapter driven by that loop itself (against
+`python_kuhn_poker` and C++ `leduc_poker`); the fuzzer's playthroughs of each seed game
+(what `gdl fuzz` does in one worker: coverage, invariants, endless-play watch and now
+and then the laws of `gdl.testing`, no reference);
 the peak memory (tracemalloc) of enumerating the largest small variants, and Leduc
 enumeration: gdl's `enumerate_states`, with information sets and without, against
 OpenSpiel's `get_all_states`, seven of each in turns, the fastest of each counting.

@@ -679,7 +679,7 @@ class State:
         self.history.append((seat.index, text, None))
         if self.obs is None:
             seen = None
-        elif info.secrets or any(isinstance(v, Card) for v in args):
+        elif info.secrets or args and any(isinstance(v, Card) for v in args):
             seen = self._redacted([(seat, Move(info, args, text))])
         else:                   # every seat sees the move's text (`seen_in_full`)
             seen = [(f"{seat.name}: {text}",)] * len(self.prog.seats)

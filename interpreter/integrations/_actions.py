@@ -243,7 +243,7 @@ def universe(game, t, domain, bounds: Bounds, env, what: str) -> List[str]:
 INDICES_KEPT = 100_000
 
 #: the most lists of legal moves an `ActionTable` remembers numbered, then it starts again
-LISTS_KEPT = 10_000
+LISTS_KEPT = 2048
 
 _first = itemgetter(0)
 

@@ -58,7 +58,7 @@ READABLE_STEPS = 64
 
 #: The most distinct `random` draws a game remembers the outcome lists of, then it starts
 #: again.
-CHANCES_KEPT = 4096
+CHANCES_KEPT = 1024
 
 #: The adapter's own parameters and their defaults (0 and "auto": decided by game_kind).
 ADAPTER_PARAMS = {"seed": 0, "max_game_length": 0, "utility_bound": 0.0, "chance": "auto"}

@@ -735,7 +735,9 @@ class State:
           bits and no observations are kept, the rules run after a draw in a loop make
           the draws in loops they reach themselves (generated code draws them as below
           while `free`, the number of steps left, lasts);
-        * a simultaneous decision is `random_joint_step`."""
+        * a simultaneous decision is `random_joint_step`, whose generated path (the
+          site's joint step, where no seat committed before and no observations are
+          kept) is inline."""
         if bits is None:
             bits = type(rng) is Random and _DRAW_BY_BITS
         steps = decisions = 0
@@ -808,7 +810,17 @@ class State:
                         while pc >= 0:
                             pc = code[pc](self)
             elif kind == SIMUL and joint:
-                decisions += self.random_joint_step(rng)
+                step = node[1].joint          # `random_joint_step`'s generated path, inline
+                if step and not node[3] and not observed:
+                    pc = step(self, rng, type(rng) is Random and _DRAW_BY_BITS)
+                    if pc is not None:
+                        while pc >= 0:
+                            pc = code[pc](self)
+                        decisions += len(node[2])
+                    else:                     # a seat had no legal move: the general path
+                        decisions += self._joint_drawn(node, rng)
+                else:
+                    decisions += self.random_joint_step(rng)
                 steps += 1
             else:
                 break
@@ -848,15 +860,20 @@ class State:
         node = self.node
         if node[0] != SIMUL:
             raise MoveError("random_joint_step is for a simultaneous decision")
-        site, pending = node[1], node[3]
-        joint = site.joint
-        if joint and not pending and self.obs is None:
+        joint = node[1].joint
+        if joint and not node[3] and self.obs is None:
             pc = joint(self, rng, type(rng) is Random and _DRAW_BY_BITS)
             if pc is not None:                # else a seat had no legal move: below
                 code = self.prog.code
                 while pc >= 0:
                     pc = code[pc](self)
                 return len(node[2])
+        return self._joint_drawn(node, rng)
+
+    def _joint_drawn(self, node, rng) -> int:
+        """`random_joint_step` past its generated path: each waiting seat's move drawn
+        and committed, then resolved."""
+        site, pending = node[1], node[3]
         waiting = [p for p in node[2] if p not in pending]
         if self.obs is not None:
             for seat in waiting:              # `random_move`'s draw, without its checks

@@ -804,6 +804,23 @@ def test_a_seat_drawn_before_a_deadlock_in_a_random_joint_step_stays_committed()
     assert all(type(m) is Move for m in s.node[3].values())
 
 
+def test_a_playout_meets_a_deadlock_in_a_joint_step_as_random_joint_step_does():
+    # random_run takes a simultaneous decision's generated joint step inline; where a
+    # seat has no legal move the joint step commits the seats it drew and gives up, and
+    # the general path goes on from there: the same error, the same seats committed and
+    # the generator left where random_joint_step leaves it.
+    from gdl.errors import RuleError
+    g = load_text(_JOINT.replace("allow_c: bool = true", "allow_c: bool = false")
+                  .replace("n == 4 or ", ""))
+    ends = []
+    for play in (lambda s, r: s.random_run(r, 10), lambda s, r: s.random_joint_step(r)):
+        s, rng = g.new_state(), random.Random(3)
+        with pytest.raises(RuleError, match="deadlock"):
+            play(s, rng)
+        ends.append(([p.name for p in s.committed()], rng.random()))
+    assert ends[0] == ends[1] and ends[0][0] == ["a", "b"]
+
+
 def test_one_card_of_each_kind_is_the_first_in_the_order_the_kinds_first_come():
     from interpreter.state import _one_per_kind
     from interpreter.values import Card

@@ -485,7 +485,7 @@ def infoset_key(state, player) -> str:
 
 def key_of(entries) -> str:
     """The information set key of a seat's `observations`."""
-    return "\n".join("\n".join(lines + (view,)) for lines, view in entries)
+    return "\n".join(["\n".join(lines + (view,)) for lines, view in entries])
 
 
 def observation_log(state, player) -> List[str]:

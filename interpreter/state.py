@@ -950,7 +950,7 @@ class State:
         lines = [l if isinstance(l, tuple) else
                  tuple(f"{s.name}: {finish_redaction(self, words, q)}" for s, words in l)
                  for l, q in zip(seen, seats)]
-        self.obs = tuple((log, (ls, v)) for log, ls, v in zip(self.obs, lines, views(self)))
+        self.obs = tuple([(log, (ls, v)) for log, ls, v in zip(self.obs, lines, views(self))])
 
     def _resolve_simultaneous(self, node):
         """The committed moves take effect, observed by the seats where that is kept."""

@@ -98,6 +98,7 @@ class _GameData:
             utility_bound=float(params.get("utility_bound", 0.0)) or None)
         self.sampled = self.kind.chance == "sampled"
         self.max_length = self.kind.max_game_length
+        self.seat_count = len(self.game.seats)
         # (values, secrecy) of a `random` draw -> its outcome list and their probabilities
         # as floats: the same few draws come back at every playout (`_Handle.chance_list`)
         self.chances: Dict[tuple, tuple] = {}
@@ -206,8 +207,11 @@ class _Handle:
         # game that draws chance inside
         self.ready = None if data.sampled else state
         self.draws = list(draws)        # card ids drawn from the top of a big shuffle
-        self.digests = list(digests or [None] * len(data.game.seats))
-        self.changed()
+        self.digests = list(digests) if digests else [None] * data.seat_count
+        # nothing worked out yet, as `changed` leaves it (OpenSpiel's clone makes a new
+        # state, this, only to replace it with a copy of the original's)
+        self.outcomes = self.floats = self.player = None
+        self.legal = {}
 
     def changed(self):
         """Forgets what was worked out for the node before a step: its chance outcomes,
@@ -386,7 +390,7 @@ class _Handle:
         """A copy of the state, with what was worked out for its node: the copy is at the
         same node, and `changed` gives either its own answers once it moves on (the map
         of legal moves is shared until then: what one adds holds for both)."""
-        data, s = self.data, self.state
+        data, s = self.data, self.ready or self.state
         h = _Handle.__new__(_Handle)
         h.data, h.decisions, h.draws, h.digests = data, self.decisions, self.draws[:], \
             self.digests[:]

@@ -306,7 +306,7 @@ def main(argv=None):
             (ours_p, _), (theirs, _), *rest = race([ours, python_kuhn, adapted], args.seconds)
             print()
             print(f"Kuhn, OpenSpiel's pure-Python python_kuhn_poker: {theirs:,.1f} "
-                  f"playouts/s; gdl kuhn_poker (again, same loop): {ours_p:,.1f}; "
+                  f"playouts/s; gdl kuhn_poker (again, its own loop): {ours_p:,.1f}; "
                   f"gdl/python_kuhn_poker {ours_p / theirs:.3f}")
             if rest:
                 print(f"Kuhn through gdl's OpenSpiel adapter, in OpenSpiel's own loop "

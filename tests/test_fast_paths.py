@@ -785,20 +785,27 @@ def test_a_seat_drawn_before_a_deadlock_in_a_random_joint_step_stays_committed()
 
 
 def test_a_playout_meets_a_deadlock_in_a_joint_step_as_random_joint_step_does():
-    # random_run takes a simultaneous decision's generated joint step inline; where a
-    # seat has no legal move the joint step commits the seats it drew and gives up, and
-    # the general path goes on from there: the same error, the same seats committed and
-    # the generator left where random_joint_step leaves it.
+    # random_run takes a simultaneous decision's generated joint step inline (made at
+    # the site's first draw, so from the second round on); where a seat has no legal
+    # move the joint step commits the seats it drew and gives up, and the general path
+    # goes on from there: the same error, the same seats committed and the generator
+    # left where a loop of random_joint_step leaves them.  (c may say anything in the
+    # first round only.)
     from gdl.errors import RuleError
     g = load_text(_JOINT.replace("allow_c: bool = true", "allow_c: bool = false")
-                  .replace("n == 4 or ", ""))
+                  .replace("n == 4 or ", "said[c] == 0 or "))
+
+    def joint_steps(s, rng):
+        while True:
+            s.random_joint_step(rng)
+
     ends = []
-    for play in (lambda s, r: s.random_run(r, 10), lambda s, r: s.random_joint_step(r)):
+    for play in (lambda s, r: s.random_run(r, 10), joint_steps):
         s, rng = g.new_state(), random.Random(3)
         with pytest.raises(RuleError, match="deadlock"):
             play(s, rng)
-        ends.append(([p.name for p in s.committed()], rng.random()))
-    assert ends[0] == ends[1] and ends[0][0] == ["a", "b"]
+        ends.append((len(s.history), [p.name for p in s.committed()], rng.random()))
+    assert ends[0] == ends[1] and ends[0][:2] == (3, ["a", "b"])
 
 
 def test_one_card_of_each_kind_is_the_first_in_the_order_the_kinds_first_come():

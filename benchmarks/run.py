@@ -17,9 +17,11 @@ fall on all of them alike:
 
 then Kuhn against OpenSpiel's pure-Python `python_kuhn_poker` with the same loop, and
 gdl's Kuhn and Leduc through its OpenSpiel adapter driven by that loop itself (against
-`python_kuhn_poker` and C++ `leduc_poker`); the fuzzer's playthroughs of each seed game
-(what `gdl fuzz` does in one worker: coverage, invariants, endless-play watch and now
-and then the laws of `gdl.testing`, no reference);
+`python_kuhn_poker`, the C++ games, and the floor under any Python game in that loop: a
+game of the same shape that does nothing but answer, `_floor`); the fuzzer's
+playthroughs of each seed game (what `gdl fuzz` does in one worker: coverage,
+invariants, endless-play watch and now and then the laws of `gdl.testing`, no
+reference);
 the peak memory (tracemalloc) of enumerating the largest small variants, and Leduc
 enumeration: gdl's `enumerate_states`, with information sets and without, against
 OpenSpiel's `get_all_states`, seven of each in turns, the fastest of each counting.
@@ -140,6 +142,13 @@ def adapter_meter(path):
     except ImportError:
         return None
     return spiel_loop_meter(load_openspiel_game(path))
+
+
+def floor_meter(pyspiel, name):
+    """A Python game that only answers, replaying the shapes of OpenSpiel's C++ `name`'s
+    random playouts (`_floor`): what pybind11's crossings alone cost a playout."""
+    from _floor import floor_game
+    return spiel_loop_meter(floor_game(pyspiel, name))
 
 
 def spiel_loop_meter(game):
@@ -312,14 +321,18 @@ def main(argv=None):
                 print(f"Kuhn through gdl's OpenSpiel adapter, in OpenSpiel's own loop "
                       f"(`spiel_loop_meter`): {rest[0][0]:,.1f} playouts/s, "
                       f"{rest[0][0] / theirs:.3f} of python_kuhn_poker")
-    adapted = adapter_meter(ROOT / "rulesets" / "classics" / "leduc_poker.gdl") \
-        if pyspiel and "leduc_poker" in args.games else None
-    if adapted is not None:
-        (adapted_p, _), (theirs, _) = race([adapted, spiel_meter(pyspiel, "leduc_poker")],
-                                           args.seconds)
-        print(f"Leduc through gdl's OpenSpiel adapter, the same loop: {adapted_p:,.1f} "
-              f"playouts/s, {adapted_p / theirs:.3f} of OpenSpiel's C++ leduc_poker "
-              f"({theirs:,.1f})")
+    for name in CLASSICS if pyspiel else ():
+        if name not in args.games:
+            continue
+        adapted = adapter_meter(ROOT / "rulesets" / "classics" / f"{name}.gdl")
+        if adapted is None:
+            break
+        (adapted_p, _), (theirs, _), (floor, _) = race(
+            [adapted, spiel_meter(pyspiel, name), floor_meter(pyspiel, name)], args.seconds)
+        print(f"{name} in OpenSpiel's loop: gdl through its adapter {adapted_p:,.1f} "
+              f"playouts/s, C++ {theirs:,.1f}, a Python game doing nothing but answer "
+              f"(`_floor`) {floor:,.1f}: adapter/C++ {adapted_p / theirs:.3f}, "
+              f"floor/C++ {floor / theirs:.3f}, adapter/floor {adapted_p / floor:.3f}")
     fuzzed = [name for name in SEED_GAMES if name in args.games]
     if fuzzed and not args.no_fuzz:
         print()

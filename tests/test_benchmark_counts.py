@@ -160,3 +160,33 @@ def test_a_game_played_with_other_options_than_its_references_is_not_compared(
     out = capsys.readouterr().out
     assert "reference: not compared (the benchmark times it with no option)" in out
     assert "reference / gdl" not in out
+
+
+def test_the_floor_game_answers_as_the_cpp_game_it_replays():
+    # the floor under a Python game in OpenSpiel's loop is only a floor if it asks and
+    # answers what the real game would, node for node, along the real game's playouts
+    pyspiel = pytest.importorskip("pyspiel")
+    spec = importlib.util.spec_from_file_location("_bench_floor",
+                                                  ROOT / "benchmarks" / "_floor.py")
+    floor = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(floor)
+    for name in ("kuhn_poker", "leduc_poker"):
+        real, game = pyspiel.load_game(name), floor.floor_game(pyspiel, name)
+        shapes = floor._shapes(pyspiel, real, floor.SHAPES)
+        lengths = set()
+        for shape in shapes[:50]:
+            ours, theirs = game.new_initial_state(), real.new_initial_state()
+            for *_, action in shape[:-1]:
+                assert ours.current_player() == theirs.current_player()
+                assert not ours.is_terminal() and not theirs.is_terminal()
+                assert ours.is_chance_node() == theirs.is_chance_node()
+                if theirs.is_chance_node():
+                    assert ours.chance_outcomes() == theirs.chance_outcomes()
+                else:
+                    assert ours.legal_actions() == theirs.legal_actions()
+                ours.apply_action(action)
+                theirs.apply_action(action)
+            assert ours.is_terminal() and theirs.is_terminal()
+            assert ours.returns() == theirs.returns()
+            lengths.add(len(shape))
+        assert len(lengths) > 1             # the playouts differ, as the real game's do

@@ -166,7 +166,12 @@ class State:
             target.extend(block)
         if self.prog.is_set[dest]:
             target.sort(key=_card_id)
-        loc, face = self.loc, self.up
+        face = self.up
+        if target is source:        # within one zone (a shuffle by hand): where they are
+            for c in block:         # is where they were
+                face[c.id] = up
+            return
+        loc = self.loc
         for c in block:
             i = c.id
             loc[i] = dest

@@ -57,10 +57,11 @@ class _Layout:
         stacks = [slot for slot, is_set in enumerate(prog.is_set) if not is_set]
         if not stacks:
             self.stacks = _no_zones
-        elif len(stacks) == 1:
-            self.stacks = lambda zones, slot=stacks[0]: (zones[slot],)
-        else:
-            self.stacks = itemgetter(*stacks)
+        elif len(stacks) == 1:              # the one ordered zone's cards, bottom first
+            self.stacks = itemgetter(stacks[0])
+        else:                               # every ordered zone's cards, one run
+            getter = itemgetter(*stacks)
+            self.stacks = lambda zones: _chain(getter(zones))
         self.key = _key_function(self)
         self.head = _key_function(self, whole=False)
 
@@ -108,17 +109,19 @@ def _key_function(layout, whole: bool = True):
         if not whole:
             return _head(st, nk, canonical, plain)
         try:
-            head = (st.pc, nk, st.out, canonical(tuple(st.vars)), canonical(tuple(st.frame)))
+            values, frame = canonical(tuple(st.vars)), canonical(tuple(st.frame))
         except TypeError:               # an unhashable value: canonicalised one by one
-            head = (st.pc, nk, st.out, tuple(map(canon, st.vars)),
-                    tuple(map(canon, st.frame)))
+            values, frame = tuple(map(canon, st.vars)), tuple(map(canon, st.frame))
         if twins:
-            return head + (_twin_zones(st, is_set),)
+            return st.pc, nk, st.out, values, frame, _twin_zones(st, is_set)
         # every card differs from every other: where each card is (a set zone is no more),
-        # the order of the ordered zones, and what each card shows and to whom (the ids'
-        # run splits into zones by where each card is, so one flat tuple is exact)
-        return head + (tuple(st.loc), tuple(map(_ID, _chain(stacks(st.zones)))),
-                       tuple(st.up), tuple(st.known))
+        # the order of the ordered zones, and what each card shows and to whom, in one
+        # flat run after the frame.  It is exact: where each card is comes first, one
+        # number a card, and says how many ids follow (the cards in ordered zones) and
+        # where each zone's run of them starts; the facings and what each seat knows
+        # are one number a card and a seat.
+        return (st.pc, nk, st.out, values, frame, *st.loc, *map(_ID, stacks(st.zones)),
+                *st.up, *st.known)
 
     return key
 

@@ -31,7 +31,7 @@ RECORDED = {
     ("variants/literal/double_down_two_triggers.gdl", 3, ()): 460_394,
 }
 #: one exhaustive enumeration of Leduc poker with information sets
-RECORDED_ENUMERATION = 10_459_955
+RECORDED_ENUMERATION = 10_318_100
 
 #: A change may add this much work before it fails (then record the new figure, and say
 #: in docs/performance-history.md what the work buys) ...

@@ -1,5 +1,6 @@
-"""The floor under any game written in Python and played through pyspiel.
+"""Floors: the least work a way of driving games can do, to set a target against.
 
+`floor_game`: the floor under any game written in Python and played through pyspiel.
 OpenSpiel's loop drives a Python game through pybind11: every `is_terminal`,
 `legal_actions` or `apply_action` crosses from Python into C++ and, for a method the game
 defines, back into Python.  `floor_game(pyspiel, name)` is a Python game that does
@@ -8,9 +9,14 @@ outcomes, the returns) of random playouts of OpenSpiel's C++ game `name`, record
 beforehand, answering each question from the record.  Its playouts per second in the
 same loop are what the crossings alone allow a Python game of that shape; no Python game,
 gdl's adapter included, can go faster through pyspiel.
+
+`bare_walk`: the floor under an enumeration of gdl states: every state reached by a
+clone and a step, as `enumerate_states` makes its children, and nothing else (no key,
+no merging of equal states, no information set, no probability).
 """
 from __future__ import annotations
 
+import itertools
 import random
 
 #: how many random playouts of the C++ game the floor's states replay, in turn
@@ -114,3 +120,52 @@ def floor_game(pyspiel, name: str):
             return FloorState(self)
 
     return FloorGame()
+
+
+def bare_walk(game, keyed: bool = False) -> int:
+    """Visits every state of a gdl game whose graph is a tree, each made by cloning its
+    parent and stepping it (a move entered as the enumerator enters one, without
+    `apply`'s checks); returns how many.  `keyed`: each state is keyed as the enumerator
+    keys it (`State.key()`), and a state met before is not visited again (any graph)."""
+    from interpreter._compiler import CHANCE, DECIDE, END
+    from interpreter._keys import keyer
+    root = game.new_state()
+    key, seen = keyer(game.prog), set()
+    stack, count = [root], 0
+    if keyed:
+        seen.add(key(root))
+    while stack:
+        state = stack.pop()
+        count += 1
+        node = state.node
+        kind = node[0]
+        if kind == END:
+            continue
+        children = []
+        if kind == CHANCE:
+            for outcome, _ in state.chance_outcomes():
+                child = state.clone()
+                child.apply_chance(outcome)
+                children.append(child)
+        elif kind == DECIDE:
+            site, seat = node[1], node[2][0]
+            for move in state.legal_moves():
+                child = state.clone()
+                child._decided(site, seat, move.action, move.args, move._text or move.text)
+                children.append(child)
+        else:                                   # every joint move of a simultaneous one
+            seats = state.to_move()
+            for joint in itertools.product(*[state.legal_moves(seat) for seat in seats]):
+                child = state.clone()
+                for seat, move in zip(seats, joint):
+                    child.apply(move, seat)
+                children.append(child)
+        if keyed:
+            for child in children:
+                k = key(child)
+                if k not in seen:
+                    seen.add(k)
+                    stack.append(child)
+        else:
+            stack += children
+    return count

@@ -24,7 +24,9 @@ invariants, endless-play watch and now and then the laws of `gdl.testing`, no
 reference);
 the peak memory (tracemalloc) of enumerating the largest small variants, and Leduc
 enumeration: gdl's `enumerate_states`, with information sets and without, against
-OpenSpiel's `get_all_states`, seven of each in turns, the fastest of each counting.
+OpenSpiel's `get_all_states`, and the floor under the walk (`_floor.bare_walk`: every
+state a clone and a step, nothing else; then keyed too), seven of each in turns, the
+fastest of each counting.
 Ratios are gdl / other: below 1 means gdl is slower.
 """
 from __future__ import annotations
@@ -192,27 +194,36 @@ ENUMERATIONS = 7
 
 def enumeration_rates(game, pyspiel):
     """((states, seconds) of gdl's `enumerate_states`, the same without information sets,
-    the same of OpenSpiel's `get_all_states` or None), each the fastest of `ENUMERATIONS`
-    runs taken in turns."""
-    ours = plain = theirs = None
+    the same of a bare walk (`_floor.bare_walk`: clones and steps, nothing else) and of
+    one keying each state, the same of OpenSpiel's `get_all_states` or None), each the
+    fastest of `ENUMERATIONS` runs taken in turns."""
+    from _floor import bare_walk
+    best = [None, None, None, None, None]
+
+    def timed(i, run):
+        start = time.perf_counter()
+        states = run()
+        elapsed = time.perf_counter() - start
+        if best[i] is None or elapsed < best[i][1]:
+            best[i] = (states, elapsed)
+
     if pyspiel:
         from open_spiel.python.algorithms.get_all_states import get_all_states
         spiel_game = pyspiel.load_game("leduc_poker")
     for _ in range(ENUMERATIONS):
         report = enumerate_states(game)
-        if ours is None or report.seconds < ours[1]:
-            ours = (report.states, report.seconds)
+        if best[0] is None or report.seconds < best[0][1]:
+            best[0] = (report.states, report.seconds)
         report = enumerate_states(game, infosets=False)
-        if plain is None or report.seconds < plain[1]:
-            plain = (report.states, report.seconds)
+        if best[1] is None or report.seconds < best[1][1]:
+            best[1] = (report.states, report.seconds)
+        timed(2, lambda: bare_walk(game))
+        timed(3, lambda: bare_walk(game, keyed=True))
         if pyspiel:
-            start = time.perf_counter()
-            states = get_all_states(spiel_game, depth_limit=-1, include_terminals=True,
-                                    include_chance_states=True)
-            elapsed = time.perf_counter() - start
-            if theirs is None or elapsed < theirs[1]:
-                theirs = (len(states), elapsed)
-    return ours, plain, theirs
+            timed(4, lambda: len(get_all_states(spiel_game, depth_limit=-1,
+                                                include_terminals=True,
+                                                include_chance_states=True)))
+    return tuple(best)
 
 
 def fuzz_rates(path, seconds):
@@ -345,7 +356,7 @@ def main(argv=None):
         return 0
     print()
     game = load(ROOT / "rulesets" / "classics" / "leduc_poker.gdl")
-    ours, plain, theirs = enumeration_rates(game, pyspiel)
+    ours, plain, bare, keyed, theirs = enumeration_rates(game, pyspiel)
     print(f"Leduc enumeration, gdl: {ours[0]} states in {ours[1]:.2f} s "
           f"({ours[0] / ours[1]:,.0f} states/s; the best of {ENUMERATIONS}); without "
           f"information sets {plain[1]:.2f} s ({plain[0] / plain[1]:,.0f} states/s)")
@@ -362,6 +373,11 @@ def main(argv=None):
               f" without information sets {plain[0] / plain[1] / (theirs[0] / theirs[1]):.3f} "
               f"(OpenSpiel keys states by history and lists no information sets; gdl "
               f"merges equal states and reports probabilities too)")
+        rate = theirs[0] / theirs[1]
+        print(f"The bare walk (`_floor.bare_walk`: each state a clone and a step, no key, "
+              f"no merging, no information set): {bare[0]} states in {bare[1]:.3f} s, "
+              f"{bare[0] / bare[1] / rate:.3f} of get_all_states; keying each state too: "
+              f"{keyed[0]} in {keyed[1]:.3f} s, {keyed[0] / keyed[1] / rate:.3f}")
     return 0
 
 

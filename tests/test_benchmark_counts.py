@@ -190,3 +190,21 @@ def test_the_floor_game_answers_as_the_cpp_game_it_replays():
             assert ours.returns() == theirs.returns()
             lengths.add(len(shape))
         assert len(lengths) > 1             # the playouts differ, as the real game's do
+
+
+def test_the_bare_walk_visits_the_states_the_enumeration_counts():
+    # the floor under the walk is a floor only if it makes every state the walk makes:
+    # as many in a tree (Leduc), and as many distinct ones where lines meet (a small
+    # Double Dealing Shuffle, whose simultaneous decisions it steps jointly)
+    spec = importlib.util.spec_from_file_location("_bench_floor",
+                                                  ROOT / "benchmarks" / "_floor.py")
+    floor = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(floor)
+    from interpreter import load
+    from interpreter.enumerate import enumerate_states
+    leduc = load(ROOT / "rulesets" / "classics" / "leduc_poker.gdl")
+    assert floor.bare_walk(leduc) == floor.bare_walk(leduc, keyed=True) == 9457
+    small = load(ROOT / "rulesets" / "double_dealing_shuffle.gdl",
+                 {"deck_size": "3", "shuffles": "1", "max_rounds": "2", "win_size": "2"})
+    assert floor.bare_walk(small, keyed=True) == enumerate_states(small).states == 2030
+    assert floor.bare_walk(small) > 2030            # without keys, met states again

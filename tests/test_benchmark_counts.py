@@ -7,9 +7,16 @@ import importlib.util
 import pytest
 from conftest import ROOT
 
-_spec = importlib.util.spec_from_file_location("_bench_counts", ROOT / "benchmarks" / "counts.py")
-counts = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(counts)
+def _bench_module(name: str):
+    """Loads `benchmarks/NAME.py` by path (the folder is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"_bench_{name}",
+                                                  ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+counts = _bench_module("counts")
 
 
 def _loop(n):
@@ -51,9 +58,7 @@ def test_a_bad_option_or_count_is_a_message_not_a_traceback(capsys):
 
 
 def test_the_benchmarks_fuzz_row_plays_the_fuzzers_playthroughs():
-    spec = importlib.util.spec_from_file_location("_bench_run", ROOT / "benchmarks" / "run.py")
-    run = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(run)
+    run = _bench_module("run")
     playthroughs, steps = run.fuzz_rates(ROOT / "rulesets" / "classics" / "kuhn_poker.gdl", 0.3)
     # a Kuhn playthrough is at most a deal and three decisions (less from a start point
     # of the corpus, half the time)
@@ -61,9 +66,7 @@ def test_the_benchmarks_fuzz_row_plays_the_fuzzers_playthroughs():
 
 
 def _bench_run(monkeypatch):
-    spec = importlib.util.spec_from_file_location("_bench_run", ROOT / "benchmarks" / "run.py")
-    run = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(run)
+    run = _bench_module("run")
     monkeypatch.setattr(run, "pin_to_one_core", lambda: None)   # not the test process
     return run
 
@@ -166,10 +169,7 @@ def test_the_floor_game_answers_as_the_cpp_game_it_replays():
     # the floor under a Python game in OpenSpiel's loop is only a floor if it asks and
     # answers what the real game would, node for node, along the real game's playouts
     pyspiel = pytest.importorskip("pyspiel")
-    spec = importlib.util.spec_from_file_location("_bench_floor",
-                                                  ROOT / "benchmarks" / "_floor.py")
-    floor = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(floor)
+    floor = _bench_module("_floor")
     for name in ("kuhn_poker", "leduc_poker"):
         real, game = pyspiel.load_game(name), floor.floor_game(pyspiel, name)
         shapes = floor._shapes(pyspiel, real, floor.SHAPES)
@@ -196,10 +196,7 @@ def test_the_bare_walk_visits_the_states_the_enumeration_counts():
     # the floor under the walk is a floor only if it makes every state the walk makes:
     # as many in a tree (Leduc), and as many distinct ones where lines meet (a small
     # Double Dealing Shuffle, whose simultaneous decisions it steps jointly)
-    spec = importlib.util.spec_from_file_location("_bench_floor",
-                                                  ROOT / "benchmarks" / "_floor.py")
-    floor = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(floor)
+    floor = _bench_module("_floor")
     from interpreter import load
     from interpreter.enumerate import enumerate_states
     leduc = load(ROOT / "rulesets" / "classics" / "leduc_poker.gdl")

@@ -7,8 +7,9 @@ defines, back into Python.  `floor_game(pyspiel, name)` is a Python game that do
 nothing else: its states replay the shapes (who is to move, the legal actions, the chance
 outcomes, the returns) of random playouts of OpenSpiel's C++ game `name`, recorded
 beforehand, answering each question from the record.  Its playouts per second in the
-same loop are what the crossings alone allow a Python game of that shape; no Python game,
-gdl's adapter included, can go faster through pyspiel.
+same loop are about what the crossings alone allow a Python game of that shape (answers
+kept otherwise, by arithmetic say, can be a little cheaper); a game doing real work,
+gdl's adapter included, goes slower.
 
 `bare_walk`: the floor under an enumeration of gdl states: every state reached by a
 clone and a step, as `enumerate_states` makes its children, and nothing else (no key,

@@ -148,7 +148,7 @@ def adapter_meter(path):
 
 def floor_meter(pyspiel, name):
     """A Python game that only answers, replaying the shapes of OpenSpiel's C++ `name`'s
-    random playouts (`_floor`): what pybind11's crossings alone cost a playout."""
+    random playouts (`_floor`): about what pybind11's crossings alone cost a playout."""
     from _floor import floor_game
     return spiel_loop_meter(floor_game(pyspiel, name))
 

@@ -110,6 +110,15 @@ class Game:
         return s
 
     def _setup(self) -> State:
+        s = self.blank_state()
+        s.run()
+        return s
+
+    def blank_state(self) -> State:
+        """Returns the state before setup: every card where `cards into` puts it, the
+        variables at their initial values, no rule run.  A snapshot is read into one
+        (`state_from_json` sets every part): running the setup first would be work
+        thrown away, and counted as the setup's coverage once more."""
         p = self.prog
         s = State.__new__(State)
         s.game, s.prog = self, p
@@ -133,7 +142,6 @@ class Game:
         s.rng = None
         s.seed = None
         s.obs = None
-        s.run()
         return s
 
     def evaluate(self, text: str, state: State):

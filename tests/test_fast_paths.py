@@ -4,6 +4,7 @@ range without changing the legal moves or `why_illegal`, and `new_state` clones 
 without sharing anything between games."""
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -141,6 +142,21 @@ def test_coverage_counts_the_setup_of_every_game():
     twice = game.coverage
     ran = [k for k, v in once.items() if v]
     assert ran and all(twice[k] == 2 * once[k] for k in ran)
+
+
+def test_a_snapshot_is_read_without_running_the_setup():
+    # state_from_json fills a blank state: no rule runs (coverage counts nothing more),
+    # yet the state read back is the one snapshotted, mid-game
+    game = load(str(ROOT / "pescetti.gdl"), {"mode": "random"}, coverage=True)
+    state = game.new_state(3)
+    state.random_run(random.Random(3), 60)
+    counted = dict(game.coverage)
+    back = game.state_from_json(json.loads(json.dumps(state.to_json())))
+    assert game.coverage == counted
+    assert back.key() == state.key() and back.to_json() == state.to_json()
+    state.random_run(random.Random(4), 10**5)
+    back.random_run(random.Random(4), 10**5)
+    assert back.is_terminal() and back.vars == state.vars
 
 
 def test_coverage_counts_are_the_same_in_generated_code(monkeypatch):

@@ -12,7 +12,7 @@ from typing import List, Optional
 from gdl.ast import Seen
 
 from ._compiler import CHANCE, DECIDE, END
-from .values import Card, Member, Seat, text_of
+from .values import Card, Member, Seat, ZoneRef, text_of
 
 HIDDEN = "?"
 
@@ -156,7 +156,7 @@ class _Plan:
 
     def plain_values(self, state):
         """Returns the variables and their types when every one is a number, text, seat,
-        member or none (their text is the same for every seat: memoisable), else
+        member, zone or none (their text is the same for every seat: memoisable), else
         (None, None).  The types go into memo keys, since True == 1."""
         values = tuple(state.vars)
         types = tuple(map(type, values))
@@ -167,7 +167,7 @@ class _Plan:
 
     def remembered_var_lines(self, state, seat) -> str:
         """The variable lines joined, remembered by the values where each is a number,
-        text, seat, member or none (a card's text depends on who sees it; the types are
+        text, seat, member, zone or none (a card's text depends on who sees it; the types are
         in the key, since True == 1)."""
         values, types = self.plain_values(state)
         if values is None:
@@ -242,7 +242,7 @@ def _var_hidden(private, seat) -> bool:
 
 #: The most zone and variable texts a program's views remember (then they start again).
 MEMO_LIMIT = 50_000
-_PLAIN_TYPES = frozenset({int, str, bool, type(None), Seat, Member})
+_PLAIN_TYPES = frozenset({int, str, bool, type(None), Seat, Member, ZoneRef})
 def _plan(prog) -> _Plan:
     """Returns the program's view plan, made on first use and kept with the program."""
     return prog.helper(_Plan)
@@ -319,7 +319,7 @@ def var_text(state, seat, slot) -> str:
 
 
 def _value_text(state, seat, value) -> str:
-    """`visible_value`, with the common values (numbers, texts, seats, members) first."""
+    """`visible_value`, with the common values (numbers, texts, seats, members, zones) first."""
     kind = type(value)
     if kind is int or kind is str:
         return str(value)
@@ -328,7 +328,7 @@ def _value_text(state, seat, value) -> str:
     return visible_value(state, seat, value)
 
 
-_NAMED = (Seat, Member)
+_NAMED = (Seat, Member, ZoneRef)
 
 
 def visible_value(state, seat, value) -> str:

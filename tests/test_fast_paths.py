@@ -1584,3 +1584,26 @@ def test_compile_now_leaves_no_run_to_its_first_use():
     assert any(getattr(fn, "deferred", None) for code in lists for fn in code)
     game.compile_now()
     assert not any(getattr(fn, "deferred", None) for code in lists for fn in code)
+
+
+def test_variable_lines_holding_zones_are_remembered_and_the_same_for_every_seat():
+    # A zone's text is the same for every seat, as a number's or a member's is: a view's
+    # variable lines are remembered by the values then (gerry's `selected[p]` holds a
+    # cell), and still name the zone each variable holds
+    from interpreter.observe import _plan
+    game = load(str(ROOT / "gerry.gdl"))
+    state = game.new_state(0)
+    rng = random.Random(0)
+    while not any(type(v).__name__ == "ZoneRef" for v in state.vars):
+        state.random_run(rng, 1)
+    plan = _plan(state.prog)
+    remembered = len(plan.var_memo)
+    views = [state.view(seat) for seat in game.seats]
+    assert len(plan.var_memo) == remembered + len(game.seats)
+    names = state.prog.var_names
+    held = [state.vars[names.index(f"selected[{seat.name}]")] for seat in game.seats]
+    line = "selected = {" + ", ".join(f"{seat.name}: {'none' if v is None else v.text}"
+                                      for seat, v in zip(game.seats, held)) + "}"
+    assert any(held) and all(line in view.splitlines() for view in views)
+    assert [state.view(seat) for seat in game.seats] == views
+    assert len(plan.var_memo) == remembered + len(game.seats)

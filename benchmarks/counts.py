@@ -4,8 +4,9 @@ the machine, the path of the checkout, the hash seed or the memory layout, so tw
 can be compared to the last bytecode (every bytecode weighs the same, though: confirm a
 change with time or instructions).
 
-    .venv/bin/python benchmarks/counts.py [RULESET[:N] ...] [--enumerate] [-o NAME=VALUE]
-                                          [--tree DIR] [--reference [--reference-dir DIR]]
+    .venv/bin/python benchmarks/counts.py [RULESET[:N] ...] [--enumerate] [--fuzz]
+                                          [-o NAME=VALUE] [--tree DIR]
+                                          [--reference [--reference-dir DIR]]
 
 With no ruleset, every ruleset the benchmark times, each with its usual count of playouts.
 Seeded as `benchmarks/run.py` is (`random.Random(0)`, random agents).  `--tree DIR` runs
@@ -16,6 +17,8 @@ games, and prints reference / gdl: an estimate of the benchmark's gdl/reference 
 playouts per second that does not move with the machine (per decision, so a few games
 are enough where both count decisions alike).  A seed game counted with options other
 than the benchmark's is not compared: its reference plays the benchmark's game.
+`--fuzz` counts the fuzzer's first playthroughs of each seed game (its work a step: the
+random step with coverage, invariants, the endless-play watch and the laws).
 """
 from __future__ import annotations
 
@@ -158,6 +161,39 @@ def per_enumeration(path, infosets: bool = True) -> int:
     return bytecodes(lambda: enumerate_states(game, infosets=infosets))
 
 
+#: (ruleset, playthroughs) the fuzzer is counted on: the seed games, as `benchmarks/run.py`
+#: times it (its defaults, one worker, seed 0)
+FUZZ_DEFAULTS = [
+    ("gerry.gdl", 20),
+    ("double_dealing_shuffle.gdl", 20),
+    ("double_down.gdl", 20),
+    ("evil_deal.gdl", 5),
+    ("pescetti.gdl", 20),
+]
+
+
+def fuzz_counts(path, playthroughs: int) -> tuple:
+    """(bytecodes, steps) of the fuzzer's first `playthroughs` on a ruleset's defaults,
+    one worker and seed 0, as `gdl fuzz` explores (coverage, invariants, the endless-play
+    watch, the laws): no deadline, so the same playthroughs every time.  Every run of the
+    rules is compiled first, and a few playthroughs of another explorer warm the rest."""
+    from interpreter._fuzz_common import declarations
+    from interpreter._fuzz_play import Explorer
+    from interpreter.game import Game, load_ruleset
+
+    ruleset = load_ruleset(str(path))
+
+    def explorer():
+        game = Game(ruleset, {}, coverage=True)
+        game.compile_now()
+        return Explorer(game, declarations(ruleset), 0, 10_000)
+
+    explorer().run(float("inf"), max_playthroughs=3)
+    counted = explorer()
+    codes = bytecodes(lambda: counted.run(float("inf"), max_playthroughs=playthroughs))
+    return codes, counted.steps
+
+
 def _option(text: str) -> tuple:
     name, eq, value = text.partition("=")
     if not eq or not name:
@@ -174,6 +210,8 @@ def main(argv=None):
     ap.add_argument("--enumerate", action="store_true",
                     help="also count one enumeration of Leduc poker, with and without "
                          "information sets")
+    ap.add_argument("--fuzz", action="store_true",
+                    help="also count the fuzzer's first playthroughs of each seed game")
     ap.add_argument("--tree", type=Path, default=ROOT,
                     help="the checkout whose engine and rulesets to count (default: this one)")
     ap.add_argument("--reference", action="store_true",
@@ -216,6 +254,12 @@ def main(argv=None):
         ref = reference_counts(path.stem, n, args.reference_dir)
         if ref is not None:
             print(reference_line(gdl, ref, n))
+    if args.fuzz:
+        for name, n in FUZZ_DEFAULTS:
+            codes, steps = fuzz_counts(root / "rulesets" / name, n)
+            per_step = f", {codes // steps:,} per step" if steps else ""
+            print(f"fuzzing {name}: {codes // n:,} bytecodes per playthrough "
+                  f"({n} playthroughs){per_step}")
     if args.enumerate:
         leduc = root / "rulesets" / "classics" / "leduc_poker.gdl"
         for infosets in (True, False):

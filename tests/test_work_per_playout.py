@@ -1,8 +1,9 @@
-"""How much work the interpreter does a playout, held where it was last measured: a change
-that makes every game do more fails here, on any machine, instead of showing only as a
-slower benchmark on a noisy one.  Work is counted in bytecodes (`benchmarks/counts.py`),
-which do not move with the machine or the hash seed but do with Python's version: the
-figures are Python 3.11's, the version CI runs, and other versions skip."""
+"""How much work the interpreter does a playout (and an enumeration, and a fuzzer's
+playthrough), held where it was last measured: a change that makes every game do more
+fails here, on any machine, instead of showing only as a slower benchmark on a noisy one.
+Work is counted in bytecodes (`benchmarks/counts.py`), which do not move with the machine
+or the hash seed but do with Python's version: the figures are Python 3.11's, the version
+CI runs, and other versions skip."""
 from __future__ import annotations
 
 import importlib.util
@@ -32,6 +33,16 @@ RECORDED = {
 }
 #: one exhaustive enumeration of Leduc poker with information sets
 RECORDED_ENUMERATION = 10_318_100
+#: (ruleset, playthroughs) -> bytecodes of the fuzzer's first playthroughs (its defaults,
+#: one worker, seed 0: coverage, invariants, the endless-play watch and the laws), as of
+#: the twenty-eighth round
+RECORDED_FUZZ = {
+    ("gerry.gdl", 5): 2_045_989,
+    ("double_dealing_shuffle.gdl", 5): 3_191_639,
+    ("double_down.gdl", 5): 2_302_170,
+    ("evil_deal.gdl", 2): 3_679_830,
+    ("pescetti.gdl", 5): 343_056,
+}
 
 #: A change may add this much work before it fails (then record the new figure, and say
 #: in docs/performance-history.md what the work buys) ...
@@ -65,6 +76,15 @@ def test_a_playout_does_no_more_work_than_recorded(name, playouts, options):
 def test_an_enumeration_does_no_more_work_than_recorded():
     codes = counts.per_enumeration(ROOT / "rulesets" / "classics" / "leduc_poker.gdl")
     _judge("Leduc's enumeration", codes, RECORDED_ENUMERATION)
+
+
+@needs_311
+@pytest.mark.parametrize("name, playthroughs", list(RECORDED_FUZZ),
+                         ids=[name for name, _ in RECORDED_FUZZ])
+def test_fuzzing_does_no_more_work_than_recorded(name, playthroughs):
+    codes, _ = counts.fuzz_counts(ROOT / "rulesets" / name, playthroughs)
+    _judge(f"the fuzzer's first {playthroughs} playthroughs of {name}", codes,
+           RECORDED_FUZZ[name, playthroughs])
 
 
 def test_the_guard_fails_on_more_work_and_asks_for_a_record_on_much_less():

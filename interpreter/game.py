@@ -110,11 +110,11 @@ class Game:
         return s
 
     def _setup(self) -> State:
-        s = self.blank_state()
+        s = self._blank_state()
         s.run()
         return s
 
-    def blank_state(self) -> State:
+    def _blank_state(self) -> State:
         """Returns the state before setup: every card where `cards into` puts it, the
         variables at their initial values, no rule run.  A snapshot is read into one
         (`state_from_json` sets every part): running the setup first would be work

@@ -111,7 +111,7 @@ def state_from_json(game, data: Dict[str, Any]):
                          "do not apply here; replay the game's trace instead "
                          "(`state.trace()`, `gdl replay`)")
     try:
-        s = game.blank_state()
+        s = game._blank_state()
         s.seed = data.get("seed")
         s.zones = [[prog.cards[i] for i in z] for z in data["zones"]]
         s.loc = [0] * len(prog.cards)

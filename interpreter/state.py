@@ -29,6 +29,9 @@ from .values import (HAS_TEXT, MOVE_TEXTS, Card, Move, Seat, card_id as _card_id
 #: A shuffle with at most this many distinct orders lists them; larger ones only sample.
 CHANCE_LIST_LIMIT = 5040
 
+#: the types of a recorded shuffle's card ids (as `isinstance(i, int)` took them)
+_INT_TYPES = frozenset((int, bool))
+
 #: how many random-choice outcomes a program keeps made (their texts are the cost)
 OUTCOMES_KEPT = 50_000
 
@@ -1042,13 +1045,15 @@ class State:
                 raise MoveError(f"the recorded random outcome {data!r} is not one of the "
                                 f"{len(node[3])} possible")
             return self._random_outcome(data)
-        n = len(self.prog.cards)
-        if not all(isinstance(i, int) and 0 <= i < n for i in data):
+        # the ids' types and bounds checked by passes in C, and the ids sorted as they
+        # are: a replay reads a whole deck's order at every shuffle
+        cards = self.prog.cards
+        if not (_INT_TYPES.issuperset(map(type, data))
+                and (not data or 0 <= min(data) and max(data) < len(cards))):
             raise MoveError("the recorded shuffle names cards this game does not have")
-        cards = [self.prog.cards[i] for i in data]
-        if sorted(c.id for c in cards) != sorted(c.id for c in self.zones[node[2]]):
+        if sorted(data) != sorted([c.id for c in self.zones[node[2]]]):
             raise MoveError("the recorded shuffle does not hold the zone's cards")
-        return self._shuffle_outcome(cards)
+        return self._shuffle_outcome([cards[i] for i in data])
 
     def apply_chance(self, outcome: ChanceOutcome):
         node = self.node

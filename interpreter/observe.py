@@ -167,8 +167,8 @@ class _Plan:
 
     def remembered_var_lines(self, state, seat) -> str:
         """The variable lines joined, remembered by the values where each is a number,
-        text, seat, member, zone or none (a card's text depends on who sees it; the types are
-        in the key, since True == 1)."""
+        text, seat, member, zone or none (a card's text depends on who sees it; the types
+        are in the key, since True == 1)."""
         values, types = self.plain_values(state)
         if values is None:
             return "\n".join(self.var_lines(state, seat))
@@ -319,7 +319,8 @@ def var_text(state, seat, slot) -> str:
 
 
 def _value_text(state, seat, value) -> str:
-    """`visible_value`, with the common values (numbers, texts, seats, members, zones) first."""
+    """`visible_value`, with the common values (numbers, texts, seats, members, zones)
+    first."""
     kind = type(value)
     if kind is int or kind is str:
         return str(value)

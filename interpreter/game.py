@@ -37,6 +37,7 @@ class Game:
         self.seats = list(self.prog.seats)
         self.title = self.prog.title or Path(self.path).stem
         self._start: Optional[State] = None      # the state after setup, to clone
+        self._setup_counts: tuple = ()           # (coverage key, runs) the setup adds
 
     def compile_now(self):
         """Compiles every run of the rules now: `load` leaves each to its first use, as
@@ -94,20 +95,31 @@ class Game:
         `observe`, each state keeps every seat's perfect-recall log as it goes, so
         `infoset_key` is immediate (enumerators, CFR) instead of replaying the history."""
         start = self._start
-        if start is None:
-            start = self._setup()
-            if self.coverage is not None:        # coverage counts the setup of every game
-                s = start
-            else:
-                self._start = start              # setup involves no chance: run it once
-                s = start.clone()
-        else:
-            s = start.clone()
+        if start is None:                        # setup involves no chance: run it once
+            start = self._start = self._counted_setup()
+        elif self._setup_counts:                 # coverage counts the setup of every game
+            coverage = self.coverage
+            for key, n in self._setup_counts:
+                coverage[key] += n
+        s = start.clone()
         s.seed = seed
         if observe:
             from .observe import views
             s.obs = tuple((None, ((), v)) for v in views(s))
         return s
+
+    def _counted_setup(self) -> State:
+        """`_setup`, noting what it added to the coverage counts: the setup runs the same
+        statements every time, so a later game adds them again instead of running it."""
+        if self.coverage is None:
+            self._setup_counts = ()
+            return self._setup()
+        before = dict(self.coverage)
+        start = self._setup()
+        self._setup_counts = tuple((key, n - before.get(key, 0))
+                                   for key, n in self.coverage.items()
+                                   if n != before.get(key, 0))
+        return start
 
     def _setup(self) -> State:
         s = self._blank_state()

@@ -134,14 +134,20 @@ def test_new_states_share_nothing():
     assert game.new_state().key() == b.key()
 
 
-def test_coverage_counts_the_setup_of_every_game():
-    game = load(str(ROOT / "classics" / "kuhn_poker.gdl"), coverage=True)
-    game.new_state()
+def test_coverage_counts_the_setup_of_every_game(monkeypatch):
+    # the setup runs once (it involves no chance); every later game adds its counts
+    from interpreter.game import Game
+    setups = []
+    real = Game._setup
+    monkeypatch.setattr(Game, "_setup", lambda game: setups.append(1) or real(game))
+    game = load(str(ROOT / "pescetti.gdl"), coverage=True)
+    first = game.new_state()
     once = dict(game.coverage)
-    game.new_state()
-    twice = game.coverage
+    again = [game.new_state(), game.new_state()]
+    thrice = game.coverage
     ran = [k for k, v in once.items() if v]
-    assert ran and all(twice[k] == 2 * once[k] for k in ran)
+    assert ran and all(thrice[k] == 3 * once[k] for k in thrice)
+    assert len(setups) == 1 and all(s.key() == first.key() for s in again)
 
 
 def test_a_snapshot_is_read_without_running_the_setup():

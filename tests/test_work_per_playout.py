@@ -37,11 +37,11 @@ RECORDED_ENUMERATION = 10_318_100
 #: one worker, seed 0: coverage, invariants, the endless-play watch and the laws), as of
 #: the twenty-eighth round
 RECORDED_FUZZ = {
-    ("gerry.gdl", 5): 2_039_619,
-    ("double_dealing_shuffle.gdl", 5): 3_191_639,
-    ("double_down.gdl", 5): 2_280_707,
-    ("evil_deal.gdl", 2): 3_659_537,
-    ("pescetti.gdl", 5): 343_056,
+    ("gerry.gdl", 5): 2_034_852,
+    ("double_dealing_shuffle.gdl", 5): 3_187_216,
+    ("double_down.gdl", 5): 2_252_307,
+    ("evil_deal.gdl", 2): 3_658_557,
+    ("pescetti.gdl", 5): 133_465,
 }
 
 #: A change may add this much work before it fails (then record the new figure, and say

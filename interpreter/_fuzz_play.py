@@ -38,6 +38,9 @@ COUNTER_STEPS = 3
 SHOWN_STEPS = 40
 #: `Explorer.decision` where one seat decides: its move is drawn without listing them.
 _DRAWN = ("drawn",)
+#: `Explorer.decision` at a simultaneous decision's first commit: the other seats' moves
+#: are listed (a seat without one is found now), the first seat's is drawn.
+_DRAWN_FIRST = ("drawn first",)
 #: New objects between two collections of the youngest generation during play.
 YOUNG_THRESHOLD = 10_000
 
@@ -172,14 +175,17 @@ class Explorer:
 
     def decision(self, state, steps) -> Optional[list]:
         """Returns the first deciding seat's legal moves ([] at chance; `_DRAWN` where
-        one seat decides: `step` draws its move without the list), or None after
-        recording the deadlock or error that listing them raised."""
+        one seat decides and `_DRAWN_FIRST` at a simultaneous decision's first commit:
+        `step` draws that seat's move without the list), or None after recording the
+        deadlock or error that listing a seat's moves raised."""
         if state.is_chance():
             return []
         if not state.is_simultaneous():
             return _DRAWN
         # a simultaneous decision is one node until every seat has committed, and a
-        # commit changes no seat's moves: each seat's list is made once per decision
+        # commit changes no seat's moves: each seat that commits after another has its
+        # list made once per decision, at the first commit, so that a seat without a
+        # move is found before anyone commits; the first seat's move is drawn
         listed = self.listed
         if listed[0] is not state or listed[1] is not state.node:
             listed = self.listed = (state, state.node, {})
@@ -187,6 +193,9 @@ class Explorer:
         for seat in state.to_move():
             moves = lists.get(seat)
             if moves is None:
+                if first is None:           # the first commit: this seat's move is drawn
+                    first = _DRAWN_FIRST
+                    continue
                 try:
                     moves = lists[seat] = state.legal_moves(seat)
                 except Exception as err:  # noqa: BLE001 - a deadlock, or another rule error
@@ -215,6 +224,8 @@ class Explorer:
                 seat = state.to_move()[0]
                 if moves is _DRAWN:
                     return self.drawn_step(state, seat, steps)
+                if moves is _DRAWN_FIRST:
+                    return self.drawn_commit(state, seat, steps)
                 move = moves[self.rng.randrange(len(moves))]
                 steps.append(move_step(seat, move))
                 state.apply(move, seat)
@@ -240,6 +251,25 @@ class Explorer:
                 self.error(err, steps)
             return False
         steps.append({"player": seat.name, "move": state.history[made][1]})
+        return True
+
+    def drawn_commit(self, state, seat, steps) -> bool:
+        """Commits the first seat's move of a simultaneous decision, drawn with
+        `State.random_move`: the move its list holds at `rng.randrange` of its length,
+        without the list.  Returns False after recording the error it raised: a
+        deadlock or another error of listing the moves as `decision` records them, else
+        the rules'."""
+        try:
+            move = state.random_move(self.rng, seat)
+        except Exception as err:  # noqa: BLE001 - a deadlock, or another rule error
+            self.error(err, steps, at_state=True, state=state)
+            return False
+        steps.append(move_step(seat, move))
+        try:
+            state.apply(move, seat)
+        except Exception as err:  # noqa: BLE001 - the rules failed on this step
+            self.error(err, steps)
+            return False
         return True
 
     def after_step(self, state, steps) -> bool:

@@ -373,6 +373,42 @@ def test_a_simultaneous_decision_lists_each_seat_once(monkeypatch):
     assert len(listed) > 40 and len({(id(n), s) for n, s in listed}) == len(listed)
 
 
+def test_a_simultaneous_decisions_first_commit_is_drawn_as_from_its_list(monkeypatch):
+    # the first seat to commit is not listed (the others are, so that a seat without a
+    # move is found before anyone commits), and its drawn move is the one its list holds
+    # at rng.randrange: the same playthroughs as listing it
+    from interpreter._fuzz_common import declarations, move_step
+    from interpreter._fuzz_play import Explorer
+    from interpreter.state import State
+    game = load(str(RULESETS / "double_dealing_shuffle.gdl"))
+
+    def explored():
+        x = Explorer(game, declarations(game.ruleset), 0, 500, law_every=0)
+        x.run(float("inf"), max_playthroughs=6)
+        return x.steps, sorted(x.findings), x.rng.getstate()
+
+    firsts, legal_moves = [], State.legal_moves
+
+    def listing(state, seat=None):
+        if state.is_simultaneous() and not state.node[3] and seat is state.to_move()[0]:
+            firsts.append(seat)
+        return legal_moves(state, seat)
+
+    monkeypatch.setattr(State, "legal_moves", listing)
+    drawn = explored()
+    assert not firsts
+
+    def listed_commit(self, state, seat, steps):      # the first commit drawn from its list
+        moves = state.legal_moves(seat)
+        move = moves[self.rng.randrange(len(moves))]
+        steps.append(move_step(seat, move))
+        state.apply(move, seat)
+        return True
+
+    monkeypatch.setattr(Explorer, "drawn_commit", listed_commit)
+    assert explored() == drawn and len(firsts) > 20
+
+
 def test_playthroughs_collect_the_young_generation_less_often(monkeypatch):
     import gc
     from interpreter import load_text

@@ -36,11 +36,27 @@ CORPUS_LIMIT = 200
 COUNTER_STEPS = 3
 #: Steps of a repeating part shown in a finding.
 SHOWN_STEPS = 40
-#: `Explorer.decision` where one seat decides: its move is drawn without listing them.
-_DRAWN = ("drawn",)
-#: `Explorer.decision` at a simultaneous decision's first commit: the other seats' moves
-#: are listed (a seat without one is found now), the first seat's is drawn.
-_DRAWN_FIRST = ("drawn first",)
+#: `Explorer.decision`'s answers, how `step` makes the step: chance draws; one seat
+#: decides (its move drawn without listing them); a seat commits at a simultaneous
+#: decision (drawn likewise; the other seats were checked to have a move).
+_CHANCE, _DRAWN, _DRAWN_COMMIT = ("chance",), ("drawn",), ("drawn commit",)
+
+
+class _FirstMove:
+    """A stand-in random source whose every draw is 0: `State.random_move` with it
+    finds a seat's first legal move (or raises the deadlock its listing would) without
+    making the list, and without drawing from the explorer's source."""
+
+    @staticmethod
+    def randrange(n):
+        return 0
+
+    @staticmethod
+    def getrandbits(k):
+        return 0
+
+
+_FIRST_MOVE = _FirstMove()
 #: New objects between two collections of the youngest generation during play.
 YOUNG_THRESHOLD = 10_000
 
@@ -89,7 +105,7 @@ class Explorer:
         self.shortest = False                   # set while a breadth-first walk runs
         self.head = header(game.prog)
         self.lazy = self.replays = 0            # playthroughs keyed by heads, and replayed
-        self.listed: tuple = (None, None, {})   # (state, its node, seat -> its moves)
+        self.checked: tuple = (None, None)      # (state, its node): its seats checked
         self.int_slots = int_slots(game)
 
     # ------------------------------------------------------------------ driving
@@ -161,49 +177,40 @@ class Explorer:
 
     def advance(self, state, steps, laws: bool, fingerprint) -> bool:
         """Makes one random step and checks it; returns False after a finding."""
-        moves = self.decision(state, steps)
-        if moves is None:
+        how = self.decision(state, steps)
+        if how is None:
             return False
         if laws and not self.check_laws(state, steps, LIGHT_LAWS):
             return False
-        if not self.step(state, steps, moves):
+        if not self.step(state, steps, how):
             return False
         self.steps += 1
         if fingerprint is not None:
             fingerprint(state, steps[-1])
         return self.after_step(state, steps)
 
-    def decision(self, state, steps) -> Optional[list]:
-        """Returns the first deciding seat's legal moves ([] at chance; `_DRAWN` where
-        one seat decides and `_DRAWN_FIRST` at a simultaneous decision's first commit:
-        `step` draws that seat's move without the list), or None after recording the
-        deadlock or error that listing a seat's moves raised."""
+    def decision(self, state, steps) -> Optional[tuple]:
+        """Returns how `step` makes the step here (`_CHANCE`, `_DRAWN` where one seat
+        decides, `_DRAWN_COMMIT` at a simultaneous decision), or None after recording
+        the deadlock or error that finding a seat's move raised."""
         if state.is_chance():
-            return []
+            return _CHANCE
         if not state.is_simultaneous():
             return _DRAWN
         # a simultaneous decision is one node until every seat has committed, and a
-        # commit changes no seat's moves: each seat that commits after another has its
-        # list made once per decision, at the first commit, so that a seat without a
-        # move is found before anyone commits; the first seat's move is drawn
-        listed = self.listed
-        if listed[0] is not state or listed[1] is not state.node:
-            listed = self.listed = (state, state.node, {})
-        lists, first = listed[2], None
-        for seat in state.to_move():
-            moves = lists.get(seat)
-            if moves is None:
-                if first is None:           # the first commit: this seat's move is drawn
-                    first = _DRAWN_FIRST
-                    continue
+        # commit changes no seat's moves: at its first commit here, every seat after
+        # the committing one is checked to have a move (its first legal one found
+        # without the list), so that a seat without one is found before anyone commits
+        checked = self.checked
+        if checked[0] is not state or checked[1] is not state.node:
+            self.checked = (state, state.node)
+            for seat in state.to_move()[1:]:
                 try:
-                    moves = lists[seat] = state.legal_moves(seat)
+                    state.random_move(_FIRST_MOVE, seat)
                 except Exception as err:  # noqa: BLE001 - a deadlock, or another rule error
                     self.error(err, steps, at_state=True, state=state)
                     return None
-            if first is None:
-                first = moves
-        return first
+        return _DRAWN_COMMIT
 
     def decision_moves(self, state, seat, steps) -> Optional[list]:
         """Returns a seat's legal moves, or None after recording why there are none."""
@@ -213,22 +220,17 @@ class Explorer:
             self.error(err, steps, at_state=True, state=state)
             return None
 
-    def step(self, state, steps, moves) -> bool:
-        """Makes one random step; returns False after recording the error it raised."""
+    def step(self, state, steps, how) -> bool:
+        """Makes one random step (`how`: `decision`'s answer); returns False after
+        recording the error it raised."""
+        if how is _DRAWN:
+            return self.drawn_step(state, state.to_move()[0], steps)
+        if how is _DRAWN_COMMIT:
+            return self.drawn_commit(state, state.to_move()[0], steps)
         try:
-            if state.is_chance():
-                outcome = state.sample_chance(self.rng)
-                steps.append(chance_step(outcome))
-                state.apply_chance(outcome)
-            else:
-                seat = state.to_move()[0]
-                if moves is _DRAWN:
-                    return self.drawn_step(state, seat, steps)
-                if moves is _DRAWN_FIRST:
-                    return self.drawn_commit(state, seat, steps)
-                move = moves[self.rng.randrange(len(moves))]
-                steps.append(move_step(seat, move))
-                state.apply(move, seat)
+            outcome = state.sample_chance(self.rng)
+            steps.append(chance_step(outcome))
+            state.apply_chance(outcome)
         except Exception as err:  # noqa: BLE001 - the rules failed on this step
             self.error(err, steps)
             return False
@@ -254,7 +256,7 @@ class Explorer:
         return True
 
     def drawn_commit(self, state, seat, steps) -> bool:
-        """Commits the first seat's move of a simultaneous decision, drawn with
+        """Commits a seat's move at a simultaneous decision, drawn with
         `State.random_move`: the move its list holds at `rng.randrange` of its length,
         without the list.  Returns False after recording the error it raised: a
         deadlock or another error of listing the moves as `decision` records them, else

@@ -357,26 +357,11 @@ def test_a_head_is_equal_where_the_key_is(kinds, alike):
     assert a.key() == b.key() and head(a) == head(b)
 
 
-def test_a_simultaneous_decision_lists_each_seat_once(monkeypatch):
-    # a seat still to commit has the moves it had before another seat committed: the
-    # explorer lists them once per decision, not once per commit
-    from interpreter._fuzz_common import declarations
-    from interpreter._fuzz_play import Explorer
-    from interpreter.state import State
-    game = load(str(RULESETS / "double_dealing_shuffle.gdl"))
-    listed, legal_moves = [], State.legal_moves
-    monkeypatch.setattr(State, "legal_moves", lambda state, seat=None: (
-        listed.append((state.node, seat)), legal_moves(state, seat))[1])
-    x = Explorer(game, declarations(game.ruleset), 0, 500, law_every=0)
-    x.run(float("inf"), max_playthroughs=2)
-    # (the nodes are held in `listed`, so no two of them share an id)
-    assert len(listed) > 40 and len({(id(n), s) for n, s in listed}) == len(listed)
-
-
-def test_a_simultaneous_decisions_first_commit_is_drawn_as_from_its_list(monkeypatch):
-    # the first seat to commit is not listed (the others are, so that a seat without a
-    # move is found before anyone commits), and its drawn move is the one its list holds
-    # at rng.randrange: the same playthroughs as listing it
+def test_a_simultaneous_decisions_commits_are_drawn_as_from_their_lists(monkeypatch):
+    # no seat's moves are listed at a simultaneous decision (`random_move` draws each
+    # commit, and checks the seats after the first to have a move without its list),
+    # and each drawn move is the one its list holds at rng.randrange: the same
+    # playthroughs as listing them
     from interpreter._fuzz_common import declarations, move_step
     from interpreter._fuzz_play import Explorer
     from interpreter.state import State
@@ -387,18 +372,18 @@ def test_a_simultaneous_decisions_first_commit_is_drawn_as_from_its_list(monkeyp
         x.run(float("inf"), max_playthroughs=6)
         return x.steps, sorted(x.findings), x.rng.getstate()
 
-    firsts, legal_moves = [], State.legal_moves
+    listed, legal_moves = [], State.legal_moves
 
     def listing(state, seat=None):
-        if state.is_simultaneous() and not state.node[3] and seat is state.to_move()[0]:
-            firsts.append(seat)
+        if state.is_simultaneous():
+            listed.append(seat)
         return legal_moves(state, seat)
 
     monkeypatch.setattr(State, "legal_moves", listing)
     drawn = explored()
-    assert not firsts
+    assert not listed
 
-    def listed_commit(self, state, seat, steps):      # the first commit drawn from its list
+    def listed_commit(self, state, seat, steps):      # each commit drawn from its list
         moves = state.legal_moves(seat)
         move = moves[self.rng.randrange(len(moves))]
         steps.append(move_step(seat, move))
@@ -406,7 +391,28 @@ def test_a_simultaneous_decisions_first_commit_is_drawn_as_from_its_list(monkeyp
         return True
 
     monkeypatch.setattr(Explorer, "drawn_commit", listed_commit)
-    assert explored() == drawn and len(firsts) > 20
+    assert explored() == drawn and len(listed) > 40
+
+
+def test_a_seat_without_a_move_at_a_simultaneous_decision_is_found_before_any_commit():
+    # p1 could commit, but p2 has no move: the playthrough stops before p1's commit
+    from interpreter import load_text
+    from interpreter._fuzz_common import declarations
+    from interpreter._fuzz_play import Explorer
+    game = load_text('''game "Nothing to give"
+players 2
+var given[player]: int = 0
+action give(n: 1..(if me == p2 then 0 else 2)) "Give one or two tokens; p2 has none":
+    given[me] += n
+flow:
+    simultaneously p in players: give
+    draw
+''')
+    x = Explorer(game, declarations(game.ruleset), 0, 100, law_every=0)
+    x.run(float("inf"), max_playthroughs=1)
+    (found,) = x.findings.values()
+    assert found["message"] == "deadlock: p2 must move but has no legal move (give)"
+    assert found["steps"] == []
 
 
 def test_playthroughs_collect_the_young_generation_less_often(monkeypatch):

@@ -268,10 +268,12 @@ class _Player:
         ends them, yielded in place of its game's state."""
         from .agents import play_out
         game, agents = self.game, self.agents
-        for seed in seeds:
-            try:
+        rng = random.Random()       # seeded again for each game: `Random(seed)`'s stream,
+        for seed in seeds:          # without a new source a game (a game of Kuhn poker
+            try:                    # takes a twelfth longer with one)
                 state = game.new_state(seed)
-                play_out(state, agents, random.Random(seed))
+                rng.seed(seed)
+                play_out(state, agents, rng)
             except GdlError as err:
                 yield seed, err
                 return

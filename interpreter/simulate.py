@@ -268,9 +268,11 @@ class _Player:
         ends them, yielded in place of its game's state."""
         from .agents import play_out
         game, agents = self.game, self.agents
-        rng = random.Random()       # seeded again for each game: `Random(seed)`'s stream,
-        for seed in seeds:          # without a new source a game (a game of Kuhn poker
-            try:                    # takes a twelfth longer with one)
+        # one source, seeded again for each game: `Random(seed)`'s stream without a new
+        # source a game (a game of Kuhn poker takes a twelfth longer with one)
+        rng = random.Random()
+        for seed in seeds:
+            try:
                 state = game.new_state(seed)
                 rng.seed(seed)
                 play_out(state, agents, rng)

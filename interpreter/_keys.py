@@ -99,9 +99,11 @@ def _key_function(layout, whole: bool = True):
         kind = node[0] if node is not None else 0
         if kind == DECIDE:                      # one seat decides: its index says it
             nk = (kind, node[1].id, node[2][0].index)
-        elif kind == SIMUL:
-            nk = (kind, node[1].id, canonical(tuple(node[2])),
-                  tuple(sorted((p.index, m.text) for p, m in node[3].items())))
+        elif kind == SIMUL:                     # the seats (a tuple) and who committed what
+            committed = node[3]
+            nk = (kind, node[1].id, canonical(node[2]),
+                  tuple(sorted([(p.index, m.text) for p, m in committed.items()]))
+                  if committed else ())
         elif kind == CHANCE:                    # few distinct chance nodes: forms kept
             nk = canonical(node)
         else:

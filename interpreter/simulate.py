@@ -269,7 +269,7 @@ class _Player:
         from .agents import play_out
         game, agents = self.game, self.agents
         # one source, seeded again for each game: `Random(seed)`'s stream without a new
-        # source a game (a game of Kuhn poker takes a twelfth longer with one)
+        # source a game (a game of four decisions takes a twelfth longer with one)
         rng = random.Random()
         for seed in seeds:
             try:

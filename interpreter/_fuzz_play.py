@@ -57,6 +57,7 @@ class _FirstMove:
 
 
 _FIRST_MOVE = _FirstMove()
+
 #: New objects between two collections of the youngest generation during play.
 YOUNG_THRESHOLD = 10_000
 
@@ -204,10 +205,17 @@ class Explorer:
         checked = self.checked
         if checked[0] is not state or checked[1] is not state.node:
             self.checked = (state, state.node)
-            for seat in state.to_move()[1:]:
+            seats = state.to_move()
+            for seat in seats[1:]:
                 try:
                     state.random_move(_FIRST_MOVE, seat)
                 except Exception as err:  # noqa: BLE001 - a deadlock, or another rule error
+                    # the first seat's own error comes first, if it has one, as listing
+                    # the seats in order found it
+                    try:
+                        state.random_move(_FIRST_MOVE, seats[0])
+                    except Exception as first:  # noqa: BLE001 - the same kinds
+                        err = first
                     self.error(err, steps, at_state=True, state=state)
                     return None
         return _DRAWN_COMMIT

@@ -394,15 +394,18 @@ def test_a_simultaneous_decisions_commits_are_drawn_as_from_their_lists(monkeypa
     assert explored() == drawn and len(listed) > 40
 
 
-def test_a_seat_without_a_move_at_a_simultaneous_decision_is_found_before_any_commit():
-    # p1 could commit, but p2 has no move: the playthrough stops before p1's commit
+@pytest.mark.parametrize("p1_tokens, stuck", [(2, "p2"), (0, "p1")])
+def test_a_seat_without_a_move_at_a_simultaneous_decision_is_found_before_any_commit(
+        p1_tokens, stuck):
+    # p2 has no move: the playthrough stops before p1's commit, and where neither has
+    # one, p1's deadlock is the one found, as listing the seats in order found it
     from interpreter import load_text
     from interpreter._fuzz_common import declarations
     from interpreter._fuzz_play import Explorer
-    game = load_text('''game "Nothing to give"
+    game = load_text(f'''game "Nothing to give"
 players 2
 var given[player]: int = 0
-action give(n: 1..(if me == p2 then 0 else 2)) "Give one or two tokens; p2 has none":
+action give(n: 1..(if me == p2 then 0 else {p1_tokens})) "Give tokens; p2 has none":
     given[me] += n
 flow:
     simultaneously p in players: give
@@ -411,7 +414,7 @@ flow:
     x = Explorer(game, declarations(game.ruleset), 0, 100, law_every=0)
     x.run(float("inf"), max_playthroughs=1)
     (found,) = x.findings.values()
-    assert found["message"] == "deadlock: p2 must move but has no legal move (give)"
+    assert found["message"] == f"deadlock: {stuck} must move but has no legal move (give)"
     assert found["steps"] == []
 
 

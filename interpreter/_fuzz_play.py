@@ -178,7 +178,7 @@ class Explorer:
 
     def advance(self, state, steps, laws: bool, fingerprint) -> bool:
         """Makes one random step and checks it; returns False after a finding."""
-        how = self.decision(state, steps)
+        how = self.decision(state, steps, laws)
         if how is None:
             return False
         if laws and not self.check_laws(state, steps, LIGHT_LAWS):
@@ -190,10 +190,11 @@ class Explorer:
             fingerprint(state, steps[-1])
         return self.after_step(state, steps)
 
-    def decision(self, state, steps) -> Optional[tuple]:
+    def decision(self, state, steps, laws: bool = False) -> Optional[tuple]:
         """Returns how `step` makes the step here (`_CHANCE`, `_DRAWN` where one seat
         decides, `_DRAWN_COMMIT` at a simultaneous decision), or None after recording
-        the deadlock or error that finding a seat's move raised."""
+        the deadlock or error that finding a seat's move raised.  `laws`: the laws are
+        checked before the step."""
         if state.is_chance():
             return _CHANCE
         if not state.is_simultaneous():
@@ -201,12 +202,13 @@ class Explorer:
         # a simultaneous decision is one node until every seat has committed, and a
         # commit changes no seat's moves: at its first commit here, every seat after
         # the committing one is checked to have a move (its first legal one found
-        # without the list), so that a seat without one is found before anyone commits
+        # without the list), so that a seat without one is found before anyone
+        # commits, and the committing seat too where the laws come before its draw
         checked = self.checked
         if checked[0] is not state or checked[1] is not state.node:
             self.checked = (state, state.node)
             seats = state.to_move()
-            for seat in seats[1:]:
+            for seat in (seats if laws else seats[1:]):
                 try:
                     state.random_move(_FIRST_MOVE, seat)
                 except Exception as err:  # noqa: BLE001 - a deadlock, or another rule error

@@ -418,6 +418,31 @@ flow:
     assert found["steps"] == []
 
 
+def test_the_committing_seats_deadlock_is_found_before_the_laws_are_checked(monkeypatch):
+    # where the laws are due before a step, a simultaneous decision's committing seat is
+    # checked to have a move first, as listing it did: the laws never see the deadlock
+    from interpreter import load_text
+    from interpreter._fuzz_common import declarations
+    from interpreter._fuzz_play import Explorer
+    game = load_text('''game "Nothing to give"
+players 2
+var given[player]: int = 0
+action give(n: 1..(if me == p1 then 0 else 2)) "Give tokens; p1 has none":
+    given[me] += n
+flow:
+    simultaneously p in players: give
+    draw
+''')
+    checked, check_laws = [], Explorer.check_laws
+    monkeypatch.setattr(Explorer, "check_laws", lambda self, *a: (
+        checked.append(a), check_laws(self, *a))[1])
+    x = Explorer(game, declarations(game.ruleset), 0, 100)
+    x.run(float("inf"), max_playthroughs=1)
+    (found,) = x.findings.values()
+    assert found["message"] == "deadlock: p1 must move but has no legal move (give)"
+    assert found["steps"] == [] and checked == []
+
+
 def test_playthroughs_collect_the_young_generation_less_often(monkeypatch):
     import gc
     from interpreter import load_text

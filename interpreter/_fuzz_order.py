@@ -125,15 +125,18 @@ class OrderExplorer:
         return False
 
     def random_step(self, state):
+        """A random step as a trace step, or None at a deadlock (the explorer reports
+        it).  A move is drawn without listing them: `random_move` gives the one the list
+        holds at `rng.randrange` of its length."""
         try:
             if state.is_chance():
                 from ._fuzz_common import chance_step
                 return chance_step(state.sample_chance(self.rng))
             seat = state.to_move()[0]
-            moves = state.legal_moves(seat)
+            move = state.random_move(self.rng, seat)
         except Exception:  # noqa: BLE001 - a deadlock: the explorer reports it
             return None
-        return {"player": seat.name, "move": moves[self.rng.randrange(len(moves))].text}
+        return {"player": seat.name, "move": move.text}
 
     def fired_counts(self):
         cov = self.x.game.coverage or {}

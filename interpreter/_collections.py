@@ -62,14 +62,20 @@ class CollectionMixin:
 
     def domain(self, node, scope):
         """A closure giving an action parameter's candidates, which are only iterated: a
-        run-time range stays a `range` (same values, same order) instead of a tuple."""
+        run-time range stays a `range` (same values, same order) instead of a tuple.  A
+        constant range's closure carries it as `numbers` (a move's text is read by the
+        number its word spells, not by each candidate's text)."""
         if isinstance(node, A.Range):
             lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
-            if _folded(lo, hi) is None:
+            both = _folded(lo, hi)
+            if both is None:
                 fn = lambda st: range(lo(st), hi(st) + 1)  # noqa: E731
                 fn.range_ends = lambda ctx: (ctx.sub(lo), f"{ctx.sub(hi)} + 1")
                 return fuse(fn, lambda ctx: "{}({}, {})".format(ctx.k(range),
                                                                *fn.range_ends(ctx)))
+            fn = self.collection(node, scope)
+            fn.numbers = range(both[0], both[1] + 1)
+            return fn
         return self.collection(node, scope)
 
     def iterable(self, node, scope):

@@ -627,7 +627,12 @@ class State:
             if len(params) == 1:                # the common case, as one loop
                 _, slot, domain = params[0]
                 word = words[1]
-                for v in list(domain(self)):
+                values = domain(self)
+                if type(values) is range:       # the one number with the word's text
+                    values = _in_range(values, word)
+                elif hasattr(domain, "numbers"):
+                    values = _in_range(domain.numbers, word)
+                for v in list(values):
                     if (v.text if type(v) in HAS_TEXT else text_of(v)) == word:
                         frame[slot] = v
                         if all(req(self) for req, _, _ in requires):
@@ -1223,7 +1228,12 @@ def _search_args(st, params, requires, words, i: int, args: tuple) -> Optional[t
     _, slot, domain = params[i]
     word = words[i + 1]
     frame = st.frame
-    for v in list(domain(st)):
+    values = domain(st)
+    if type(values) is range:                   # the one number with the word's text
+        values = _in_range(values, word)
+    elif hasattr(domain, "numbers"):
+        values = _in_range(domain.numbers, word)
+    for v in list(values):
         kind = type(v)
         t = v.text if kind in HAS_TEXT else str(v) if kind is int else text_of(v)
         if not t or " " in t:                   # words cannot tell where it ends
@@ -1235,6 +1245,17 @@ def _search_args(st, params, requires, words, i: int, args: tuple) -> Optional[t
                 return found
     frame[slot] = None
     return None
+
+
+def _in_range(values: range, word: str) -> tuple:
+    """The values of a range whose text is `word`: the number it spells, if the range
+    holds it (no number has an empty text or a space, so none before it makes the match
+    uncertain)."""
+    try:
+        v = int(word)
+    except ValueError:
+        return ()
+    return (v,) if v in values and str(v) == word else ()
 
 
 _BRACKET_SPACES = re.compile(r"\s*([,\[\]])\s*(?=[^\[]*\])")

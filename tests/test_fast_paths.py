@@ -283,6 +283,43 @@ def test_a_typed_move_may_space_its_brackets_and_commas():
         state.parse_move("select cell[ 9, 9 ]")
 
 
+def test_a_number_in_a_range_is_read_without_going_through_the_range(monkeypatch):
+    # a range's value (a constant range's, `call`, or a run-time one's, `raise`) is the
+    # number the word spells, if the range holds it: a bid of 99,999 is read without a
+    # text made for each number before it; words that int() reads but no number's text
+    # is (a sign, a leading zero, an underscore) name no move, as the listing says
+    import interpreter.state as engine
+    text = '''game "Bids"
+players 1
+option top: 1..100000 = 100000
+var bid: int = 0
+action raise(n: 1..top + bid, m: 0..top + bid):
+    require m < 3
+    bid = n + m
+action call(n: 1..top):
+    bid = n
+flow:
+    choose p1: raise, call
+    draw
+'''
+    state = load_text(text).new_state()
+    texts = []
+    monkeypatch.setattr(engine, "text_of", lambda v: (texts.append(v), str(v))[1])
+    monkeypatch.setattr(engine, "str", lambda v: (texts.append(v), str(v))[1],
+                        raising=False)
+    assert state.parse_move("call 99999").args == (99999,)
+    assert state.parse_move("raise 99999 2").args == (99999, 2)
+    assert len(texts) < 10
+    monkeypatch.undo()
+    state = load_text(text, {"top": 20}).new_state()     # a short list for the errors
+    assert state.parse_move("raise 20 2").args == (20, 2)
+    for word in ("+5", "05", "5_0", "0", "21", "five", "\u0665"):
+        with pytest.raises(MoveError):
+            state.parse_move("call " + word)
+    with pytest.raises(MoveError):
+        state.parse_move("raise 5 3")           # its require fails
+
+
 def test_a_move_text_whose_words_do_not_split_it_is_read_from_the_list():
     # argument texts with spaces: the words cannot say where one ends, so the move is
     # the listing's first with the text (here two moves share it: the law of unique

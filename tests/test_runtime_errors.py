@@ -48,6 +48,24 @@ def move_error(state, text, seat=None):
 
 
 # ---------------------------------------------------------------- move text
+def test_a_suggestion_among_a_hundred_thousand_moves_compares_only_a_few(monkeypatch):
+    # difflib takes about 30 us a candidate: beyond SUGGESTION_POOL of them, only those
+    # sharing the longest start any shares with the word are compared (none where that
+    # is still too many); the case-blind match is looked up among them all
+    import difflib
+    from gdl import errors
+    moves = [f"call {n}" for n in range(1, 100_001)]
+    sizes, close = [], difflib.get_close_matches
+    monkeypatch.setattr(errors.difflib, "get_close_matches", lambda word, pool, **kw: (
+        sizes.append(len(pool)), close(word, pool, **kw))[1])
+    assert errors.did_you_mean("call 1000o", moves) == "call 1000"
+    assert errors.did_you_mean("call 99999x", moves) == "call 99999"
+    assert errors.did_you_mean("cal 5", moves) is None      # all share "cal": too many
+    assert errors.did_you_mean("CALL 5", moves) == "call 5"
+    assert sizes and max(sizes) <= errors.SUGGESTION_POOL
+    assert errors.did_you_mean("cal 5", moves[:50]) == "call 5"    # a small pool: whole
+
+
 def test_a_misspelt_action_gets_a_did_you_mean(gerry):
     state = gerry_turn(gerry)
     err = move_error(state, "slect cell[1,1]")

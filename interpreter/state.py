@@ -627,12 +627,7 @@ class State:
             if len(params) == 1:                # the common case, as one loop
                 _, slot, domain = params[0]
                 word = words[1]
-                values = domain(self)
-                if type(values) is range:       # the one number with the word's text
-                    values = _in_range(values, word)
-                elif hasattr(domain, "numbers"):
-                    values = _in_range(domain.numbers, word)
-                for v in list(values):
+                for v in list(_candidates(self, domain, word)):
                     if (v.text if type(v) in HAS_TEXT else text_of(v)) == word:
                         frame[slot] = v
                         if all(req(self) for req, _, _ in requires):
@@ -1228,12 +1223,7 @@ def _search_args(st, params, requires, words, i: int, args: tuple) -> Optional[t
     _, slot, domain = params[i]
     word = words[i + 1]
     frame = st.frame
-    values = domain(st)
-    if type(values) is range:                   # the one number with the word's text
-        values = _in_range(values, word)
-    elif hasattr(domain, "numbers"):
-        values = _in_range(domain.numbers, word)
-    for v in list(values):
+    for v in list(_candidates(st, domain, word)):
         kind = type(v)
         t = v.text if kind in HAS_TEXT else str(v) if kind is int else text_of(v)
         if not t or " " in t:                   # words cannot tell where it ends
@@ -1245,6 +1235,17 @@ def _search_args(st, params, requires, words, i: int, args: tuple) -> Optional[t
                 return found
     frame[slot] = None
     return None
+
+
+def _candidates(st, domain, word: str):
+    """A parameter's candidates for a move text's word, in domain order: where the
+    domain is a range (worked out now, or a constant one's `numbers`), only the number
+    the word spells, if the range holds it; else every value."""
+    values = domain(st)
+    if type(values) is range:
+        return _in_range(values, word)
+    numbers = getattr(domain, "numbers", None)
+    return values if numbers is None else _in_range(numbers, word)
 
 
 def _in_range(values: range, word: str) -> tuple:

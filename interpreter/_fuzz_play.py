@@ -190,7 +190,7 @@ class Explorer:
             fingerprint(state, steps[-1])
         return self.after_step(state, steps)
 
-    def decision(self, state, steps, laws: bool = False) -> Optional[tuple]:
+    def decision(self, state, steps, laws: bool) -> Optional[tuple]:
         """Returns how `step` makes the step here (`_CHANCE`, `_DRAWN` where one seat
         decides, `_DRAWN_COMMIT` at a simultaneous decision), or None after recording
         the deadlock or error that finding a seat's move raised.  `laws`: the laws are

@@ -26,9 +26,11 @@ def _load(path, sets):
 
 
 def cmd_check(args) -> int:
-    from interpreter import load
+    from .checker import check_file
     for path in args.files:
-        game = load(path)
+        ruleset = check_file(path)
+        from interpreter import Game        # after the language's checks: a file with
+        game = Game(ruleset, {})            # errors is told without loading the engine
         prof = game.profile()
         print(f"ok  {path}: {prof['title']} - {prof['players']} players, "
               f"{prof['information']} information"

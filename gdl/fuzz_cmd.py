@@ -28,7 +28,7 @@ from .errors import OptionError
 
 def add_fuzz_parser(subparsers):
     """Adds the `fuzz` command to the `gdl` argument parser's subparsers."""
-    from interpreter.fuzz import DEFAULT_BUDGET, DEFAULT_MAX_STATES, DEFAULT_MAX_STEPS
+    from interpreter.fuzz_limits import DEFAULT_BUDGET, DEFAULT_MAX_STATES, DEFAULT_MAX_STEPS
 
     from .cli import RULESET
     p = subparsers.add_parser(

@@ -36,10 +36,8 @@ from ._fuzz_diff import DiffResult, diff
 from ._fuzz_report import coverage_rows, dead_findings, report_json, report_text
 from ._fuzz_sweep import changed_option, player_configs, sweep_configs, value_text
 from ._workers import LOST_WORKER, check_main_guard, stop_now, worker_pool
+from .fuzz_limits import DEFAULT_BUDGET, DEFAULT_MAX_STATES, DEFAULT_MAX_STEPS
 
-DEFAULT_BUDGET = 10.0
-DEFAULT_MAX_STEPS = 10_000
-DEFAULT_MAX_STATES = 20_000
 #: Seeded playthroughs (at most, and their step limit) that compare a swept value with
 #: the base; at least PROBE_LEAST of them must have run for a value to be called dead.
 PROBE_RUNS, PROBE_LIMIT, PROBE_LEAST = 12, 300, 3

@@ -236,10 +236,8 @@ def _walk(node):
 
 def load_ruleset(path) -> A.Ruleset:
     """Returns the checked, variant-merged AST of a ruleset file."""
-    from gdl.checker import check
-    ruleset = merge_variant(parse_file(path), parse_file)
-    check(ruleset)
-    return ruleset
+    from gdl.checker import check_file
+    return check_file(path)
 
 
 def load(path, options: Optional[Mapping[str, object]] = None,

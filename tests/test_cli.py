@@ -291,6 +291,34 @@ def test_the_command_line_starts_without_the_worker_pools_modules():
     assert out.strip() == "[]"
 
 
+def _engine_modules_after(code: str) -> str:
+    """The engine's modules that a fresh Python has imported after running `code`, as
+    the last line of what it prints."""
+    import subprocess
+    import sys
+    code += ("; import sys; print(sorted(m for m in sys.modules "
+             "if m.startswith('interpreter.') and m != 'interpreter.fuzz_limits'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    return out.stdout.strip().splitlines()[-1]
+
+
+def test_help_starts_without_the_engine():
+    """`gdl --help` and every command's help, fuzz's defaults included, need no engine
+    (importing it is about 0.15 s of a 0.3 s start)."""
+    assert _engine_modules_after(
+        "import gdl.cli; gdl.cli.build_parser().format_help()") == "[]"
+
+
+def test_check_reports_a_files_errors_before_loading_the_engine(tmp_path):
+    bad = tmp_path / "bad.gdl"
+    bad.write_text('game "x"\nplayers 2\nflow:\n    win p3\n')
+    found = _engine_modules_after(
+        f"import gdl.cli; print(gdl.cli.main(['check', {str(bad)!r}]))")
+    assert found == "[]"
+    found = _engine_modules_after(
+        f"import gdl.cli; print(gdl.cli.main(['check', {str(GERRY)!r}]))")
+    assert "interpreter._compiler" in found        # a good file is compiled as well
+
 def test_run_keeps_running_figures_not_a_list_of_every_game(capsys):
     """`gdl run -n 10000000`: the summary's memory does not grow with the games."""
     import argparse

@@ -31,7 +31,7 @@ from ._tables import check_tables
 from ._typedecls import TypePass
 from ._typesys import EnumT, ListT, OptT, Prim, Ty, ZoneT
 
-__all__ = ["check", "CheckedInfo", "CheckError", "CheckProblem", "Symbol", "Ty", "Prim",
+__all__ = ["check", "check_file", "CheckedInfo", "CheckError", "CheckProblem", "Symbol", "Ty", "Prim",
            "EnumT", "ZoneT", "OptT", "ListT"]
 
 
@@ -60,6 +60,17 @@ def check(ruleset: A.Ruleset) -> CheckedInfo:
     check_flow(ruleset, scope, report)
     report.finish()
     return _info(scope, types)
+
+
+def check_file(path) -> A.Ruleset:
+    """Returns the AST of a ruleset or variant file with its base merged in, checked, or
+    raises GdlSyntaxError or CheckError; the language's half of loading a game, so that
+    `gdl check` meets a file's errors before it loads the engine."""
+    from ..parser import parse_file
+    from ..variants import merge_variant
+    ruleset = merge_variant(parse_file(path), parse_file)
+    check(ruleset)
+    return ruleset
 
 
 def _info(scope, types: TypePass) -> CheckedInfo:

@@ -215,6 +215,17 @@ def answers(got, command):
     return [lines for cmd, lines in got if cmd == command]
 
 
+def test_piped_input_does_without_prompt_toolkit():
+    """prompt_toolkit is a tenth of a second to import; a script that pipes its commands
+    in never uses it."""
+    code = ("import io, sys; sys.stdin = io.StringIO('moves\\nquit\\n'); import gdl.cli; "
+            f"gdl.cli.main(['play', {str(GERRY)!r}]); "
+            "print(sorted(m for m in sys.modules if m.startswith('prompt_toolkit')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "25 legal moves" in out.stdout, out.stdout + out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
 def test_piped_commands(tmp_path):
     trace = tmp_path / "t.json"
     script = "\n".join([

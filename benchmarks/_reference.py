@@ -14,6 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: the checkout, as in CI (run.py's `--reference` and counts.py's `--reference-dir` name
 #: another)
 REFERENCE = ROOT.parent / "shared" / "bench-reference"
+#: our own plain playouts of games that are not seed games (a sixth game's yardstick),
+#: written as the references are
+PLAIN = ROOT / "benchmarks" / "plain"
 
 
 def reference_playout(name: str, folder=REFERENCE):

@@ -32,7 +32,7 @@ from typing import Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))     # `_reference`, however this is loaded
 
-from _reference import REFERENCE, reference_playout  # noqa: E402
+from _reference import PLAIN, REFERENCE, reference_playout  # noqa: E402
 
 #: untraced playouts before the count, making most generated code (a site's step, say)
 WARM_PLAYOUTS = 5
@@ -46,6 +46,7 @@ DEFAULTS = [
     ("double_down.gdl", 20, {}),
     ("evil_deal.gdl", 20, {}),
     ("pescetti.gdl", 5, {"mode": "random"}),
+    ("classics/whist_hand.gdl", 20, {}),
 ]
 
 #: a ruleset's stem -> the options the benchmark plays it with (as its reference does)
@@ -251,7 +252,8 @@ def main(argv=None):
             shown = " ".join(f"-o {k}={v}" for k, v in timed.items()) or "no option"
             print(f"  reference: not compared (the benchmark times it with {shown})")
             continue
-        ref = reference_counts(path.stem, n, args.reference_dir)
+        ref = reference_counts(path.stem, n, args.reference_dir) or \
+            reference_counts(path.stem, n, PLAIN)       # a sixth game: our plain playout
         if ref is not None:
             print(reference_line(gdl, ref, n))
     if args.fuzz:

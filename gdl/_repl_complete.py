@@ -15,7 +15,8 @@ _MOVE_ARG = {"why", "play"}
 
 
 class ReplCompleter(Completer):
-    """Completes a `Repl`'s input line (what completes where: gdl._repl_input's docstring)."""
+    """Completes a `Repl`'s input line (what completes where: `gdl._repl_input`'s
+    docstring)."""
 
     def __init__(self, repl):
         self.repl = repl

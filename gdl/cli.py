@@ -29,8 +29,10 @@ def cmd_check(args) -> int:
     from .checker import check_file
     for path in args.files:
         ruleset = check_file(path)
-        from interpreter import Game        # after the language's checks: a file with
-        game = Game(ruleset, {})            # errors is told without loading the engine
+        # the engine is imported only once a file passed the language's checks, so a
+        # file with errors is told without loading it
+        from interpreter import Game
+        game = Game(ruleset, {})
         prof = game.profile()
         print(f"ok  {path}: {prof['title']} - {prof['players']} players, "
               f"{prof['information']} information"

@@ -31,8 +31,8 @@ from ._tables import check_tables
 from ._typedecls import TypePass
 from ._typesys import EnumT, ListT, OptT, Prim, Ty, ZoneT
 
-__all__ = ["check", "check_file", "CheckedInfo", "CheckError", "CheckProblem", "Symbol", "Ty", "Prim",
-           "EnumT", "ZoneT", "OptT", "ListT"]
+__all__ = ["check", "check_file", "CheckedInfo", "CheckError", "CheckProblem", "Symbol", "Ty",
+           "Prim", "EnumT", "ZoneT", "OptT", "ListT"]
 
 
 @attrs.frozen

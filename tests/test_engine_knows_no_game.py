@@ -1,4 +1,5 @@
-"""The engine knows no game: nothing in gdl/ or interpreter/ names a seed game or its rules."""
+"""The engine knows no game: nothing in gdl/ or interpreter/ names a seed game, a classic
+of rulesets/classics/, or their rules."""
 from __future__ import annotations
 
 import re
@@ -7,7 +8,7 @@ from conftest import ROOT
 
 FORBIDDEN = re.compile(
     r"gerry|double[ _-]?down|double[ _-]?dealing|evil[ _-]?deal|pescetti|free[ _-]?ride|"
-    r"red[ _-]card|chips?\b|trump|kuhn|leduc|caller|king of hearts|gerrymander",
+    r"red[ _-]card|chips?\b|trump|kuhn|leduc|whist|caller|king of hearts|gerrymander",
     re.IGNORECASE)
 
 
@@ -31,5 +32,5 @@ def test_engine_sources_name_no_game():
 
 def test_the_pattern_catches_what_it_must():
     for text in ("Gerry", "double_down", "Double Dealing", "free ride", "red card", "chips",
-                 "trump", "EvilDeal"[:4] + " " + "Deal"):
+                 "trump", "Whist", "EvilDeal"[:4] + " " + "Deal"):
         assert FORBIDDEN.search(text), text

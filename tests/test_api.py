@@ -568,3 +568,17 @@ def test_a_views_hashed_positions_are_its_tokens_crc32_whatever_was_hashed_befor
                     assert token_positions(text, seat.name, size) == \
                         afresh(text, seat.name, size)
             random_playout(state, rng, max_steps=1)
+
+
+def test_the_packages_names_load_when_first_used():
+    """`interpreter` imports its modules when one of its names is first used, so each
+    public name must still be there, the very object its module defines."""
+    import importlib
+
+    import interpreter
+    for name in interpreter.__all__:
+        home = importlib.import_module(f"interpreter.{interpreter._HOMES[name]}")
+        assert getattr(interpreter, name) is getattr(home, name), name
+    assert set(interpreter._HOMES) == set(interpreter.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'nosuch'"):
+        interpreter.nosuch  # noqa: B018

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 from pathlib import Path
 
 from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -121,11 +122,33 @@ def _dedent_error(text: str, path: str) -> GdlSyntaxError:
     return GdlSyntaxError("inconsistent indentation", Span(path, 1, 1), source=text)
 
 
+#: the ASTs of the texts parsed last, by (path, text), at most PARSED_KEPT of them: a
+#: ruleset loaded again in one process (a variant's base, another option value or player
+#: count, the fuzzer's sweeps, `gdl check` of several variants, a reload that left a file
+#: as it was) is not parsed again.  An AST is frozen, so one can serve every load.
+_PARSED: "OrderedDict[tuple, A.Ruleset]" = OrderedDict()
+PARSED_KEPT = 16
+
+
 def parse_text(text: str, path: str = "<string>") -> A.Ruleset:
     """Returns the AST of a ruleset's text, or raises GdlSyntaxError."""
     if not text.endswith("\n"):
         text += "\n"
     SOURCES[path] = text
+    key = (path, text)
+    found = _PARSED.get(key)
+    if found is not None:
+        _PARSED.move_to_end(key)
+        return found
+    ruleset = _parse(text, path)
+    _PARSED[key] = ruleset
+    if len(_PARSED) > PARSED_KEPT:
+        _PARSED.popitem(last=False)
+    return ruleset
+
+
+def _parse(text: str, path: str) -> A.Ruleset:
+    """`parse_text`'s work, where the text was not parsed lately."""
     try:
         tree = _lark().parse(text, start="start")
     except UnexpectedInput as err:

@@ -1650,3 +1650,33 @@ def test_variable_lines_holding_zones_are_remembered_and_the_same_for_every_seat
     assert any(held) and all(line in view.splitlines() for view in views)
     assert [state.view(seat) for seat in game.seats] == views
     assert len(plan.var_memo) == remembered + len(game.seats)
+
+
+def test_a_text_parsed_again_is_the_same_ast_and_an_edited_one_is_parsed_anew(tmp_path):
+    """`parse_text` keeps the ASTs of its last texts by path and text: a ruleset loaded
+    again in one process is not parsed again, and two games of one text share its
+    (frozen) AST without sharing any state; an edited file is parsed anew, and a text
+    with a syntax error keeps failing."""
+    from gdl import parser
+    path = tmp_path / "g.gdl"
+    text = (ROOT / "gerry.gdl").read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    first, again = parser.parse_file(path), parser.parse_file(path)
+    assert again is first
+    assert parser.parse_text(text, "elsewhere.gdl") is not first     # spans name the path
+    a, b = load(str(path)), load(str(path), {"line_rule": "plurality"})
+    assert a.ruleset.decls is b.ruleset.decls
+    sa, sb = a.new_state(1), b.new_state(1)
+    start = len(sb.history)
+    sa.random_run(random.Random(3), 10_000)
+    assert sa.is_terminal() and not sb.is_terminal() and len(sb.history) == start
+    path.write_text(text.replace("game \"Gerry\"", "game \"Gerry edited\""), encoding="utf-8")
+    edited = parser.parse_file(path)
+    assert edited is not first and edited != first
+    for _ in range(parser.PARSED_KEPT + 1):            # the oldest text is let go
+        parser.parse_text(f"# {_}\n" + text, "filler.gdl")
+    assert parser.parse_file(path) is not edited
+    bad = "game \"x\"\nplayers 2\nflow:\n  win p1 +\n"
+    for _ in range(2):
+        with pytest.raises(Exception, match="syntax error"):
+            parser.parse_text(bad, "bad.gdl")

@@ -1673,8 +1673,8 @@ def test_a_text_parsed_again_is_the_same_ast_and_an_edited_one_is_parsed_anew(tm
     path.write_text(text.replace("game \"Gerry\"", "game \"Gerry edited\""), encoding="utf-8")
     edited = parser.parse_file(path)
     assert edited is not first and edited != first
-    for _ in range(parser.PARSED_KEPT + 1):            # the oldest text is let go
-        parser.parse_text(f"# {_}\n" + text, "filler.gdl")
+    for i in range(parser.PARSED_KEPT + 1):            # the oldest text is let go
+        parser.parse_text(f"# {i}\n" + text, "filler.gdl")
     assert parser.parse_file(path) is not edited
     bad = "game \"x\"\nplayers 2\nflow:\n  win p1 +\n"
     for _ in range(2):

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-from collections import OrderedDict
 from pathlib import Path
 
 from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -122,11 +121,7 @@ def _dedent_error(text: str, path: str) -> GdlSyntaxError:
     return GdlSyntaxError("inconsistent indentation", Span(path, 1, 1), source=text)
 
 
-#: the ASTs of the texts parsed last, by (path, text), at most PARSED_KEPT of them: a
-#: ruleset loaded again in one process (a variant's base, another option value or player
-#: count, the fuzzer's sweeps, `gdl check` of several variants, a reload that left a file
-#: as it was) is not parsed again.  An AST is frozen, so one can serve every load.
-_PARSED: "OrderedDict[tuple, A.Ruleset]" = OrderedDict()
+#: how many texts' ASTs `parse_text` keeps (see `_parse`)
 PARSED_KEPT = 16
 
 
@@ -135,20 +130,16 @@ def parse_text(text: str, path: str = "<string>") -> A.Ruleset:
     if not text.endswith("\n"):
         text += "\n"
     SOURCES[path] = text
-    key = (path, text)
-    found = _PARSED.get(key)
-    if found is not None:
-        _PARSED.move_to_end(key)
-        return found
-    ruleset = _parse(text, path)
-    _PARSED[key] = ruleset
-    if len(_PARSED) > PARSED_KEPT:
-        _PARSED.popitem(last=False)
-    return ruleset
+    return _parse(text, path)
 
 
+@functools.lru_cache(maxsize=PARSED_KEPT)
 def _parse(text: str, path: str) -> A.Ruleset:
-    """`parse_text`'s work, where the text was not parsed lately."""
+    """`parse_text`'s work, kept for the last texts by text and path: a ruleset loaded
+    again in one process (another option value or player count, the fuzzer's sweeps, a
+    variant's base, a reload that left the file as it was) is not parsed again.  An AST
+    is frozen, so one serves every load; the path is part of the key, as spans name it;
+    a text that fails to parse is not kept."""
     try:
         tree = _lark().parse(text, start="start")
     except UnexpectedInput as err:

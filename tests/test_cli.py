@@ -299,6 +299,7 @@ def _engine_modules_after(code: str) -> str:
     code += ("; import sys; print(sorted(m for m in sys.modules "
              "if m.startswith('interpreter.') and m != 'interpreter.fuzz_limits'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip(), out.stderr
     return out.stdout.strip().splitlines()[-1]
 
 

@@ -297,16 +297,14 @@ class CollectionMixin:
         fn = self._list_comprehension(loops, test, item)
         if getattr(fn, "repeats", False):
             return self._repeated_lines(fn, loops)
-        if len(loops) != 1:
+        if len(loops) > WRITTEN_LOOPS:
             return fn
-        slot, it = loops[0]
-        scratch = self.scratch
 
-        def lines(ctx):   # the loop with its test and item inline
-            out, v = ctx.tmp(), ctx.tmp()
-            head = [f"for {v} in {ctx.sub(it)}:", *ctx.bind("scratch", slot, v, "    ", scratch)]
-            x = v if getattr(item, "scratch_slot", None) == slot else ctx.sub(item)
-            return [f"{out} = []", *head, *_when(ctx, test, f"{out}.append({x})"),
+        def lines(ctx):   # the loops with their test and item inline
+            out = ctx.tmp()
+            head, held, pad = _loop_heads(ctx, loops, self.scratch)
+            x = held.get(getattr(item, "scratch_slot", None)) or ctx.sub(item)
+            return [f"{out} = []", *head, *_when(ctx, test, f"{out}.append({x})", pad),
                     f"return {ctx.k(tuple)}({out})"]
         return fuse_body(fn, lines, self.def_parameters())
 
@@ -375,24 +373,17 @@ class CollectionMixin:
         if len(loops) == 1:
             return self._aggregate1(f, node, loops[0], test, item, loop)
         fn = self._aggregate_closure(f, node, loops, test, item)
-        if len(loops) == 2 and f not in ("min", "max"):
-            return self._aggregate2(fn, f, loops, test, item)
+        if len(loops) <= WRITTEN_LOOPS:
+            return self._aggregate_loops(fn, f, loops, test, item)
         return fn
 
-    def _aggregate2(self, fn, f, loops, test, item):
-        """A two-loop aggregate (`sum(value(c) for z in cell for c in z)`) written out as
-        two nested loops with its test and item inline, in the generator's order: no
-        generator resumed for every item."""
-        (s0, it0), (s1, it1) = loops
-        scratch = self.scratch
-
+    def _aggregate_loops(self, fn, f, loops, test, item):
+        """An aggregate of several loops (`sum(value(c) for z in cell for c in z)`)
+        written out as nested loops with its test and item inline, in the generator's
+        order: no generator resumed for every item."""
         def lines(ctx):
-            v0, v1 = ctx.tmp(), ctx.tmp()
-            head = [f"for {v0} in {ctx.sub(it0)}:",
-                    *ctx.bind("scratch", s0, v0, "    ", scratch)]
-            head += [f"    for {v1} in {ctx.sub(it1)}:",    # after the outer variable's bind
-                     *ctx.bind("scratch", s1, v1, "        ", scratch)]
-            return _aggregate_body(ctx, f, head, test, item, s1, v1, "        ")
+            head, held, pad = _loop_heads(ctx, loops, self.scratch)
+            return _aggregate_body(ctx, f, head, test, item, held, pad, fn)
         return fuse_body(fn, lines, self.def_parameters())
 
     def _aggregate_closure(self, f, node, loops, test, item):
@@ -419,18 +410,13 @@ class CollectionMixin:
 
     def _aggregate1(self, f, node, loop, test, item, key=None):
         fn = self._aggregate1_closure(f, node, loop, test, item)
-        if f in ("min", "max"):
-            return fn   # no items is an error, which the closure reports
-        slot, it = loop
-        scratch = self.scratch
 
         def lines(ctx):   # the loop with its test and item inline, in the same order
-            v = ctx.tmp()
-            head = [f"for {v} in {ctx.sub(it)}:", *ctx.bind("scratch", slot, v, "    ", scratch)]
+            head, held, pad = _loop_heads(ctx, [loop], self.scratch)
             outer = ctx.loops
             ctx.loops = {**(outer or {}), key: []}   # the parts kept once per evaluation
             try:
-                body = _aggregate_body(ctx, f, head, test, item, slot, v)
+                body = _aggregate_body(ctx, f, head, test, item, held, pad, fn)
                 kept = ctx.loops[key]
             finally:
                 ctx.loops = outer
@@ -508,24 +494,56 @@ class CollectionMixin:
         return extreme1
 
 
-def _aggregate_body(ctx, f, head, test, item, slot, v, pad="    ") -> list:
-    """An aggregate's loop lines (`head`, its innermost body indented by `pad`, whose
-    variable `v` is held for `slot`) with its test and item inline, in order."""
+#: the most loops of one comprehension written out as nested loops in generated code
+#: (Python allows 20 nested blocks in a function); more go through a generator
+WRITTEN_LOOPS = 6
+
+
+def _loop_heads(ctx, loops, scratch) -> tuple:
+    """The nested `for` lines of a comprehension's loops, each variable bound before the
+    next loop's iterable is rendered (it may read it): (lines, {scratch slot: the
+    variable holding it}, the innermost body's indent)."""
+    head, held, pad = [], {}, ""
+    for slot, it in loops:
+        v = ctx.tmp()
+        head += [f"{pad}for {v} in {ctx.sub(it)}:",
+                 *ctx.bind("scratch", slot, v, pad + "    ", scratch)]
+        held[slot] = v
+        pad += "    "
+    return head, held, pad
+
+
+def _aggregate_body(ctx, f, head, test, item, held, pad, empty) -> list:
+    """An aggregate's loop lines (`head`, its innermost body indented by `pad`, its loop
+    variables `held` by slot) with its test and item inline, in order; `empty` is the
+    closure that reports `min` or `max` of no items."""
     tested = f in ("any", "all")      # only the items' truth counts
-    x = v if getattr(item, "scratch_slot", None) == slot else \
-        ctx.test(item) if tested else ctx.sub(item)
+    x = held.get(getattr(item, "scratch_slot", None)) or (
+        ctx.test(item) if tested else ctx.sub(item))
     if f == "sum":     # 0 + x + ... as sum() adds
         total = ctx.tmp()
         return [f"{total} = 0", *head,
                 *_when(ctx, test, f"{total} = {total} + {x}", pad), f"return {total}"]
-    if f == "count":   # the items that are not False
+    if f == "count":   # the items that are not False (a constant one: all or none)
         n = ctx.tmp()
-        return [f"{n} = 0", *head,
-                *_when(ctx, test, f"if {x} is not False: {n} += 1", pad), f"return {n}"]
+        c = _folded(item)
+        line = (f"if {x} is not False: {n} += 1" if c is None else
+                "continue" if c[0] is False else f"{n} += 1")
+        return [f"{n} = 0", *head, *_when(ctx, test, line, pad), f"return {n}"]
     if f == "any":
         return [*head, *_when(ctx, test, f"if {x}: return True", pad), "return False"]
     if f == "all":
         return [*head, *_when(ctx, test, f"if not {x}: return False", pad), "return True"]
+    if f in ("min", "max"):
+        values = ctx.tmp()
+        body = [f"{values} = []", *head, *_when(ctx, test, f"{values}.append({x})", pad)]
+        # no items: the closure reports it, called past the loops, whose variables
+        # (unbound if a loop ran no time) it does not read
+        loops = {k: ctx.held.pop(k) for k in list(ctx.held)
+                 if k[0] == "scratch" and k[1] in held}
+        body.append(f"if not {values}: return {ctx.call(empty, cold=True)}")
+        ctx.held.update(loops)
+        return [*body, f"return {ctx.k(min if f == 'min' else max)}({values})"]
     return [*head, *_when(ctx, test, f"return {x}", pad), "return None"]   # first
 
 

@@ -1761,3 +1761,67 @@ def test_two_loop_aggregates_are_written_out_and_agree_with_the_closures(monkeyp
 def text_of_value(value):
     from interpreter.values import text_of
     return "none" if value is None else text_of(value)
+
+
+#: aggregates and lists of three loops and more, min and max of one and of several, and a
+#: count of a constant item, the innermost loops over zones the outer values name
+MANY_LOOP_PARTS = [
+    "sum(c.n + d.n for p in players for c in hand[p] for d in hand[p] if c.n < d.n)",
+    "count(1 for p in players for c in hand[p] for d in hand[p] if c.n + d.n == 5)",
+    "count(false for p in players for c in hand[p])",
+    "count(1 for c in pile)",
+    "any(c.n + d.n + e.n == 9 for c in pile for d in pile for e in pile if c != d)",
+    "all(c.n <= d.n + 3 for p in players for c in hand[p] for d in pile)",
+    "first(seat(p) * 10 + c.n for p in players for c in hand[p] for d in pile "
+    "if c.n == d.n + 1)",
+    "max(c.n for c in hand[a])",
+    "min(c.n * seat(p) for p in players for c in hand[p])",
+    "max(c.n - d.n for c in pile for d in pile for e in pile)",
+    "[c.n for p in players for c in hand[p] for d in pile if d.n > c.n]",
+    "[i * j for i in 1..2 for j in 1..2 for k in 1..2 for l in 1..2 for m in 1..2 "
+    "for n in 1..2 for o in 1..2 if k + l + m + n + o == 10]"]
+
+
+def test_aggregates_and_lists_of_any_number_of_loops_are_written_out(monkeypatch):
+    """Written out as nested loops (up to `WRITTEN_LOOPS` of them, the last part above
+    has more and goes through the generator), with the same answers as the closures, a
+    rule error where a closure gives one (max of no items), and no warning from Python
+    while compiling them (`count(1 for ...)` once made it warn of `1 is not False`)."""
+    import warnings
+    from gdl.parser import parse_expression
+    from interpreter._collections import WRITTEN_LOOPS
+    from interpreter._scope import Scope
+    answers = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(TWO_LOOPS)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            compiled = [game.prog.compiler.expr(parse_expression(e), Scope())
+                        for e in MANY_LOOP_PARTS]
+            state, seen = game.new_state(), []
+            for _ in range(7):
+                seen.append([text_of_value(game.evaluate(e, state)) if not
+                             ("pile" in e and not state.zones[game.prog.zones[-1].slot])
+                             or not e.startswith("max") else "empty"
+                             for e in MANY_LOOP_PARTS])
+                if state.is_terminal():
+                    break
+                state.apply(state.legal_moves()[-1])
+        written = [fn.__code__.co_filename.startswith("<gdl fused") for fn in compiled]
+        assert written == ([True] * (len(compiled) - 1) + [False] if enabled else
+                           [False] * len(compiled))
+        answers[enabled] = seen
+    assert WRITTEN_LOOPS < 7
+    assert answers[True] == answers[False]
+    assert answers[True][0] == ["60", "8", "0", "0", "false", "true", "none", "4", "1",
+                                "empty", "[]", "[1,2,2,4]"]
+    # each seat gave its 1, 2 and 3 (the last move listed) and keeps its 4
+    assert answers[True][-1] == ["0", "0", "0", "6", "true", "true", "14", "4", "4", "2",
+                                 "[]", "[1,2,2,4]"]
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(TWO_LOOPS)
+        with pytest.raises(RuleError, match="max of no items"):
+            game.evaluate("max(c.n - d.n for c in pile for d in pile for e in pile)",
+                          game.new_state())

@@ -34,6 +34,7 @@ from __future__ import annotations
 import linecache
 import os
 import re
+import warnings
 
 #: whether programs are fused (tests compare both ways)
 ENABLED = os.environ.get("GDL_FUSE", "1") != "0"
@@ -49,6 +50,10 @@ MAX_DEPTH = 24
 #: texts that compile to nothing faster than their closure: a lone call, a slot read, a
 #: constant
 _SIMPLE = re.compile(r"K\d+\(st\)|(st\.frame|st\.vars|K\d+)\[\d+\]|K\d+|\(-?\d+\)|True|False|None")
+
+#: what Python warned of while compiling generated code (`build`): none, as the tests
+#: check
+COMPILE_WARNINGS: list = []
 
 #: ints written out in the source; others are passed in
 _SMALL = 1 << 62
@@ -429,6 +434,13 @@ def build(ctx: Ctx, body: str, params: str = "st"):
         name = f"<gdl fused {len(_FACTORIES)}>"
         linecache.cache[name] = (len(source), None, source.splitlines(True), name)
         space: dict = {}
-        exec(compile(source, name, "exec"), _GLOBALS, space)  # noqa: S102
+        # a template's slip that Python only warns of (`1 is not False`) is kept for the
+        # tests to find, not printed to a user who cannot act on it
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            code = compile(source, name, "exec")
+        if caught and len(COMPILE_WARNINGS) < 20:
+            COMPILE_WARNINGS.append(f"{name}: {caught[0].message}")
+        exec(code, _GLOBALS, space)  # noqa: S102
         make = _FACTORIES[params, body] = space["make"]
     return make(*ctx.consts)

@@ -75,6 +75,7 @@ def test_generated_code_plays_as_the_closures(monkeypatch, path):
             assert _playthrough(fused, seed) == _playthrough(plain, seed), options
         compared += 1
     assert compared >= 1
+    assert _fuse.COMPILE_WARNINGS == []
 
 
 def test_programs_really_run_generated_code(monkeypatch):
@@ -1787,32 +1788,31 @@ def test_aggregates_and_lists_of_any_number_of_loops_are_written_out(monkeypatch
     has more and goes through the generator), with the same answers as the closures, a
     rule error where a closure gives one (max of no items), and no warning from Python
     while compiling them (`count(1 for ...)` once made it warn of `1 is not False`)."""
-    import warnings
     from gdl.parser import parse_expression
     from interpreter._collections import WRITTEN_LOOPS
     from interpreter._scope import Scope
+    monkeypatch.setattr(_fuse, "COMPILE_WARNINGS", [])
     answers = {}
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         game = load_text(TWO_LOOPS)
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            compiled = [game.prog.compiler.expr(parse_expression(e), Scope())
-                        for e in MANY_LOOP_PARTS]
-            state, seen = game.new_state(), []
-            for _ in range(7):
-                seen.append([text_of_value(game.evaluate(e, state)) if not
-                             ("pile" in e and not state.zones[game.prog.zones[-1].slot])
-                             or not e.startswith("max") else "empty"
-                             for e in MANY_LOOP_PARTS])
-                if state.is_terminal():
-                    break
-                state.apply(state.legal_moves()[-1])
+        compiled = [game.prog.compiler.expr(parse_expression(e), Scope())
+                    for e in MANY_LOOP_PARTS]
+        state, seen = game.new_state(), []
+        for _ in range(7):
+            seen.append([text_of_value(game.evaluate(e, state)) if not
+                         ("pile" in e and not state.zones[game.prog.zones[-1].slot])
+                         or not e.startswith("max") else "empty"
+                         for e in MANY_LOOP_PARTS])
+            if state.is_terminal():
+                break
+            state.apply(state.legal_moves()[-1])
         written = [fn.__code__.co_filename.startswith("<gdl fused") for fn in compiled]
         assert written == ([True] * (len(compiled) - 1) + [False] if enabled else
                            [False] * len(compiled))
         answers[enabled] = seen
     assert WRITTEN_LOOPS < 7
+    assert _fuse.COMPILE_WARNINGS == []
     assert answers[True] == answers[False]
     assert answers[True][0] == ["60", "8", "0", "0", "false", "true", "none", "4", "1",
                                 "empty", "[]", "[1,2,2,4]"]

@@ -205,29 +205,10 @@ class CollectionMixin:
             self.loop_ids = outer
         return loops, test, item
 
-    def comprehension(self, fors, cond, scope, item_node):
-        """Returns a generator factory for `item for x in xs ... if c`."""
-        return self._generator(*self.comprehension_parts(fors, cond, scope, item_node))
-
     def _generator(self, loops, test, item):
-        """A generator factory over the loops: plain nested loops for one or two of them
-        (the common cases), recursion with `yield from` beyond."""
+        """A generator factory over two loops or more (the closures' path; one loop is a
+        plain function): two nested loops, recursion with `yield from` beyond."""
         scratch = self.scratch
-        if len(loops) == 1:
-            (slot, it), = loops
-            if test is None:
-                def generate1(st):
-                    for v in it(st):
-                        scratch[slot] = v
-                        yield item(st)
-                return generate1
-
-            def generate1_if(st):
-                for v in it(st):
-                    scratch[slot] = v
-                    if test(st):
-                        yield item(st)
-            return generate1_if
         if len(loops) == 2:
             (s0, it0), (s1, it1) = loops
 

@@ -2,11 +2,13 @@
 parameter domains, comprehensions and aggregates (as plain loops where they can be)."""
 from __future__ import annotations
 
+from typing import Optional
+
 from gdl import ast as A
 
 from ._closures import (_all_cards, _all_zones, _cards, _const, _folded, _texts,
                         _tuple_valued, _tuples)
-from ._actions import _comprehension_vars, _invariant_parts
+from ._actions import _comprehension_vars, _free_names, _invariant_parts
 from ._fuse import UNSET, fuse, fuse_body
 from ._scope import Local
 from .values import ZoneRef
@@ -178,9 +180,10 @@ class CollectionMixin:
 
     def comprehension_parts(self, fors, cond, scope, item_node, loop=None):
         """Compiles `item for x in xs ... if cond`: ([(scratch slot, iterable)] per loop,
-        test or None, item).  Given a `loop` (a one-loop aggregate's key), the largest
-        parts of the test and the item that depend on no variable of the comprehension
-        are kept once per evaluation where the loop is written out (`loop_kept`)."""
+        test or None, item).  Given a `loop` (an aggregate's key), the largest parts of
+        the test and the item that do not depend on the innermost loop's variable (nor on
+        a comprehension's inside them) are kept once per run of the innermost loop where
+        the loops are written out (`loop_kept`)."""
         inner = scope.child()
         loops = []
         for f in fors:
@@ -193,13 +196,18 @@ class CollectionMixin:
             marked: list = []
             for node in (cond, item_node):
                 if node is not None:
-                    varying = {f.var for f in fors} | _comprehension_vars(node)
+                    varying = {fors[-1].var} | _comprehension_vars(node)
                     _invariant_parts(node, varying, marked)
             kept = {id(n): loop for n in marked if not self.memo_wanted(n)}
             if kept:
                 self.loop_ids = {**outer, **kept}
         try:
-            test = self.expr(cond, inner) if cond is not None else None
+            guard = _guard(cond, fors[-1].var) if loop is not None else None
+            if guard is not None:
+                test = _guarded(*(self.expr(n, inner) if n is not None else None
+                                  for n in guard))
+            else:
+                test = self.expr(cond, inner) if cond is not None else None
             item = self.expr(item_node, inner)
         finally:
             self.loop_ids = outer
@@ -345,26 +353,42 @@ class CollectionMixin:
 
     def _e_Aggregate(self, node, scope):
         f = node.func
-        # a one-loop aggregate written out keeps the parts that do not vary (`_aggregate1`)
-        loop = object() if len(node.fors) == 1 and f not in ("min", "max") else None
+        # written out, an aggregate keeps the parts that do not vary with its innermost
+        # variable (`_aggregate_written`)
+        loop = object()
         loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item,
                                                      loop)
         if f not in ("sum", "count", "any", "all", "first", "min", "max"):
             raise self.error(f"unknown aggregate {f!r}", node)
         if len(loops) == 1:
-            return self._aggregate1(f, node, loops[0], test, item, loop)
-        fn = self._aggregate_closure(f, node, loops, test, item)
+            fn = self._aggregate1_closure(f, node, loops[0], test, item)
+        else:
+            fn = self._aggregate_closure(f, node, loops, test, item)
         if len(loops) <= WRITTEN_LOOPS:
-            return self._aggregate_loops(fn, f, loops, test, item)
+            return self._aggregate_written(fn, f, loops, test, item, loop)
         return fn
 
-    def _aggregate_loops(self, fn, f, loops, test, item):
-        """An aggregate of several loops (`sum(value(c) for z in cell for c in z)`)
-        written out as nested loops with its test and item inline, in the generator's
-        order: no generator resumed for every item."""
+    def _aggregate_written(self, fn, f, loops, test, item, key):
+        """An aggregate (`sum(value(c) for z in cell for c in z)`) written out as nested
+        loops with its test and item inline, in the closure's order: no generator resumed
+        for every item.  The parts that do not vary with the innermost variable are kept
+        in temporaries, unset as the innermost loop starts and computed where first
+        reached (so a part an empty loop never reaches is never computed)."""
         def lines(ctx):
             head, held, pad = _loop_heads(ctx, loops, self.scratch)
-            return _aggregate_body(ctx, f, head, test, item, held, pad, fn)
+            outer = ctx.loops
+            ctx.loops = {**(outer or {}), key: []}
+            try:
+                body = _aggregate_body(ctx, f, head, test, item, held, pad, fn)
+                kept = ctx.loops[key]
+            finally:
+                ctx.loops = outer
+            if kept:        # (the loop's line names its own temporary: it is unique)
+                innermost = [line for line in head if line.lstrip().startswith("for ")][-1]
+                indent = innermost[:len(innermost) - len(innermost.lstrip())]
+                body.insert(body.index(innermost),
+                            f"{indent}{' = '.join(kept)} = {ctx.k(UNSET)}")
+            return body
         return fuse_body(fn, lines, self.def_parameters())
 
     def _aggregate_closure(self, f, node, loops, test, item):
@@ -388,21 +412,6 @@ class CollectionMixin:
                 raise self.runtime_error(f"{f} of no items", node, st)
             return pick(values)
         return extreme
-
-    def _aggregate1(self, f, node, loop, test, item, key=None):
-        fn = self._aggregate1_closure(f, node, loop, test, item)
-
-        def lines(ctx):   # the loop with its test and item inline, in the same order
-            head, held, pad = _loop_heads(ctx, [loop], self.scratch)
-            outer = ctx.loops
-            ctx.loops = {**(outer or {}), key: []}   # the parts kept once per evaluation
-            try:
-                body = _aggregate_body(ctx, f, head, test, item, held, pad, fn)
-                kept = ctx.loops[key]
-            finally:
-                ctx.loops = outer
-            return [f"{' = '.join(kept)} = {ctx.k(UNSET)}", *body] if kept else body
-        return fuse_body(fn, lines, self.def_parameters())
 
     def _aggregate1_closure(self, f, node, loop, test, item):
         """An aggregate over one loop as one plain function with a for loop: no generator
@@ -530,10 +539,50 @@ def _aggregate_body(ctx, f, head, test, item, held, pad, empty) -> list:
 
 def _when(ctx, test, line, pad="    "):
     """`line` as the body of a loop (indented by `pad`), under `if test` when there is
-    one."""
+    one; a test with a guard (`_guarded`) leaves the loop once the guard fails."""
     if test is None:
         return [f"{pad}{line}"]
+    guard = getattr(test, "guard", None)
+    if guard is not None:
+        return [f"{pad}if not {ctx.test(guard[0])}: break", *_when(ctx, guard[1], line, pad)]
     return [f"{pad}if {ctx.test(test)}:", f"{pad}    {line}"]
+
+
+def _guard(cond, var) -> Optional[tuple]:
+    """Splits an aggregate's test `a and b and c` into (the leading terms that do not
+    read the innermost loop's variable `var`, the rest or None), or None if the first
+    term reads it.  The leading terms are the same for every value of `var` (an
+    expression changes nothing), so once they fail the innermost loop gives no more
+    items: written out, it stops there (a trailing `if` is the only place gdl has for a
+    test, so `for z in cell for c in z if open(z) and ...` tests `open(z)` there)."""
+    if cond is None:
+        return None
+    terms = cond.items if isinstance(cond, A.And) else (cond,)
+    lead = 0
+    while lead < len(terms) and var not in _free_names(terms[lead]):
+        lead += 1
+    if not lead:
+        return None
+    return _conjunction(terms[:lead], cond), _conjunction(terms[lead:], cond)
+
+
+def _conjunction(terms, cond):
+    if not terms:
+        return None
+    return terms[0] if len(terms) == 1 else A.And(tuple(terms), span=cond.span)
+
+
+def _guarded(guard, rest):
+    """The test `guard and rest` (rest None: `guard`) as a closure, the two parts kept
+    for generated code (`_when`)."""
+    if rest is None:
+        def test(st):
+            return guard(st)
+    else:
+        def test(st):
+            return guard(st) and rest(st)
+    test.guard = (guard, rest)
+    return test
 
 
 def _zone_pass(ctx, order, zone: str) -> str:

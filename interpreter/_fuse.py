@@ -69,7 +69,7 @@ _NAMES = frozenset({
     "values", "free", "prog", "outcomes", "entry", "split", "dirty", "clear",
     "owner", "known",
     "return", "raise", "for", "while", "in", "if", "else", "and", "or", "not", "is",
-    "continue", "True", "False", "None"})
+    "continue", "break", "True", "False", "None"})
 _GENERATED = re.compile(r"(K|_t)\d+")
 _GLOBALS = {"__builtins__": {}, "len": len, "isinstance": isinstance, "float": float}
 

@@ -180,10 +180,11 @@ class CollectionMixin:
 
     def comprehension_parts(self, fors, cond, scope, item_node, loop=None):
         """Compiles `item for x in xs ... if cond`: ([(scratch slot, iterable)] per loop,
-        test or None, item).  Given a `loop` (an aggregate's key), the largest parts of
+        test or None, item).  Given a `loop` (a key of its own), the largest parts of
         the test and the item that do not depend on the innermost loop's variable (nor on
         a comprehension's inside them) are kept once per run of the innermost loop where
-        the loops are written out (`loop_kept`)."""
+        the loops are written out (`loop_kept`), and the test's leading terms that do not
+        read it are split off (`_guard`)."""
         inner = scope.child()
         loops = []
         for f in fors:
@@ -282,20 +283,22 @@ class CollectionMixin:
         return _folded(self.expr(node.fors[0].iter, scope)) == [tuple(self.prog.seats)]
 
     def list_comprehension(self, node, scope):
-        loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item)
+        key = object()      # written out, it keeps parts as an aggregate does
+        loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item,
+                                                     key)
         fn = self._list_comprehension(loops, test, item)
         if getattr(fn, "repeats", False):
             return self._repeated_lines(fn, loops)
         if len(loops) > WRITTEN_LOOPS:
             return fn
 
-        def lines(ctx):   # the loops with their test and item inline
+        def body(ctx, head, held, pad):   # the loops with their test and item inline
             out = ctx.tmp()
-            head, held, pad = _loop_heads(ctx, loops, self.scratch)
             x = held.get(getattr(item, "scratch_slot", None)) or ctx.sub(item)
             return [f"{out} = []", *head, *_when(ctx, test, f"{out}.append({x})", pad),
                     f"return {ctx.k(tuple)}({out})"]
-        return fuse_body(fn, lines, self.def_parameters())
+        return fuse_body(fn, lambda ctx: _written(ctx, loops, self.scratch, key, body),
+                         self.def_parameters())
 
     def _repeated_lines(self, fn, loops):
         """`repeated` (each value of the first loop as many times as the second loop
@@ -371,25 +374,11 @@ class CollectionMixin:
     def _aggregate_written(self, fn, f, loops, test, item, key):
         """An aggregate (`sum(value(c) for z in cell for c in z)`) written out as nested
         loops with its test and item inline, in the closure's order: no generator resumed
-        for every item.  The parts that do not vary with the innermost variable are kept
-        in temporaries, unset as the innermost loop starts and computed where first
-        reached (so a part an empty loop never reaches is never computed)."""
-        def lines(ctx):
-            head, held, pad = _loop_heads(ctx, loops, self.scratch)
-            outer = ctx.loops
-            ctx.loops = {**(outer or {}), key: []}
-            try:
-                body = _aggregate_body(ctx, f, head, test, item, held, pad, fn)
-                kept = ctx.loops[key]
-            finally:
-                ctx.loops = outer
-            if kept:        # (the loop's line names its own temporary: it is unique)
-                innermost = [line for line in head if line.lstrip().startswith("for ")][-1]
-                indent = innermost[:len(innermost) - len(innermost.lstrip())]
-                body.insert(body.index(innermost),
-                            f"{indent}{' = '.join(kept)} = {ctx.k(UNSET)}")
-            return body
-        return fuse_body(fn, lines, self.def_parameters())
+        for every item (`_written`)."""
+        def body(ctx, head, held, pad):
+            return _aggregate_body(ctx, f, head, test, item, held, pad, fn)
+        return fuse_body(fn, lambda ctx: _written(ctx, loops, self.scratch, key, body),
+                         self.def_parameters())
 
     def _aggregate_closure(self, f, node, loops, test, item):
         """An aggregate over any loops as a closure over the generator of its items."""
@@ -503,6 +492,27 @@ def _loop_heads(ctx, loops, scratch) -> tuple:
     return head, held, pad
 
 
+def _written(ctx, loops, scratch, key, body) -> list:
+    """The lines of a comprehension written out: its loops (`_loop_heads`) and
+    `body(ctx, head, held, pad)`'s lines around them, where the parts compiled as kept
+    under `key` (`loop_kept`: those that do not vary with the innermost variable) are
+    kept in temporaries, unset as the innermost loop starts and computed where first
+    reached (so a part an empty loop never reaches is never computed)."""
+    head, held, pad = _loop_heads(ctx, loops, scratch)
+    outer = ctx.loops
+    ctx.loops = {**(outer or {}), key: []}
+    try:
+        lines = body(ctx, head, held, pad)
+        kept = ctx.loops[key]
+    finally:
+        ctx.loops = outer
+    if kept:        # (the loop's line names its own temporary: it is unique)
+        innermost = [line for line in head if line.lstrip().startswith("for ")][-1]
+        indent = innermost[:len(innermost) - len(innermost.lstrip())]
+        lines.insert(lines.index(innermost), f"{indent}{' = '.join(kept)} = {ctx.k(UNSET)}")
+    return lines
+
+
 def _aggregate_body(ctx, f, head, test, item, held, pad, empty) -> list:
     """An aggregate's loop lines (`head`, its innermost body indented by `pad`, its loop
     variables `held` by slot) with its test and item inline, in order; `empty` is the
@@ -549,7 +559,7 @@ def _when(ctx, test, line, pad="    "):
 
 
 def _guard(cond, var) -> Optional[tuple]:
-    """Splits an aggregate's test `a and b and c` into (the leading terms that do not
+    """Splits a comprehension's test `a and b and c` into (the leading terms that do not
     read the innermost loop's variable `var`, the rest or None), or None if the first
     term reads it.  The leading terms are the same for every value of `var` (an
     expression changes nothing), so once they fail the innermost loop gives no more

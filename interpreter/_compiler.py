@@ -79,7 +79,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.in_trigger = False
         self.memo_ids = None          # sub-expressions to memoise (Compiler.hoisted)
         self.memo_level = 0
-        self.loop_ids: dict = {}      # id of a part an aggregate keeps -> its loop
+        self.loop_ids: dict = {}      # id of a part a comprehension keeps -> its loop
         self.rule_spans = [(d.span.line, d.span.end_line, getattr(d, "name", "flow"))
                            for d in ruleset.decls
                            if isinstance(d, (A.RuleDecl, A.ActionDecl, A.TriggerDecl,

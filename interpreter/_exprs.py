@@ -309,8 +309,8 @@ _VALUE_TAGS = ("zone_valued", "tuple_valued", "card_valued", "cards_only")
 
 
 def loop_kept(fn, loop):
-    """`fn` as a part of an aggregate that does not depend on its innermost variable:
-    where the aggregate's loops are written out (`Ctx.loops` has `loop`), it is
+    """`fn` as a part of a comprehension that does not depend on its innermost variable:
+    where the comprehension's loops are written out (`Ctx.loops` has `loop`), it is
     remembered in a temporary the innermost loop starts unset, computed where first
     reached; anywhere else it is `fn` itself, computed each time."""
     def part(st):

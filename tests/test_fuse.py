@@ -1765,9 +1765,9 @@ def text_of_value(value):
 
 
 #: aggregates and lists of three loops and more, min and max of one and of several, a
-#: count of a constant item, and tests whose leading terms do not read the innermost
-#: variable (one that fails on an empty pile, where no item reaches it), the innermost
-#: loops over zones the outer values name
+#: count of a constant item, and tests (of aggregates and lists) whose leading terms do
+#: not read the innermost variable (one that fails on an empty pile, where no item
+#: reaches it), the innermost loops over zones the outer values name
 MANY_LOOP_PARTS = [
     "sum(c.n + d.n for p in players for c in hand[p] for d in hand[p] if c.n < d.n)",
     "count(1 for p in players for c in hand[p] for d in hand[p] if c.n + d.n == 5)",
@@ -1784,6 +1784,7 @@ MANY_LOOP_PARTS = [
     "sum(c.n for p in players for c in hand[p] if p == a and c.n > 1)",
     "sum(c.n for p in players for c in hand[p] if c.n > 1 and p == a)",
     "count(1 for p in players for c in hand[p] if p == b)",
+    "[c.n for p in players for c in hand[p] if p == b and c.n > 2]",
     "[c.n for p in players for c in hand[p] for d in pile if d.n > c.n]",
     "[i * j for i in 1..2 for j in 1..2 for k in 1..2 for l in 1..2 for m in 1..2 "
     "for n in 1..2 for o in 1..2 if k + l + m + n + o == 10]"]
@@ -1825,15 +1826,16 @@ def test_aggregates_and_lists_of_any_number_of_loops_are_written_out(monkeypatch
                 "any(c.n + d.n + e.n == 9 for c in pile for d in pile for e in pile if c != d)",
                 "count(1 for p in players for c in pile if top(pile).n > 0 and c.n > 0)",
                 "sum(c.n for p in players for c in hand[p] if p == a and c.n > 1)",
-                "count(1 for p in players for c in hand[p] if p == b)"]
+                "count(1 for p in players for c in hand[p] if p == b)",
+                "[c.n for p in players for c in hand[p] if p == b and c.n > 2]"]
     assert WRITTEN_LOOPS < 7
     assert _fuse.COMPILE_WARNINGS == []
     assert answers[True] == answers[False]
     assert answers[True][0] == ["60", "8", "0", "0", "false", "true", "none", "4", "1",
-                                "empty", "0", "9", "9", "4", "[]", "[1,2,2,4]"]
+                                "empty", "0", "9", "9", "4", "[4,3]", "[]", "[1,2,2,4]"]
     # each seat gave its 1, 2 and 3 (the last move listed) and keeps its 4
     assert answers[True][-1] == ["0", "0", "0", "6", "true", "true", "14", "4", "4", "2",
-                                 "12", "4", "4", "1", "[]", "[1,2,2,4]"]
+                                 "12", "4", "4", "1", "[4]", "[]", "[1,2,2,4]"]
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         game = load_text(TWO_LOOPS)

@@ -41,11 +41,12 @@ class ActionInfo:
     texts: dict = attrs.Factory(dict)    # arguments -> move text (`Move.text`)
     moves: Optional[dict] = None         # arguments -> its Move (`state._KeptMoves`)
     chunks: object = None                # chunks(st): `_chunk_enumerators` as generated
-    #                                      code (one or two parameters), or None
+    #                                      code, or None
     slots: tuple = ()                    # the parameters' frame slots, in order
     merged: bool = False                 # `chunks` keeps one card of each kind already
     memo: Optional[dict] = None          # inputs' values -> a lone list's results, where
     memo_inputs: tuple = ()              # the list reads only these (`_listing_memo`)
+    chunk_memo: Optional[dict] = None    # the same -> `chunks`' list (three parameters up)
     guard: object = None                 # true: the last parameter's requires all hold
 
 
@@ -123,17 +124,20 @@ class ActionMixin:
         if params and all(_never_a_card(prm.domain, domain)
                           for prm, (_, _, domain) in zip(decl.params, params)):
             info.card_args = False
-        if 1 <= len(params) <= 2:
+        if params:
             # a lone card parameter where cards have twins: the list merges them itself
             info.merged = len(params) == 1 and self.prog.has_twins and _all_cards(
                 enum_params[0][2])
-            info.chunks = generated_chunks(info, self.prog.epoch if hoisted else None)
-            info.merged = info.merged and info.chunks is not None
-            if len(params) == 2 or info.tests[1] is not None or exclude is not None:
+            if len(params) >= 2 or info.tests[1] is not None or exclude is not None:
                 inputs = listing_inputs(self, decl, scope)
                 if inputs is not None:
-                    info.memo = {}
+                    info.memo = {} if len(params) <= 2 else None
+                    info.chunk_memo = {} if len(params) > 2 else None
                     info.memo_inputs = tuple(self.expr(n, scope) for n in inputs)
+            info.chunks = generated_chunks(info, self.prog.epoch if hoisted else None)
+            info.merged = info.merged and info.chunks is not None
+            if info.chunks is None:             # only generated code keeps the chunks
+                info.chunk_memo = None
         self.action_info[name] = info
         return info
 
@@ -356,12 +360,14 @@ def _param_compare(cond, names, scope):
 
 
 def generated_chunks(info, epochs):
-    """Returns `chunks(st)` for an action of one or two parameters: what
-    `state._chunk_enumerators` gives (the leading value bound in turn, the last
+    """Returns `chunks(st)` for an action of one parameter or more: what
+    `state._chunk_enumerators` gives (the leading values bound in turn, the last
     parameter's values its requires allow), in the same order and evaluating the same
     parts in the same order, as one function; or None when generated code is off.  The
     parameters are held in the loops' own variables, not written to their frame slots,
-    unless a part called as a closure on the way (not an error path) reads the slots."""
+    unless a part called as a closure on the way (not an error path) reads the slots.
+    An action of three parameters or more whose list reads only a few values
+    (`chunk_memo`) keeps its chunks by them: its consumers only read them."""
     if not _fuse.ENABLED:
         return None
     return build(*holding(lambda ctx: _chunk_lines(info, epochs, ctx)))
@@ -369,24 +375,27 @@ def generated_chunks(info, epochs):
 
 def _chunk_lines(info, epochs, ctx) -> list:
     out = ctx.tmp()
+    wrap = memo_lines(ctx, info.chunk_memo, info.memo_inputs) \
+        if info.chunk_memo is not None else None
 
-    def keep(vals, v0, pad):
-        prefix = f"({v0},)" if v0 else "()"
-        return [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {prefix}, {vals}))"]
-    return [f"{out} = []", *_listing_lines(info, epochs, ctx, keep, [f"return {out}"]),
-            f"return {out}"]
+    def keep(vals, prefix, pad):
+        given = f"({', '.join(prefix)},)" if prefix else "()"
+        return [f"{pad}if {vals}: {out}.append(({ctx.k(info)}, {given}, {vals}))"]
+    body = [f"{out} = []", *_listing_lines(info, epochs, ctx, keep, [f"return {out}"])]
+    if wrap is not None:        # (no move at all returns the empty list, kept nowhere)
+        body = wrap(body, (out,))
+    return [*body, f"return {out}"]
 
 
 def _listing_lines(info, epochs, ctx, keep, stop, ends=None) -> list:
-    """The lines listing an action's moves (one or two parameters): the leading value
-    bound in turn, the last parameter's values its requires allow in `vals`, then
-    `keep(vals, v0, pad)`'s lines (`v0` the leading value's name, or None); `stop`, the
+    """The lines listing an action's moves: the leading values bound in turn (nested
+    loops), the last parameter's values its requires allow in `vals`, then
+    `keep(vals, prefix, pad)`'s lines (`prefix` the leading values' names); `stop`, the
     lines run when the requires without parameters fail.  Given `ends` (a list), where
     the last values are a range that nothing filters (`_ranged`), `vals` is not made:
     its start and its length (stop - start, not above 0 where it is empty) go in two
     temporaries, named in `ends`."""
     params, tests = info.enum_params, info.tests
-    n = len(params)
     vals = ctx.tmp()
     lines = []
     if tests[0] is not None:
@@ -394,20 +403,20 @@ def _listing_lines(info, epochs, ctx, keep, stop, ends=None) -> list:
         lines += [f"if not {test}: {stop[0]}"] if len(stop) == 1 else [
             f"if not {test}:", *_indented(stop, "    ")]
     pad = ""
-    v0 = None
+    prefix, starts = [], []
     ctx.loops = {}          # the loops' invariant parts, remembered in temporaries
-    if n == 2:
-        _, s0, d0 = params[0]
-        v0 = ctx.tmp()
+    for level, (_, slot, domain) in enumerate(params[:-1]):
+        v = ctx.tmp()
+        prefix.append(v)
         if epochs is not None:
-            lines.append(f"{ctx.k(epochs)}[0] += 1")
-        lines.append(f"for {v0} in {ctx.sub(d0)}:")
-        outer = len(lines) - 1
-        ctx.loops[0] = []
-        lines += ctx.bind("frame", s0, v0, "    ")
-        if tests[1] is not None:
-            lines.append(f"    if not {ctx.test(tests[1])}: continue")
-        pad = "    "
+            lines.append(f"{pad}{ctx.k(epochs)}[{level:d}] += 1")
+        lines.append(f"{pad}for {v} in {ctx.sub(domain)}:")
+        starts.append((len(lines) - 1, pad))
+        ctx.loops[level] = []
+        lines += ctx.bind("frame", slot, v, pad + "    ")
+        if tests[level + 1] is not None:
+            lines.append(f"{pad}    if not {ctx.test(tests[level + 1])}: continue")
+        pad += "    "
     _, slot, domain = params[-1]
     if ends is not None and _ranged(info):
         lo, hi = domain.range_ends(ctx)
@@ -415,11 +424,14 @@ def _listing_lines(info, epochs, ctx, keep, stop, ends=None) -> list:
         lines += [f"{pad}{ends[0]} = {lo}", f"{pad}{ends[1]} = {hi} - {ends[0]}"]
     else:
         lines.append(f"{pad}{vals} = {_candidates(ctx, info, domain)}")
-    if n == 2:
-        lines[outer:outer] = _unset(ctx, ctx.loops.pop(0), "")
     lines += _filter_lines(info, epochs, ctx, vals, pad)
+    # each loop's remembered parts start unset as the loop starts (innermost first, so
+    # that the places found before stay right)
+    for level in reversed(range(len(starts))):
+        at, outer = starts[level]
+        lines[at:at] = _unset(ctx, ctx.loops.pop(level), outer)
     ctx.loops = None
-    return lines + keep(vals, v0, pad)
+    return lines + keep(vals, prefix, pad)
 
 
 def _candidates(ctx, info, domain) -> str:
@@ -678,7 +690,8 @@ def _lone_pairs(info, epochs, ctx):
     found, total = ctx.tmp(), ctx.tmp()
     ends = []
 
-    def keep(vals, v0, pad):
+    def keep(vals, prefix, pad):
+        v0, = prefix
         if ends:                # a range's start and length kept, where it is not empty
             lo, n = ends
             return [f"{pad}if {n} > 0:", f"{pad}    {found}.append(({v0}, {lo}, {n}))",

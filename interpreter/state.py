@@ -1329,10 +1329,12 @@ class _KeptMoves(dict):
 def _chunk_enumerators(st, info):
     """The chunks behind `random_move`: parameters but the last are enumerated as in
     depth first; the last one's domain is kept whole (a range is only measured) unless
-    a require tests it.  Actions of one or two parameters run the same steps as generated
-    code (`ActionInfo.chunks`); this is its reference form, except that the generated list
-    of a lone card parameter where cards have twins keeps only the first card of each kind
-    (`ActionInfo.merged`), as `legal_moves` and `_twins_merged` then do with this one."""
+    a require tests it.  Generated code runs the same steps (`ActionInfo.chunks`); this
+    is its reference form, except that the generated list of a lone card parameter where
+    cards have twins keeps only the first card of each kind (`ActionInfo.merged`), as
+    `legal_moves` and `_twins_merged` then do with this one, and that an action of three
+    parameters or more whose list reads only a few values keeps it by them
+    (`ActionInfo.chunk_memo`)."""
     if info.chunks is not None:
         return info.chunks(st)
     params, tests = info.enum_params, info.tests

@@ -1842,3 +1842,61 @@ def test_aggregates_and_lists_of_any_number_of_loops_are_written_out(monkeypatch
         with pytest.raises(RuleError, match="max of no items"):
             game.evaluate("max(c.n - d.n for c in pile for d in pile for e in pile)",
                           game.new_state())
+
+
+THREE_PARAMETERS = FOUR_EACH + '''var high: int = 0
+var turn: int = 0
+action bid(i: 1..count(hand[me]), j: i..count(pile) + 3, k: 0..j):
+    require i != turn % 3
+    require j > high or k == 0
+    require k != i and k + j != count(hand[me]) + high
+    high = (i + j + k) % 4
+action meld(x: hand[me], y: hand[me], z: pile):
+    require x.n < y.n
+    require z.n != x.n and z.n + y.n != 5 + high
+    move x to pile
+    high = z.n % 3
+action give(c: hand[me]):
+    move c to pile
+flow:
+    repeat 3:
+        turn += 1
+        for p in players:
+            choose p: bid
+        for p in players:
+            choose p: meld, give
+    draw
+'''
+
+
+def test_actions_of_three_parameters_list_their_moves_in_generated_code(monkeypatch):
+    """An action of three parameters lists its moves in generated code (nested loops,
+    each require at the loop of the last parameter it reads), the same moves as the
+    closures list; one whose list reads only counts and variables keeps it by their
+    values (`chunk_memo`), one that reads cards lists every time.  Random playouts,
+    listed moves and views are the same with generated code off."""
+    from interpreter.agents import AGENTS, play_out
+    seen = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(THREE_PARAMETERS)
+        infos = game.prog.compiler.action_info
+        written = [getattr(infos[a].chunks, "__code__", None) is not None
+                   for a in ("bid", "meld")]
+        assert written == [enabled, enabled]
+        assert (infos["bid"].chunk_memo is not None) == enabled
+        assert infos["meld"].chunk_memo is None
+        traces = []
+        for seed in range(6):
+            state = game.new_state()
+            play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
+            traces.append(state.trace_texts())
+        seen[enabled] = (traces, [_playthrough(game, seed) for seed in range(3)])
+        if enabled:
+            assert 0 < len(infos["bid"].chunk_memo) < 6 * 6
+    assert seen[True] == seen[False]
+    # the first seat's first bid, worked by hand: i in 1..4 but not turn % 3 = 1; then
+    # j in i..3 (the pile is empty) with j > 0; k in 0..j, not i, k + j != 4
+    first = seen[True][1][0][0]
+    assert first[0] == "a" and first[1][:4] == ["bid 2 2 0", "bid 2 2 1", "bid 2 3 0",
+                                                "bid 2 3 3"]

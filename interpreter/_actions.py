@@ -79,25 +79,24 @@ class ActionMixin:
         conds = []                      # the requires on the last parameter, as written
         bounds = [[] for _ in names]
         hoisted, exclude = False, None
-        for r, compiled in zip(decl.requires, requires):
-            if _folded(compiled[0]) == [True]:     # holds whatever the options: no test
+        for cond, fn in self.listed_terms(decl, requires, names, scope):
+            if _folded(fn) == [True]:     # holds whatever the options: no test
                 continue
-            bound = self.param_bound(r.cond, names, scope)
+            bound = self.param_bound(cond, names, scope)
             if bound is not None and isinstance(decl.params[bound[0]].domain, A.Range):
                 bounds[bound[0]].append(bound[1:])
                 continue
-            used = names_in(r.cond)
-            level = max((i + 1 for i, n in enumerate(names) if n in used), default=0)
+            level = _level(cond, names)
             if names and level == len(names) and not staged[level] and exclude is None:
-                exclude = self.excluded_value(r.cond, names[-1], scope)
+                exclude = self.excluded_value(cond, names[-1], scope)
                 if exclude is not None:
                     continue
-            test = self.hoisted(r.cond, names[level - 1], level - 1, scope) \
+            test = self.hoisted(cond, names[level - 1], level - 1, scope) \
                 if level else None
             hoisted = hoisted or test is not None
-            staged[level].append(test or compiled[0])
+            staged[level].append(test or fn)
             if names and level == len(names):
-                conds.append(r.cond)
+                conds.append(cond)
         enum_params = []
         for i, ((pname, slot, domain), prm, b) in enumerate(zip(params, decl.params, bounds)):
             compile_domain = (lambda n, sc, b=b: self.narrowed(n, sc, b)) if b else self.domain
@@ -140,6 +139,23 @@ class ActionMixin:
                 info.chunk_memo = None
         self.action_info[name] = info
         return info
+
+    def listed_terms(self, decl, requires, names, scope) -> list:
+        """The requires as the move list tests them: (condition, compiled) each, but a
+        require `a and b` whose terms read parameters of different depths is its terms,
+        each tested as soon as the parameters it reads are bound
+        (`require id(x) < id(y) and id(y) < id(z)` skips every z of a failing x, y).  A
+        move is legal when all of them hold either way, and the list's moves and their
+        order are the domains'; only which of them is tested for which candidate changes,
+        as staging each require by its parameters already did."""
+        out = []
+        for r, (compiled, _, _) in zip(decl.requires, requires):
+            terms = r.cond.items if isinstance(r.cond, A.And) else ()
+            if len({_level(t, names) for t in terms}) > 1:
+                out += [(t, self.expr(t, scope)) for t in terms]
+            else:
+                out.append((r.cond, compiled))
+        return out
 
     def listing_guard(self, conds, names, scope):
         """A condition that, when true, makes every require on the last parameter hold
@@ -300,6 +316,13 @@ def _children(node):
             yield from (v for v in value if hasattr(v, "__attrs_attrs__"))
         elif hasattr(value, "__attrs_attrs__"):
             yield value
+
+
+def _level(cond, names) -> int:
+    """How many of an action's parameters (`names`, in order) a condition needs bound:
+    1 + the position of the last one it reads, 0 if none."""
+    used = names_in(cond)
+    return max((i + 1 for i, n in enumerate(names) if n in used), default=0)
 
 
 def _free_names(node) -> set:

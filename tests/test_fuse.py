@@ -1900,3 +1900,38 @@ def test_actions_of_three_parameters_list_their_moves_in_generated_code(monkeypa
     first = seen[True][1][0][0]
     assert first[0] == "a" and first[1][:4] == ["bid 2 2 0", "bid 2 2 1", "bid 2 3 0",
                                                 "bid 2 3 3"]
+
+
+def test_a_require_whose_terms_read_different_parameters_is_tested_term_by_term(
+        monkeypatch):
+    """`require x.n < y.n and z.n != x.n ...` lists the moves that three requires, one a
+    term, list, in the same order, with generated code and without: its first term is
+    tested as soon as x and y are bound, before any z.  A move typed against it is still
+    refused with the require's reason."""
+    from gdl.errors import MoveError
+    from interpreter.agents import AGENTS, play_out
+    joined = THREE_PARAMETERS.replace(
+        "    require x.n < y.n\n    require z.n != x.n and z.n + y.n != 5 + high\n",
+        '    require x.n < y.n and z.n != x.n and z.n + y.n != 5 + high "together"\n')
+    assert joined != THREE_PARAMETERS
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        for text in (THREE_PARAMETERS, joined):
+            game = load_text(text)
+            tests = game.prog.compiler.action_info["meld"].tests
+            assert [t is not None for t in tests] == [False, False, True, True]
+            traces = []
+            for seed in range(6):
+                state = game.new_state()
+                play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
+                traces.append(state.trace_texts())
+            seen.append((traces, [_playthrough(game, seed) for seed in range(3)]))
+    assert seen[0] == seen[1] == seen[2] == seen[3]
+    state = load_text(joined).new_state()
+    state.apply(state.legal_moves()[0])
+    state.apply(state.legal_moves()[0])
+    state.apply("give 4")               # a's 4 to the pile; b melds against it
+    with pytest.raises(MoveError, match="together"):
+        state.apply("meld 2 1 4")
+    state.apply("meld 1 2 4")

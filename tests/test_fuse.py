@@ -1736,27 +1736,46 @@ TWO_LOOP_AGGREGATES = [
 
 
 def test_two_loop_aggregates_are_written_out_and_agree_with_the_closures(monkeypatch):
+    both = _parts_both_ways(monkeypatch, TWO_LOOP_AGGREGATES)
+    assert all(_written(both[True][0])) and not any(_written(both[False][0]))
+    answers = both[True][1]
+    assert answers == both[False][1]
+    assert answers[0] == ["20", "27", "4", "true", "false", "3", "none"]
+    # each seat gave its 1, 2 and 3 (the last move listed) and keeps its 4
+    assert answers[-1] == ["8", "12", "2", "false", "false", "none", "none"]
+
+
+def _parts_both_ways(monkeypatch, parts) -> dict:
+    """Compiles expression texts in TWO_LOOPS's game with generated code on and off;
+    for each (True: on), the compiled parts and what each part gives (its text, or a
+    rule error's message) at the first seven states of a game where each seat gives the
+    card its last listed move gives."""
     from gdl.parser import parse_expression
     from interpreter._scope import Scope
-    answers = {}
+
+    def shown(game, e, state):
+        try:
+            return text_of_value(game.evaluate(e, state))
+        except RuleError as err:
+            return err.message
+    out = {}
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         game = load_text(TWO_LOOPS)
-        compiled = [game.prog.compiler.expr(parse_expression(e), Scope())
-                    for e in TWO_LOOP_AGGREGATES]
-        written = [fn.__code__.co_filename.startswith("<gdl fused") for fn in compiled]
-        assert all(written) if enabled else not any(written)
+        compiled = [game.prog.compiler.expr(parse_expression(e), Scope()) for e in parts]
         state, seen = game.new_state(), []
         for _ in range(7):
-            seen.append([text_of_value(game.evaluate(e, state)) for e in TWO_LOOP_AGGREGATES])
+            seen.append([shown(game, e, state) for e in parts])
             if state.is_terminal():
                 break
             state.apply(state.legal_moves()[-1])
-        answers[enabled] = seen
-    assert answers[True] == answers[False]
-    assert answers[True][0] == ["20", "27", "4", "true", "false", "3", "none"]
-    # each seat gave its 1, 2 and 3 (the last move listed) and keeps its 4
-    assert answers[True][-1] == ["8", "12", "2", "false", "false", "none", "none"]
+        out[enabled] = (compiled, seen)
+    return out
+
+
+def _written(compiled) -> list:
+    """Which compiled parts are generated code."""
+    return [fn.__code__.co_filename.startswith("<gdl fused") for fn in compiled]
 
 
 def text_of_value(value):
@@ -1796,52 +1815,31 @@ def test_aggregates_and_lists_of_any_number_of_loops_are_written_out(monkeypatch
     rule error where a closure gives one (max of no items), and no warning from Python
     while compiling them (`count(1 for ...)` once made it warn of `1 is not False`)."""
     import linecache
-    from gdl.parser import parse_expression
     from interpreter._collections import WRITTEN_LOOPS
-    from interpreter._scope import Scope
     monkeypatch.setattr(_fuse, "COMPILE_WARNINGS", [])
-    answers = {}
-    for enabled in (True, False):
-        monkeypatch.setattr(_fuse, "ENABLED", enabled)
-        game = load_text(TWO_LOOPS)
-        compiled = [game.prog.compiler.expr(parse_expression(e), Scope())
-                    for e in MANY_LOOP_PARTS]
-        state, seen = game.new_state(), []
-        for _ in range(7):
-            seen.append([text_of_value(game.evaluate(e, state)) if not
-                         ("pile" in e and not state.zones[game.prog.zones[-1].slot])
-                         or not e.startswith("max") else "empty"
-                         for e in MANY_LOOP_PARTS])
-            if state.is_terminal():
-                break
-            state.apply(state.legal_moves()[-1])
-        written = [fn.__code__.co_filename.startswith("<gdl fused") for fn in compiled]
-        assert written == ([True] * (len(compiled) - 1) + [False] if enabled else
-                           [False] * len(compiled))
-        answers[enabled] = seen
-        if enabled:     # a test led by terms of the outer variables stops the inner loop
-            stops = [w and ": break\n" in "".join(linecache.getlines(fn.__code__.co_filename))
-                     for fn, w in zip(compiled, written)]
-            assert [e for e, stop in zip(MANY_LOOP_PARTS, stops) if stop] == [
-                "any(c.n + d.n + e.n == 9 for c in pile for d in pile for e in pile if c != d)",
-                "count(1 for p in players for c in pile if top(pile).n > 0 and c.n > 0)",
-                "sum(c.n for p in players for c in hand[p] if p == a and c.n > 1)",
-                "count(1 for p in players for c in hand[p] if p == b)",
-                "[c.n for p in players for c in hand[p] if p == b and c.n > 2]"]
+    both = _parts_both_ways(monkeypatch, MANY_LOOP_PARTS)
+    compiled, answers = both[True]
+    written = _written(compiled)
+    assert written == [True] * (len(compiled) - 1) + [False]
+    assert not any(_written(both[False][0]))
+    # a test led by terms of the outer variables stops the inner loop
+    stops = [w and ": break\n" in "".join(linecache.getlines(fn.__code__.co_filename))
+             for fn, w in zip(compiled, written)]
+    assert [e for e, stop in zip(MANY_LOOP_PARTS, stops) if stop] == [
+        "any(c.n + d.n + e.n == 9 for c in pile for d in pile for e in pile if c != d)",
+        "count(1 for p in players for c in pile if top(pile).n > 0 and c.n > 0)",
+        "sum(c.n for p in players for c in hand[p] if p == a and c.n > 1)",
+        "count(1 for p in players for c in hand[p] if p == b)",
+        "[c.n for p in players for c in hand[p] if p == b and c.n > 2]"]
     assert WRITTEN_LOOPS < 7
     assert _fuse.COMPILE_WARNINGS == []
-    assert answers[True] == answers[False]
-    assert answers[True][0] == ["60", "8", "0", "0", "false", "true", "none", "4", "1",
-                                "empty", "0", "9", "9", "4", "[4,3]", "[]", "[1,2,2,4]"]
+    assert answers == both[False][1]
+    empty = "max of no items"           # the pile is empty at the start
+    assert answers[0] == ["60", "8", "0", "0", "false", "true", "none", "4", "1", empty,
+                          "0", "9", "9", "4", "[4,3]", "[]", "[1,2,2,4]"]
     # each seat gave its 1, 2 and 3 (the last move listed) and keeps its 4
-    assert answers[True][-1] == ["0", "0", "0", "6", "true", "true", "14", "4", "4", "2",
-                                 "12", "4", "4", "1", "[4]", "[]", "[1,2,2,4]"]
-    for enabled in (True, False):
-        monkeypatch.setattr(_fuse, "ENABLED", enabled)
-        game = load_text(TWO_LOOPS)
-        with pytest.raises(RuleError, match="max of no items"):
-            game.evaluate("max(c.n - d.n for c in pile for d in pile for e in pile)",
-                          game.new_state())
+    assert answers[-1] == ["0", "0", "0", "6", "true", "true", "14", "4", "4", "2",
+                           "12", "4", "4", "1", "[4]", "[]", "[1,2,2,4]"]
 
 
 THREE_PARAMETERS = FOUR_EACH + '''var high: int = 0

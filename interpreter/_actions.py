@@ -837,8 +837,9 @@ def generated_step(site, twins, epochs, budget, code=None):
 
 def generated_joint(site, twins, pick, commit, budget, code=None):
     """Returns `joint(st, rng, bits)` for a simultaneous site with one action (those
-    ruled out aside) that is a lone action (`_lone_action`: its generated `pick` draws
-    (action, arguments), never a Move), where no seat has committed yet and no
+    ruled out aside) that is a lone action (`_lone_action`), or has three parameters or
+    more and no twins to merge (its generated `pick` draws (action, arguments), never a
+    Move, either way), where no seat has committed yet and no
     observations are kept: `State.random_joint_step`'s draws and `_resolve_drawn` as one
     function.  Each seat in turn draws with `pick`; the moves are recorded in that
     order, then take effect in seat order (`me` and the parameters bound, the action's
@@ -850,7 +851,12 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
     function) for any other site."""
     if not _fuse.ENABLED or pick is None or any(e is not None for _, e in site.actions):
         return None
-    info = _lone_action([i for i, _ in site.actions if not i.never], twins)
+    actions = [i for i, _ in site.actions if not i.never]
+    info = _lone_action(actions, twins)
+    if info is None and len(actions) == 1 and len(actions[0].params) > 2 \
+            and actions[0].chunks is not None \
+            and (twins is None or actions[0].card_args is False):
+        info = actions[0]       # its pick draws from its chunks, each with its prefix
     if info is None:
         return None
     ctx = Ctx()

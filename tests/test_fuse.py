@@ -1933,3 +1933,27 @@ def test_a_require_whose_terms_read_different_parameters_is_tested_term_by_term(
     with pytest.raises(MoveError, match="together"):
         state.apply("meld 2 1 4")
     state.apply("meld 1 2 4")
+
+
+def test_a_simultaneous_action_of_three_parameters_is_drawn_in_one_generated_step(
+        monkeypatch):
+    """The bids made at once: the site's joint step (draws, records, blocks and the rules
+    after) is generated code, and random playouts are the games the closures play."""
+    from interpreter.agents import AGENTS, play_out
+    text = THREE_PARAMETERS.replace("        for p in players:\n            choose p: bid\n",
+                                    "        simultaneously p in players: bid\n")
+    assert text != THREE_PARAMETERS
+    traces = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        traces[enabled] = []
+        for seed in range(8):
+            state = game.new_state()
+            play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
+            traces[enabled].append(state.trace_texts())
+        joint = [site.joint for site in game.prog.sites
+                 if [info.name for info, _ in site.actions] == ["bid"]]
+        assert [bool(j) for j in joint] == [enabled]
+    assert traces[True] == traces[False]
+    assert traces[True][0][0].startswith("a: bid ")

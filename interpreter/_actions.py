@@ -849,7 +849,7 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
     game).  If a seat has no legal move, or a pick raises, `commit(st, info, drawn)`
     commits the seats drawn before and None is returned (or the error raised).  None (no
     function) for any other site."""
-    if not _fuse.ENABLED or pick is None or any(e is not None for _, e in site.actions):
+    if not _fuse.ENABLED or any(e is not None for _, e in site.actions):
         return None
     actions = [i for i, _ in site.actions if not i.never]
     info = _lone_action(actions, twins)
@@ -858,6 +858,8 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
             and (twins is None or actions[0].card_args is False):
         info = actions[0]       # its pick draws from its chunks, each with its prefix
     if info is None:
+        return _several_joint(actions, site, twins, commit, budget, code)
+    if pick is None:
         return None
     ctx = Ctx()
     drawn, m, a, text = ctx.tmp(), ctx.tmp(), ctx.tmp(), ctx.tmp()
@@ -889,6 +891,61 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
              f"    if {ended}: return -1",
              f"st.budget = {budget:d}",
              f"st.pc = {site.next_pc:d}"]
+    lines += (_fuse.run_lines(code, site.next_pc, ctx) if code is not None
+              else [f"return {site.next_pc:d}"])
+    return build(ctx, "\n        ".join(lines), "st, rng, bits")
+
+
+def _several_joint(actions, site, twins, commit, budget, code):
+    """`generated_joint` for a site of several actions (or of actions without
+    parameters, as rock, paper and scissors): each seat's move drawn as the site's pick
+    draws it (`_site_pick_lines`), as (action, arguments); each move's block run in
+    seat order under its action's slots.  None where an action lists its moves without
+    generated chunks, or the site has no action left."""
+    if not actions or any(i.plain is None and i.chunks is None for i in actions):
+        return None
+
+    def drawn_as(ctx, info, kind, expr):
+        if kind == "plain":
+            return [f"return {ctx.k(info)}, ()"]
+        if kind == "move":                    # a Move, where twins were merged
+            move = ctx.tmp()
+            return [f"{move} = {expr}", f"return {move}.action, {move}.args"]
+        return [f"return {ctx.k(info)}, {expr}"]
+    dctx = Ctx()
+    draw = build(dctx, "\n        ".join(_site_pick_lines(dctx, actions, twins, drawn_as)),
+                 "st, seat, rng, bits")
+    ctx = Ctx()
+    drawn, m, number, which, a, ended = (ctx.tmp() for _ in range(6))
+    committed = f"{ctx.k(commit)}(st, None, {drawn})"
+    lines = [f"{drawn} = []",
+             "for seat in st.node[2]:",
+             f"    try: {m} = {ctx.k(draw)}(st, seat, rng, bits)",
+             f"    except {ctx.k(BaseException)}:",
+             f"        {committed}",
+             "        raise",
+             f"    if {m} is None:",
+             f"        {committed}",
+             "        return None",
+             f"    {drawn}.append((seat.index, seat, {m}[0], {m}[1]))",
+             "st.node = None",
+             f"for {number}, seat, {which}, {a} in {drawn}:",
+             f"    st.history.append((seat.index, {ctx.k(move_text)}({which}, {a}), "
+             f"{ctx.k('simultaneous')}))",
+             f"if len({drawn}) > 1: {drawn}.sort()",   # seat order: seat numbers differ
+             f"st.budget = {budget:d}",                # the blocks' loops count from here
+             f"for {number}, seat, {which}, {a} in {drawn}:"]
+    for j, info in enumerate(actions):
+        lines += [f"    {'if' if j == 0 else 'elif'} {which} is {ctx.k(info)}:",
+                  f"        st.frame[{info.me_slot:d}] = seat",
+                  *(f"        st.frame[{slot:d}] = {a}[{k:d}]"
+                    for k, slot in enumerate(info.slots)),
+                  *_block_lines(ctx, info.block, ended, "        "),
+                  *(f"        st.frame[{slot:d}] = None"
+                    for slot in (info.me_slot, *info.slots))]
+    lines += [f"    if {ended}: return -1",
+              f"st.budget = {budget:d}",
+              f"st.pc = {site.next_pc:d}"]
     lines += (_fuse.run_lines(code, site.next_pc, ctx) if code is not None
               else [f"return {site.next_pc:d}"])
     return build(ctx, "\n        ".join(lines), "st, rng, bits")

@@ -362,9 +362,11 @@ class State:
         """Works out `site.fixed` (`_fixed_moves`), and the step of a site whose actions
         have no parameters, at the site's first listing or draw."""
         fixed = site.fixed = _fixed_moves(site)
-        if fixed is not False:            # moves without parameters: their step
+        if fixed is not False:            # moves without parameters: their steps
             site.step = generated_step(site, None, self.prog.epoch, LOOP_BUDGET,
                                        self.prog.plain_code) or False
+            site.joint = generated_joint(site, None, None, _committed, LOOP_BUDGET,
+                                         self.prog.plain_code) or False
         return fixed
 
     def _drawn(self, site, seat, rng) -> Move:
@@ -1530,11 +1532,14 @@ def _twins_merged(st, seat, info, found):
 def _committed(st, info, drawn):
     """What a generated simultaneous step leaves when a seat has no legal move or a
     pick raises: the slots cleared, and the seats drawn before committed as Moves, as
-    the loop of `random_joint_step` leaves them."""
+    the loop of `random_joint_step` leaves them.  `drawn` holds (seat number, seat,
+    arguments) of `info`'s moves, or (seat number, seat, action, arguments) where `info`
+    is None (a site of several actions)."""
     st._clear_slots(st.node[1])
     pending = st.node[3]
-    for _, seat, args in drawn:
-        pending[seat] = Move(info, args)
+    for entry in drawn:
+        pending[entry[1]] = Move(info, entry[2]) if info is not None else \
+            Move(entry[2], entry[3])
 
 
 def _has_card(chunks):

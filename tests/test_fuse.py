@@ -1957,3 +1957,55 @@ def test_a_simultaneous_action_of_three_parameters_is_drawn_in_one_generated_ste
         assert [bool(j) for j in joint] == [enabled]
     assert traces[True] == traces[False]
     assert traces[True][0][0].startswith("a: bid ")
+
+
+SEVERAL_AT_ONCE = FOUR_EACH + '''var waited[player]: int = 0
+action pair(x: hand[me], y: hand[me]):
+    require x.n < y.n
+    move x to pile
+    move y to pile
+action give(c: hand[me]):
+    require count(hand[me]) > 2
+    move c to pile
+action wait():
+    require waited[me] < 2
+    waited[me] += 1
+flow:
+    repeat 4:
+        if all(count(hand[p]) > 1 for p in players):
+            simultaneously p in players: pair, give, wait
+    draw
+'''
+
+
+def test_a_simultaneous_site_of_several_actions_is_drawn_in_one_generated_step(
+        monkeypatch):
+    """Pairs of cards (with twins to merge: each seat's cards are the other's), single
+    cards and a move without parameters, made at once: the joint step is generated code,
+    the draws and the games are those of the closures, and a seat left with no legal
+    move is told as before."""
+    from gdl.errors import RuleError
+    from interpreter.agents import AGENTS, play_out
+    traces = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(SEVERAL_AT_ONCE)
+        assert game.prog.has_twins
+        traces[enabled] = []
+        for seed in range(12):
+            state = game.new_state()
+            play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
+            traces[enabled].append(state.trace_texts())
+        joint = [site.joint for site in game.prog.sites if len(site.actions) == 3]
+        assert [bool(j) for j in joint] == [enabled]
+    assert traces[True] == traces[False]
+    made = {t.split(": ")[1].split()[0] for trace in traces[True] for t in trace}
+    assert made == {"pair", "give", "wait"}
+    for enabled in (True, False):       # no move left for a seat: the deadlock, both ways
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        stuck = load_text(SEVERAL_AT_ONCE.replace("if all(count(hand[p]) > 1 for p in "
+                                                  "players):", "if true:")
+                          .replace("repeat 4:", "repeat 6:"))     # five moves at most
+        with pytest.raises(RuleError, match="deadlock"):
+            for seed in range(12):
+                play_out(stuck.new_state(), [AGENTS["random"]] * 2, random.Random(seed))

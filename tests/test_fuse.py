@@ -1978,12 +1978,26 @@ flow:
 '''
 
 
+PLAIN_AT_ONCE = FOUR_EACH + '''var shown[player]: int = 0
+action low():
+    shown[me] = 1
+action high():
+    require count(hand[me]) > 2
+    shown[me] = 2
+    move top(hand[me]) to pile
+flow:
+    repeat 4:
+        simultaneously p in players: low, high
+    draw
+'''
+
+
 def test_a_simultaneous_site_of_several_actions_is_drawn_in_one_generated_step(
         monkeypatch):
     """Pairs of cards (with twins to merge: each seat's cards are the other's), single
-    cards and a move without parameters, made at once: the joint step is generated code,
-    the draws and the games are those of the closures, and a seat left with no legal
-    move is told as before."""
+    cards and a move without parameters, made at once, and moves without parameters
+    alone: the joint step is generated code, the draws and the games are those of the
+    closures, and a seat left with no legal move is told as before."""
     from gdl.errors import RuleError
     from interpreter.agents import AGENTS, play_out
     traces = {}
@@ -2001,6 +2015,20 @@ def test_a_simultaneous_site_of_several_actions_is_drawn_in_one_generated_step(
     assert traces[True] == traces[False]
     made = {t.split(": ")[1].split()[0] for trace in traces[True] for t in trace}
     assert made == {"pair", "give", "wait"}
+    # moves without parameters, one with a require: the same draws as the closures'
+    plain = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(PLAIN_AT_ONCE)
+        plain[enabled] = []
+        for seed in range(12):
+            state = game.new_state()
+            play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
+            plain[enabled].append(state.trace_texts())
+        assert [bool(site.joint) for site in game.prog.sites] == [enabled]
+    assert plain[True] == plain[False]
+    assert {t for trace in plain[True] for t in trace} == {
+        "a: low", "b: low", "a: high", "b: high"}
     for enabled in (True, False):       # no move left for a seat: the deadlock, both ways
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         stuck = load_text(SEVERAL_AT_ONCE.replace("if all(count(hand[p]) > 1 for p in "

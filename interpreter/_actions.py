@@ -866,17 +866,7 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
     number, ended = ctx.tmp(), ctx.tmp()
     made = f"{ctx.k(move_text)}({ctx.k(info)}, {a})"
     committed = f"{ctx.k(commit)}(st, {ctx.k(info)}, {drawn})"
-    lines = [f"{drawn} = []",
-             "for seat in st.node[2]:",
-             f"    try: {m} = {ctx.k(pick)}(st, seat, rng, bits)",
-             f"    except {ctx.k(BaseException)}:",
-             f"        {committed}",
-             "        raise",
-             f"    if {m} is None:",
-             f"        {committed}",
-             "        return None",
-             f"    {drawn}.append((seat.index, seat, {m}[1]))",
-             "st.node = None",
+    lines = [*_joint_draw_lines(ctx, pick, committed, drawn, m, f"{m}[1]"),
              f"for {number}, seat, {a} in {drawn}:",
              f"    try: {text} = {ctx.k(info.texts)}.get({a}) or {made}",
              f"    except {ctx.k(TypeError)}: {text} = {made}",
@@ -918,17 +908,7 @@ def _several_joint(actions, site, twins, commit, budget, code):
     ctx = Ctx()
     drawn, m, number, which, a, ended = (ctx.tmp() for _ in range(6))
     committed = f"{ctx.k(commit)}(st, None, {drawn})"
-    lines = [f"{drawn} = []",
-             "for seat in st.node[2]:",
-             f"    try: {m} = {ctx.k(draw)}(st, seat, rng, bits)",
-             f"    except {ctx.k(BaseException)}:",
-             f"        {committed}",
-             "        raise",
-             f"    if {m} is None:",
-             f"        {committed}",
-             "        return None",
-             f"    {drawn}.append((seat.index, seat, {m}[0], {m}[1]))",
-             "st.node = None",
+    lines = [*_joint_draw_lines(ctx, draw, committed, drawn, m, f"{m}[0], {m}[1]"),
              f"for {number}, seat, {which}, {a} in {drawn}:",
              f"    st.history.append((seat.index, {ctx.k(move_text)}({which}, {a}), "
              f"{ctx.k('simultaneous')}))",
@@ -949,6 +929,24 @@ def _several_joint(actions, site, twins, commit, budget, code):
     lines += (_fuse.run_lines(code, site.next_pc, ctx) if code is not None
               else [f"return {site.next_pc:d}"])
     return build(ctx, "\n        ".join(lines), "st, rng, bits")
+
+
+def _joint_draw_lines(ctx, pick, committed, drawn, m, kept) -> list:
+    """A joint step's draws: each deciding seat's move drawn by `pick` into `m`, kept
+    in `drawn` as (seat number, seat, `kept`); where a seat has no legal move, or a draw
+    raises, the `committed` line commits the seats drawn before (and None is returned,
+    or the error raised).  The node is cleared after the last draw."""
+    return [f"{drawn} = []",
+            "for seat in st.node[2]:",
+            f"    try: {m} = {ctx.k(pick)}(st, seat, rng, bits)",
+            f"    except {ctx.k(BaseException)}:",
+            f"        {committed}",
+            "        raise",
+            f"    if {m} is None:",
+            f"        {committed}",
+            "        return None",
+            f"    {drawn}.append((seat.index, seat, {kept}))",
+            "st.node = None"]
 
 
 def _block_lines(ctx, block, ended, pad) -> list:

@@ -1842,6 +1842,17 @@ def test_aggregates_and_lists_of_any_number_of_loops_are_written_out(monkeypatch
                            "12", "4", "4", "1", "[4]", "[]", "[1,2,2,4]"]
 
 
+def _random_games(game, seeds: int) -> list:
+    """The traces of random playouts of `game`, one per seed (each its own generator)."""
+    from interpreter.agents import AGENTS, play_out
+    traces = []
+    for seed in range(seeds):
+        state = game.new_state()
+        play_out(state, [AGENTS["random"]] * game.num_players, random.Random(seed))
+        traces.append(state.trace_texts())
+    return traces
+
+
 THREE_PARAMETERS = FOUR_EACH + '''var high: int = 0
 var turn: int = 0
 action bid(i: 1..count(hand[me]), j: i..count(pile) + 3, k: 0..j):
@@ -1873,7 +1884,6 @@ def test_actions_of_three_parameters_list_their_moves_in_generated_code(monkeypa
     closures list; one whose list reads only counts and variables keeps it by their
     values (`chunk_memo`), one that reads cards lists every time.  Random playouts,
     listed moves and views are the same with generated code off."""
-    from interpreter.agents import AGENTS, play_out
     seen = {}
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
@@ -1884,12 +1894,8 @@ def test_actions_of_three_parameters_list_their_moves_in_generated_code(monkeypa
         assert written == [enabled, enabled]
         assert (infos["bid"].chunk_memo is not None) == enabled
         assert infos["meld"].chunk_memo is None
-        traces = []
-        for seed in range(6):
-            state = game.new_state()
-            play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
-            traces.append(state.trace_texts())
-        seen[enabled] = (traces, [_playthrough(game, seed) for seed in range(3)])
+        seen[enabled] = (_random_games(game, 6), [_playthrough(game, seed)
+                                                  for seed in range(3)])
         if enabled:
             assert 0 < len(infos["bid"].chunk_memo) < 6 * 6
     assert seen[True] == seen[False]
@@ -1907,7 +1913,6 @@ def test_a_require_whose_terms_read_different_parameters_is_tested_term_by_term(
     tested as soon as x and y are bound, before any z.  A move typed against it is still
     refused with the require's reason."""
     from gdl.errors import MoveError
-    from interpreter.agents import AGENTS, play_out
     joined = THREE_PARAMETERS.replace(
         "    require x.n < y.n\n    require z.n != x.n and z.n + y.n != 5 + high\n",
         '    require x.n < y.n and z.n != x.n and z.n + y.n != 5 + high "together"\n')
@@ -1919,12 +1924,8 @@ def test_a_require_whose_terms_read_different_parameters_is_tested_term_by_term(
             game = load_text(text)
             tests = game.prog.compiler.action_info["meld"].tests
             assert [t is not None for t in tests] == [False, False, True, True]
-            traces = []
-            for seed in range(6):
-                state = game.new_state()
-                play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
-                traces.append(state.trace_texts())
-            seen.append((traces, [_playthrough(game, seed) for seed in range(3)]))
+            seen.append((_random_games(game, 6), [_playthrough(game, seed)
+                                                  for seed in range(3)]))
     assert seen[0] == seen[1] == seen[2] == seen[3]
     state = load_text(joined).new_state()
     state.apply(state.legal_moves()[0])
@@ -1939,7 +1940,6 @@ def test_a_simultaneous_action_of_three_parameters_is_drawn_in_one_generated_ste
         monkeypatch):
     """The bids made at once: the site's joint step (draws, records, blocks and the rules
     after) is generated code, and random playouts are the games the closures play."""
-    from interpreter.agents import AGENTS, play_out
     text = THREE_PARAMETERS.replace("        for p in players:\n            choose p: bid\n",
                                     "        simultaneously p in players: bid\n")
     assert text != THREE_PARAMETERS
@@ -1947,11 +1947,7 @@ def test_a_simultaneous_action_of_three_parameters_is_drawn_in_one_generated_ste
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         game = load_text(text)
-        traces[enabled] = []
-        for seed in range(8):
-            state = game.new_state()
-            play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
-            traces[enabled].append(state.trace_texts())
+        traces[enabled] = _random_games(game, 8)
         joint = [site.joint for site in game.prog.sites
                  if [info.name for info, _ in site.actions] == ["bid"]]
         assert [bool(j) for j in joint] == [enabled]
@@ -1998,18 +1994,12 @@ def test_a_simultaneous_site_of_several_actions_is_drawn_in_one_generated_step(
     cards and a move without parameters, made at once, and moves without parameters
     alone: the joint step is generated code, the draws and the games are those of the
     closures, and a seat left with no legal move is told as before."""
-    from gdl.errors import RuleError
-    from interpreter.agents import AGENTS, play_out
     traces = {}
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         game = load_text(SEVERAL_AT_ONCE)
         assert game.prog.has_twins
-        traces[enabled] = []
-        for seed in range(12):
-            state = game.new_state()
-            play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
-            traces[enabled].append(state.trace_texts())
+        traces[enabled] = _random_games(game, 12)
         joint = [site.joint for site in game.prog.sites if len(site.actions) == 3]
         assert [bool(j) for j in joint] == [enabled]
     assert traces[True] == traces[False]
@@ -2020,11 +2010,7 @@ def test_a_simultaneous_site_of_several_actions_is_drawn_in_one_generated_step(
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         game = load_text(PLAIN_AT_ONCE)
-        plain[enabled] = []
-        for seed in range(12):
-            state = game.new_state()
-            play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
-            plain[enabled].append(state.trace_texts())
+        plain[enabled] = _random_games(game, 12)
         assert [bool(site.joint) for site in game.prog.sites] == [enabled]
     assert plain[True] == plain[False]
     assert {t for trace in plain[True] for t in trace} == {
@@ -2035,5 +2021,4 @@ def test_a_simultaneous_site_of_several_actions_is_drawn_in_one_generated_step(
                                                   "players):", "if true:")
                           .replace("repeat 4:", "repeat 6:"))     # five moves at most
         with pytest.raises(RuleError, match="deadlock"):
-            for seed in range(12):
-                play_out(stuck.new_state(), [AGENTS["random"]] * 2, random.Random(seed))
+            _random_games(stuck, 12)

@@ -906,12 +906,15 @@ def _several_joint(actions, site, twins, commit, budget, code):
     draw = build(dctx, "\n        ".join(_site_pick_lines(dctx, actions, twins, drawn_as)),
                  "st, seat, rng, bits")
     ctx = Ctx()
-    drawn, m, number, which, a, ended = (ctx.tmp() for _ in range(6))
+    drawn, m, number, which, a, ended, text = (ctx.tmp() for _ in range(7))
     committed = f"{ctx.k(commit)}(st, None, {drawn})"
+    texts = {info: info.texts for info in actions}     # as `move_text` looks them up
+    made = f"{ctx.k(move_text)}({which}, {a})"
     lines = [*_joint_draw_lines(ctx, draw, committed, drawn, m, f"{m}[0], {m}[1]"),
              f"for {number}, seat, {which}, {a} in {drawn}:",
-             f"    st.history.append((seat.index, {ctx.k(move_text)}({which}, {a}), "
-             f"{ctx.k('simultaneous')}))",
+             f"    try: {text} = {ctx.k(texts)}[{which}].get({a}) or {made}",
+             f"    except {ctx.k(TypeError)}: {text} = {made}",
+             f"    st.history.append((seat.index, {text}, {ctx.k('simultaneous')}))",
              f"if len({drawn}) > 1: {drawn}.sort()",   # seat order: seat numbers differ
              f"st.budget = {budget:d}",                # the blocks' loops count from here
              f"for {number}, seat, {which}, {a} in {drawn}:"]

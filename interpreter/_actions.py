@@ -866,23 +866,14 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
     number, ended = ctx.tmp(), ctx.tmp()
     made = f"{ctx.k(move_text)}({ctx.k(info)}, {a})"
     committed = f"{ctx.k(commit)}(st, {ctx.k(info)}, {drawn})"
+    each = f"for {number}, seat, {a} in {drawn}:"
     lines = [*_joint_draw_lines(ctx, pick, committed, drawn, m, f"{m}[1]"),
-             f"for {number}, seat, {a} in {drawn}:",
-             f"    try: {text} = {ctx.k(info.texts)}.get({a}) or {made}",
-             f"    except {ctx.k(TypeError)}: {text} = {made}",
-             f"    st.history.append((seat.index, {text}, {ctx.k('simultaneous')}))",
-             f"if len({drawn}) > 1: {drawn}.sort()",   # seat order: seat numbers differ
-             f"st.budget = {budget:d}",                # the blocks' loops count from here
-             f"for {number}, seat, {a} in {drawn}:",
-             f"    st.frame[{info.me_slot:d}] = seat",
-             *(f"    st.frame[{slot:d}] = {a}[{j:d}]" for j, slot in enumerate(info.slots)),
-             *_block_lines(ctx, info.block, ended, "    "),
-             *(f"    st.frame[{slot:d}] = None" for slot in (info.me_slot, *info.slots)),
+             *_joint_record_lines(ctx, drawn, each, ctx.k(info.texts), a, made, text,
+                                  budget),
+             each,
+             *_move_block_lines(ctx, info, a, ended, "    "),
              f"    if {ended}: return -1",
-             f"st.budget = {budget:d}",
-             f"st.pc = {site.next_pc:d}"]
-    lines += (_fuse.run_lines(code, site.next_pc, ctx) if code is not None
-              else [f"return {site.next_pc:d}"])
+             *_joint_end_lines(ctx, site, budget, code)]
     return build(ctx, "\n        ".join(lines), "st, rng, bits")
 
 
@@ -910,28 +901,48 @@ def _several_joint(actions, site, twins, commit, budget, code):
     committed = f"{ctx.k(commit)}(st, None, {drawn})"
     texts = {info: info.texts for info in actions}     # as `move_text` looks them up
     made = f"{ctx.k(move_text)}({which}, {a})"
+    each = f"for {number}, seat, {which}, {a} in {drawn}:"
     lines = [*_joint_draw_lines(ctx, draw, committed, drawn, m, f"{m}[0], {m}[1]"),
-             f"for {number}, seat, {which}, {a} in {drawn}:",
-             f"    try: {text} = {ctx.k(texts)}[{which}].get({a}) or {made}",
-             f"    except {ctx.k(TypeError)}: {text} = {made}",
-             f"    st.history.append((seat.index, {text}, {ctx.k('simultaneous')}))",
-             f"if len({drawn}) > 1: {drawn}.sort()",   # seat order: seat numbers differ
-             f"st.budget = {budget:d}",                # the blocks' loops count from here
-             f"for {number}, seat, {which}, {a} in {drawn}:"]
+             *_joint_record_lines(ctx, drawn, each, f"{ctx.k(texts)}[{which}]", a, made,
+                                  text, budget),
+             each]
     for j, info in enumerate(actions):
         lines += [f"    {'if' if j == 0 else 'elif'} {which} is {ctx.k(info)}:",
-                  f"        st.frame[{info.me_slot:d}] = seat",
-                  *(f"        st.frame[{slot:d}] = {a}[{k:d}]"
-                    for k, slot in enumerate(info.slots)),
-                  *_block_lines(ctx, info.block, ended, "        "),
-                  *(f"        st.frame[{slot:d}] = None"
-                    for slot in (info.me_slot, *info.slots))]
-    lines += [f"    if {ended}: return -1",
-              f"st.budget = {budget:d}",
-              f"st.pc = {site.next_pc:d}"]
-    lines += (_fuse.run_lines(code, site.next_pc, ctx) if code is not None
-              else [f"return {site.next_pc:d}"])
+                  *_move_block_lines(ctx, info, a, ended, "        ")]
+    lines += [f"    if {ended}: return -1", *_joint_end_lines(ctx, site, budget, code)]
     return build(ctx, "\n        ".join(lines), "st, rng, bits")
+
+
+def _joint_record_lines(ctx, drawn, each, texts, args, made, text, budget) -> list:
+    """A joint step's record: each move drawn (`each`, the loop over `drawn`) in the
+    history in the order drawn, its text looked up in `texts` by its arguments or
+    `made`; then the moves in seat order and the budget set, from which the blocks'
+    loops count."""
+    return [each,
+            f"    try: {text} = {texts}.get({args}) or {made}",
+            f"    except {ctx.k(TypeError)}: {text} = {made}",
+            f"    st.history.append((seat.index, {text}, {ctx.k('simultaneous')}))",
+            f"if len({drawn}) > 1: {drawn}.sort()",   # seat order: seat numbers differ
+            f"st.budget = {budget:d}"]
+
+
+def _move_block_lines(ctx, info, args, ended, pad) -> list:
+    """A move of `info` (its arguments in `args`, its seat in `seat`) taking effect:
+    `me` and the parameters bound, the action's block run (`ended` set), the slots
+    cleared."""
+    return [f"{pad}st.frame[{info.me_slot:d}] = seat",
+            *(f"{pad}st.frame[{slot:d}] = {args}[{j:d}]"
+              for j, slot in enumerate(info.slots)),
+            *_block_lines(ctx, info.block, ended, pad),
+            *(f"{pad}st.frame[{slot:d}] = None" for slot in (info.me_slot, *info.slots))]
+
+
+def _joint_end_lines(ctx, site, budget, code) -> list:
+    """A joint step's end: the budget set again, and the rules' run from the site's next
+    pc (given the program's unfused `code`), or that pc returned."""
+    return [f"st.budget = {budget:d}", f"st.pc = {site.next_pc:d}",
+            *(_fuse.run_lines(code, site.next_pc, ctx) if code is not None
+              else [f"return {site.next_pc:d}"])]
 
 
 def _joint_draw_lines(ctx, pick, committed, drawn, m, kept) -> list:

@@ -94,7 +94,9 @@ class ActionMixin:
             test = self.hoisted(cond, names[level - 1], level - 1, scope) \
                 if level else None
             hoisted = hoisted or test is not None
-            staged[level].append(test or fn)
+            keys = self.kept_by(cond, decl, names)
+            staged[level].append(_kept_by(test or fn, [params[names.index(n)][1] for n in keys])
+                                 if keys else test or fn)
             if names and level == len(names):
                 conds.append(cond)
         enum_params = []
@@ -147,15 +149,35 @@ class ActionMixin:
         (`require id(x) < id(y) and id(y) < id(z)` skips every z of a failing x, y).  A
         move is legal when all of them hold either way, and the list's moves and their
         order are the domains'; only which of them is tested for which candidate changes,
-        as staging each require by its parameters already did."""
+        as staging each require by its parameters already did.  Likewise where a term
+        would be kept by the parameters it reads (`kept_by`) and the whole would not."""
         out = []
         for r, (compiled, _, _) in zip(decl.requires, requires):
             terms = r.cond.items if isinstance(r.cond, A.And) else ()
-            if len({_level(t, names) for t in terms}) > 1:
+            if len({_level(t, names) for t in terms}) > 1 or not \
+                    self.kept_by(r.cond, decl, names) and \
+                    any(self.kept_by(t, decl, names) for t in terms):
                 out += [(t, self.expr(t, scope)) for t in terms]
             else:
                 out.append((r.cond, compiled))
         return out
+
+    def kept_by(self, cond, decl, names) -> list:
+        """For a costly require term that reads a later parameter but not every one
+        before it (`require holds(me, r)` in `ask(q: player, r: rank)`): the parameters
+        it reads, by which one list keeps its values (`_kept_by`), so that it is worked
+        out once for each of their values and not again for each value of the ones it
+        skips.  Empty for any other term, and where a parameter it reads takes values of
+        a list (which may not be kept by)."""
+        level = _level(cond, names)
+        reads = _free_names(cond)
+        keys = [n for n in names[:level] if n in reads]
+        if level < 2 or len(keys) == level or not _costly(cond, self.prog.defs):
+            return []
+        domains = {prm.name: prm.domain for prm in decl.params}
+        if any(isinstance(domains[n], (A.ListLit, A.ListComp)) for n in keys):
+            return []
+        return keys
 
     def listing_guard(self, conds, names, scope):
         """A condition that, when true, makes every require on the last parameter hold
@@ -278,6 +300,53 @@ class ActionMixin:
             return end(ctx, lo, low, max), f"{end(ctx, hi, high, min)} + 1"
         fn.range_ends = range_ends
         return fuse(fn, lambda ctx: "{}({}, {})".format(ctx.k(range), *range_ends(ctx)))
+
+
+def _kept_by(term, slots):
+    """A require term whose values one list keeps by those of the parameters in `slots`
+    (`ActionMixin.kept_by`): in generated code a dict made as the list starts
+    (`Ctx.lists`) answers again for the values it has seen, and the term is worked out
+    where it has not, in the same place and order as before; the term is a pure test of
+    a state that does not change during the list, so its value and any error are the
+    same.  Elsewhere it is the term itself."""
+    def kept(st):
+        return term(st)
+
+    def render(ctx):
+        if ctx.lists is None:
+            return ctx.test(term)
+        memo, hit = ctx.tmp(), ctx.tmp()
+        ctx.lists.append(memo)
+        keys = [ctx.local("frame", s, f"st.frame[{s:d}]") for s in slots]
+        key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
+        return (f"({hit} if ({hit} := {memo}.get({key})) is not None else "
+                f"{ctx.k(_remember)}({memo}, {key}, {ctx.test(term)}))")
+    kept.render = kept.render_test = render
+    return kept
+
+
+def _remember(memo: dict, key, value):
+    memo[key] = value
+    return value
+
+
+#: calls that make lists or read a zone's cards (as a def may): worth keeping a term for
+_LISTING_CALLS = frozenset({"top", "bottom", "cards", "sublist", "first"})
+
+
+def _costly(node, defs) -> bool:
+    """Whether a term passes over cards or lists (a comprehension, an aggregate, a def,
+    a call making a list), so that a dict's look-up is cheaper than working it out."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (A.Aggregate, A.ListComp)):
+            return True
+        if isinstance(n, A.Call) and (n.func in defs or n.func in _LISTING_CALLS
+                                      and len(n.args) > 1):
+            return True
+        stack.extend(_children(n))
+    return False
 
 
 def all_of(tests):
@@ -425,6 +494,7 @@ def _listing_lines(info, epochs, ctx, keep, stop, ends=None) -> list:
         test = ctx.test(tests[0])
         lines += [f"if not {test}: {stop[0]}"] if len(stop) == 1 else [
             f"if not {test}:", *_indented(stop, "    ")]
+    ctx.lists, top = [], len(lines)      # the terms' dicts (`_kept_by`), made here
     pad = ""
     prefix, starts = [], []
     ctx.loops = {}          # the loops' invariant parts, remembered in temporaries
@@ -453,7 +523,8 @@ def _listing_lines(info, epochs, ctx, keep, stop, ends=None) -> list:
     for level in reversed(range(len(starts))):
         at, outer = starts[level]
         lines[at:at] = _unset(ctx, ctx.loops.pop(level), outer)
-    ctx.loops = None
+    lines[top:top] = [f"{memo} = {{}}" for memo in ctx.lists]
+    ctx.loops = ctx.lists = None
     return lines + keep(vals, prefix, pad)
 
 

@@ -229,6 +229,13 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 raise self.runtime_error(f"position {i} of a list of {len(xs)} items "
                                          f"(positions count from 1)", node, st)
             return xs[i - 1]
+
+        def render(ctx):      # the same, inline: a bad position goes through `item`
+            xs, i = ctx.tmp(), ctx.tmp()
+            return (f"({xs}[{i} - 1] if (({xs} := {ctx.sub(items)}) or True) and "
+                    f"1 <= ({i} := {ctx.sub(pos)}) <= len({xs}) else "
+                    f"{ctx.call(item, cold=True)})")
+        item.render = render
         return item
 
     def _lookup(self, table, keys, node, what):

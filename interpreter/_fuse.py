@@ -92,15 +92,18 @@ class Ctx:
     is held (see `call`); `memo` gives the temporaries of the def calls an inlined def
     body repeats (see `CallMixin.call_def`); `loops` gives, for each level of a move
     list's loops written in this function, the temporaries remembering its loop-invariant
-    parts (see `ActionMixin.memoised`)."""
+    parts (see `ActionMixin.memoised`); `lists`, the dicts a move list written in this
+    function makes as it starts (see `_actions._kept_by`)."""
 
-    __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot", "memo", "loops")
+    __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot", "memo", "loops",
+                 "lists")
 
     def __init__(self, hold: bool = False):
         self.consts, self.ids, self.temps, self.depth = [], {}, 0, 0
         self.held, self.hold, self.hot = {}, hold, 0
         self.memo = None      # inside an inlined def body: repeated call -> temporary
         self.loops = None     # inside a move list's loops: level -> temporaries
+        self.lists = None     # inside a move list: the dicts it makes as it starts
 
     def k(self, value) -> str:
         """The name of a value passed into the fused function (once per object)."""

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from conftest import FOUR_EACH
+from gdl import ast as A
 from gdl.errors import GdlError, RuleError
-from interpreter import _fuse, load, load_text
+from interpreter import _actions, _fuse, load, load_text
 from interpreter._fuzz_sweep import sweep_configs
 from interpreter.game import load_ruleset
 
@@ -1934,6 +1935,84 @@ def test_a_require_whose_terms_read_different_parameters_is_tested_term_by_term(
     with pytest.raises(MoveError, match="together"):
         state.apply("meld 2 1 4")
     state.apply("meld 1 2 4")
+
+
+#: `ask(q, r)` of Go Fish: `holds(me, r)` reads the second parameter and not the first
+ASK = """game "t"
+players a, b, c
+card n: 1..4
+cards into hand[p]: card(n: k) for p in player for k in 1..4
+zone hand[player]: stack
+zone pile: stack
+var turns: int = 0
+def holds(p: player, k: int) = any(x.n == k for x in hand[p])
+action ask(q: player, r: 1..4):
+    require q != me "ask another seat"
+    require holds(me, r) and count(hand[q]) > 0 "ask for a number you hold"
+    require holds(q, r) or turns % 2 == 0 "only what they hold, every other turn"
+    if holds(q, r):
+        move first(x for x in hand[q] if x.n == r) to pile
+action wait():
+    pass
+flow:
+    repeat 4:
+        turns += 1
+        for p in players:
+            choose p: ask, wait
+    draw
+"""
+
+
+def test_a_costly_term_that_skips_a_parameter_is_worked_out_once_per_value(monkeypatch):
+    """`holds(me, r)` does not read `q`: one list works it out once for each `r`, in
+    generated code (`_actions._kept_by`), where it first comes to it; the term `holds(q,
+    r)` reads both and is worked out for each pair.  The moves, the games and a rule
+    error raised by such a term (`top(hand[me], r)` past a short hand) are those of the
+    closures."""
+    kept = []
+    remember = _actions._remember
+    monkeypatch.setattr(_actions, "_remember",
+                        lambda memo, key, value: kept.append(key) or remember(memo, key, value))
+    failing = ASK.replace("require holds(me, r) and",
+                          "require sum(x.n for x in top(hand[me], r)) > 1 and")
+    assert failing != ASK
+    seen = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(ASK)
+        decl = game.prog.actions["ask"]
+        terms = [t for r in decl.requires
+                 for t in (r.cond.items if isinstance(r.cond, A.And) else (r.cond,))]
+        assert [game.prog.compiler.kept_by(t, decl, ["q", "r"]) for t in terms] == [
+            [], ["r"], [], []]
+        del kept[:]
+        # seat a holds 1 to 4, and so do b and c
+        assert [m.text for m in game.new_state().legal_moves()] == [
+            *(f"ask {q} {r}" for q in "bc" for r in range(1, 5)), "wait"]
+        assert kept == ([1, 2, 3, 4] if enabled else [])
+        seen[enabled] = (_random_games(game, 6),
+                         [_playthrough(load_text(text), seed)
+                          for text in (ASK, failing) for seed in range(4)])
+    assert seen[True] == seen[False]
+    errors = [p[-1] for p in seen[True][1][4:]]
+    assert all(e[0] == "error" and "but the zone has" in e[1] for e in errors)
+
+
+def test_list_positions_are_written_out(monkeypatch):
+    """`xs[i]` in generated code, inline, with the closures' answers and their rule
+    error for a position outside the list."""
+    parts = ["[c.n for c in hand[a]][2]", "top(hand[b], 2)[2].n",
+             "[c.n for c in pile][count(pile)]", "[seat(p) for p in players][seat(b)]"]
+    both = _parts_both_ways(monkeypatch, parts)
+    compiled, answers = both[True]
+    assert _written(compiled) == [True] * 4
+    assert answers == both[False][1]
+    # hands hold 4, 3, 2, 1 from the top; each seat gives its bottom card in turn
+    outside = "position {} of a list of {} items (positions count from 1)"
+    assert answers[0] == ["3", "3", outside.format(0, 0), "2"]
+    assert answers[2] == ["3", "3", "1", "2"]
+    assert answers[-1] == [outside.format(2, 1), "top(zone, 2) but the zone has 1 cards",
+                           "1", "2"]
 
 
 def test_a_simultaneous_action_of_three_parameters_is_drawn_in_one_generated_step(

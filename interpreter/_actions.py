@@ -4,6 +4,7 @@ by constant bounds, a value excluded in one pass, loop-invariant parts memoised 
 loop over the candidates).  `State.legal_moves` and `State.random_move` read the result."""
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import attrs
@@ -78,6 +79,7 @@ class ActionMixin:
         staged = [[] for _ in range(len(names) + 1)]
         conds = []                      # the requires on the last parameter, as written
         bounds = [[] for _ in names]
+        limits = [[] for _ in names]    # bounds that the state gives (`state_bound`)
         hoisted, exclude = False, None
         for cond, fn in self.listed_terms(decl, requires, names, scope):
             if _folded(fn) == [True]:     # holds whatever the options: no test
@@ -87,6 +89,12 @@ class ActionMixin:
                 bounds[bound[0]].append(bound[1:])
                 continue
             level = _level(cond, names)
+            if level and not staged[level] and (level < len(names) or exclude is None) \
+                    and isinstance(decl.params[level - 1].domain, A.Range):
+                limit = self.state_bound(cond, names[level - 1], scope, before[level - 1])
+                if limit is not None:
+                    limits[level - 1].append(limit)
+                    continue
             if names and level == len(names) and not staged[level] and exclude is None:
                 exclude = self.excluded_value(cond, names[-1], scope)
                 if exclude is not None:
@@ -107,6 +115,8 @@ class ActionMixin:
             hoisted = hoisted or fast is not None
             if fast is None:
                 fast = self.narrowed(prm.domain, before[i], b) if b else domain
+            if limits[i]:
+                fast = _limited(fast, limits[i])
             enum_params.append((pname, slot, fast))
         positions = {prm.name: i for i, prm in enumerate(decl.params)}
         secrets = [(frozenset(positions[n] for n in sec.names if n in positions),
@@ -217,6 +227,19 @@ class ActionMixin:
             return None
         return names.index(name), op, value[0]
 
+    def state_bound(self, cond, param, scope, outer):
+        """For the first require on a range parameter that bounds it by what the state
+        says, `require count(a) >= k` in `shift(a: tableau, b: tableau, k: 1..13)`:
+        (op, the other side compiled where the domain is), so that the range is cut to
+        the values that pass (`_limited`) instead of testing each; else None.  The other
+        side reads no later parameter, so it is worked out once (compiled in `outer`, the
+        scope of the parameter's domain), where the first candidate would have tested
+        it: only when the range has values."""
+        found = _param_compare(cond, [param], scope)
+        if found is None or found[0] == "!=" or param in _free_names(found[2]):
+            return None
+        return found[0], self.expr(found[2], outer)
+
     def hoisted(self, node, param, level, scope, compile=None):
         """For `require c != selected[opponent(me)]`, `require c.suit == led.suit or
         all(x.suit != led.suit for x in hand[me])` or a domain `d: 0..count(deck[me]) - k`:
@@ -300,6 +323,73 @@ class ActionMixin:
             return end(ctx, lo, low, max), f"{end(ctx, hi, high, min)} + 1"
         fn.range_ends = range_ends
         return fuse(fn, lambda ctx: "{}({}, {})".format(ctx.k(range), *range_ends(ctx)))
+
+
+def _limited(domain, limits):
+    """A range domain cut by the bounds `ActionMixin.state_bound` found, in their order:
+    each worked out only while values are left (as the first candidate's test would
+    work it out), the values left those that pass, in the same order."""
+    def values(st):
+        vals = domain(st)
+        for op, other in limits:
+            if not vals:
+                break
+            vals = _within(vals, *_ends(op, other(st), _plus))
+        return vals
+
+    def render(ctx):
+        text = ctx.sub(domain)
+        rest = limits
+        c = _folded(domain)
+        if c is not None and c[0] and c[0] == tuple(range(c[0][0], c[0][-1] + 1)):
+            # a constant range with values: the first bound cuts it at once
+            (op, other), rest = limits[0], limits[1:]
+            x = ctx.tmp()
+            lo, hi = _ends(op, x, _plus_text)
+            lo = ctx.lit(c[0][0]) if lo is None else f"{ctx.k(max)}({c[0][0]:d}, {lo})"
+            hi = ctx.lit(c[0][-1]) if hi is None else f"{ctx.k(min)}({c[0][-1]:d}, {hi})"
+            text = f"{ctx.k(range)}({lo}, {hi} + 1)"
+            text = re.sub(rf"\b{x}\b", f"({x} := {ctx.sub(other)})", text, count=1)
+        for op, other in rest:
+            vals, x = ctx.tmp(), ctx.tmp()
+            lo, hi = _ends(op, x, _plus_text)
+            text = (f"({ctx.k(_within)}({vals}, {lo}, {hi}) if ({vals} := {text}) and "
+                    f"(({x} := {ctx.sub(other)}) or True) else {vals})")
+        return text
+    return fuse(values, render)
+
+
+def _plus(x: int, n: int) -> int:
+    return x + n
+
+
+def _plus_text(x: str, n: int) -> str:
+    return f"{x} + 1" if n > 0 else f"{x} - 1"
+
+
+def _ends(op: str, x, plus):
+    """The least and greatest values (None: no bound) that `p op x` lets `p` take;
+    `plus(x, 1)` and `plus(x, -1)` give the next and the previous number."""
+    if op == ">":
+        return plus(x, 1), None
+    if op == ">=":
+        return x, None
+    if op == "<":
+        return None, plus(x, -1)
+    if op == "<=":
+        return None, x
+    return x, x
+
+
+def _within(vals, lo, hi):
+    """The run of consecutive numbers `vals` (a range, or a tuple of one) cut to lo..hi
+    (None: no bound on that side)."""
+    a, b = vals[0], vals[-1]
+    if lo is not None and lo > a:
+        a = lo
+    if hi is not None and hi < b:
+        b = hi
+    return range(a, b + 1)
 
 
 def _kept_by(term, slots):

@@ -1998,6 +1998,68 @@ def test_a_costly_term_that_skips_a_parameter_is_worked_out_once_per_value(monke
     assert all(e[0] == "error" and "but the zone has" in e[1] for e in errors)
 
 
+#: `count(z) >= k` and `k <= top(z).n` bound a range parameter by what the state says
+TAKE = """game "t"
+players a, b
+card n: 1..4
+cards into pile[i]: card(n: k) for i in 1..3 for k in 1..4
+zone pile[1..3]: stack, face up
+zone hand[player]: stack
+action take(z: pile, k: 1..4):
+    require count(z) >= k "not so many cards"
+    require top(z, k)[k].n != 2 "not down to a two"
+    move top(z, k) to hand[me]
+action give(z: pile, k: 1..count(hand[me])):
+    require k <= top(z).n "no more than the top card says"
+    move top(hand[me]) to z
+action wait():
+    pass
+flow:
+    repeat 5:
+        for p in players:
+            choose p: take, give, wait
+    draw
+"""
+
+
+def test_a_range_bounded_by_the_state_is_cut_instead_of_tested(monkeypatch):
+    """A first require `count(z) >= k` cuts `k`'s range to the values that pass
+    (`_actions._limited`): the same moves in the same order as testing each, with
+    generated code and without, and `top(z).n` is worked out only where the range has
+    values, so it fails on an empty pile exactly where the test would (and not where
+    the hand is empty).  The same requires written so that they bound nothing
+    (`k + 0 * k`) are the reference."""
+    plain = TAKE.replace("count(z) >= k", "count(z) >= k + 0 * k").replace(
+        'top(z).n "', 'top(z).n + 0 * k "')
+    assert plain.count("0 * k") == 2
+    seen = []
+    for text in (TAKE, plain):
+        for enabled in (True, False):
+            monkeypatch.setattr(_fuse, "ENABLED", enabled)
+            game = load_text(text)
+            infos = game.prog.compiler.action_info
+            state = game.new_state()
+            # the piles hold 4, 3, 2, 1 from the top: the third card down is the two
+            assert [m.text for m in state.legal_moves()] == [
+                f"take pile[{i}] {k}" for i in (1, 2, 3) for k in (1, 2, 4)] + ["wait"]
+            tested = [len(infos[a].staged[2]) for a in ("take", "give")]
+            assert tested == ([1, 0] if text == TAKE else [2, 1])
+            # a rule error's excerpt shows the line as written: its place and its trace
+            seen.append([[e if e[0] != "error" else _place_and_trace(e[1])
+                          for e in _playthrough(game, seed, 100)] for seed in range(12)])
+    assert seen[0] == seen[1] == seen[2] == seen[3]
+    ends = [game[-1] for game in seen[0]]
+    assert ("end", (0.0, 0.0)) in ends
+    assert ["<string>:12:18: rule error: top() of an empty zone", "  in rule: give"] in [
+        e[:2] for e in ends]
+
+
+def _place_and_trace(error: str) -> list:
+    """A rule error's message without the excerpt of the line and its caret."""
+    lines = error.splitlines()
+    return [lines[0], *lines[3:]]
+
+
 def test_list_positions_are_written_out(monkeypatch):
     """`xs[i]` in generated code, inline, with the closures' answers and their rule
     error for a position outside the list."""

@@ -524,9 +524,11 @@ def _aggregate_body(ctx, f, head, test, item, held, pad, empty) -> list:
         total = ctx.tmp()
         return [f"{total} = 0", *head,
                 *_when(ctx, test, f"{total} = {total} + {x}", pad), f"return {total}"]
-    if f == "count":   # the items that are not False (a constant one: all or none)
-        n = ctx.tmp()
+    if f == "count":   # the items that are not False (a constant one, a card or a
+        n = ctx.tmp()  # zone: all or none)
         c = _folded(item)
+        if c is None and _never_false(item):
+            c = (True,)
         line = (f"if {x} is not False: {n} += 1" if c is None else
                 "continue" if c[0] is False else f"{n} += 1")
         return [f"{n} = 0", *head, *_when(ctx, test, line, pad), f"return {n}"]
@@ -545,6 +547,12 @@ def _aggregate_body(ctx, f, head, test, item, held, pad, empty) -> list:
         ctx.held.update(loops)
         return [*body, f"return {ctx.k(min if f == 'min' else max)}({values})"]
     return [*head, *_when(ctx, test, f"return {x}", pad), "return None"]   # first
+
+
+def _never_false(item) -> bool:
+    """Whether an item is always a card or always a zone (a loop's variable over a
+    zone's cards or a family's zones), never `false`."""
+    return getattr(item, "card_valued", False) or getattr(item, "zone_valued", False)
 
 
 def _when(ctx, test, line, pad="    "):

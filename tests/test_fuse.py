@@ -1843,6 +1843,25 @@ def test_aggregates_and_lists_of_any_number_of_loops_are_written_out(monkeypatch
                            "12", "4", "4", "1", "[4]", "[]", "[1,2,2,4]"]
 
 
+def test_a_count_of_cards_or_zones_counts_each_without_testing_it(monkeypatch):
+    """A count's items are counted unless they are `false`: a card or a zone never is,
+    so the generated count adds one for each without the test; a count of conditions
+    keeps it.  The answers are the closures'."""
+    import linecache
+    parts = ["count(c for c in hand[a] if c.n > 1)",
+             "count(c for p in players for c in hand[p] if c.n != 2)",
+             "count(c.n > 1 for c in hand[a])"]
+    both = _parts_both_ways(monkeypatch, parts)
+    compiled, answers = both[True]
+    assert _written(compiled) == [True] * 3
+    tested = ["is not False" in "".join(linecache.getlines(fn.__code__.co_filename))
+              for fn in compiled]
+    assert tested == [False, False, True]
+    assert answers == both[False][1]
+    assert answers[0] == ["3", "6", "3"]        # 4, 3, 2 and 1 in each hand
+    assert answers[-1] == ["1", "2", "1"]       # each keeps its 4
+
+
 def _random_games(game, seeds: int) -> list:
     """The traces of random playouts of `game`, one per seed (each its own generator)."""
     from interpreter.agents import AGENTS, play_out

@@ -52,11 +52,18 @@ class OperatorMixin:
             py = "//" if op == "/" else "%"
             return fuse(fn, lambda ctx: f"({ctx.sub(left)} {py} {ctx.sub(right)})")
 
-        def divide(st):   # a divisor that may be zero: reported, never generated
+        def divide(st):   # a divisor that may be zero: reported
             a, b = left(st), right(st)
             if b == 0:
                 raise self.runtime_error("division by zero", node, st)
             return a // b if op == "/" else a % b
+
+        def render(ctx):  # the same, inline: a zero divisor goes through `divide`
+            a, b = ctx.tmp(), ctx.tmp()
+            py = "//" if op == "/" else "%"
+            return (f"({a} {py} {b} if (({a} := {ctx.sub(left)}) or True) and "
+                    f"({b} := {ctx.sub(right)}) != 0 else {ctx.call(divide, cold=True)})")
+        divide.render = render
         return divide
 
     def _e_Neg(self, node, scope):

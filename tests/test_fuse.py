@@ -1862,6 +1862,22 @@ def test_a_count_of_cards_or_zones_counts_each_without_testing_it(monkeypatch):
     assert answers[-1] == ["1", "2", "1"]       # each keeps its 4
 
 
+def test_division_by_what_the_state_says_is_written_out(monkeypatch):
+    """`/` and `%` by a number that may be zero, inline in generated code, with the
+    closures' answers and their rule error for a zero divisor."""
+    parts = ["count(hand[a]) * 7 / count(pile)", "-7 % count(pile)",
+             "(count(hand[b]) - 9) / (count(pile) + 2)"]
+    both = _parts_both_ways(monkeypatch, parts)
+    compiled, answers = both[True]
+    assert _written(compiled) == [True] * 3
+    assert answers == both[False][1]
+    zero = "division by zero"
+    assert answers[0] == [zero, zero, "-3"]     # -5 / 2: floor division
+    assert answers[1] == ["21", "0", "-2"]      # one card in the pile
+    assert answers[2] == ["10", "1", "-2"]      # -7 % 2 takes the divisor's sign
+    assert answers[-1] == ["1", "5", "-1"]      # 1 * 7 / 6; -7 % 6; -8 / 8
+
+
 def _random_games(game, seeds: int) -> list:
     """The traces of random playouts of `game`, one per seed (each its own generator)."""
     from interpreter.agents import AGENTS, play_out

@@ -4,7 +4,6 @@ by constant bounds, a value excluded in one pass, loop-invariant parts memoised 
 loop over the candidates).  `State.legal_moves` and `State.random_move` read the result."""
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 import attrs
@@ -345,11 +344,12 @@ def _limited(domain, limits):
             # a constant range with values: the first bound cuts it at once
             (op, other), rest = limits[0], limits[1:]
             x = ctx.tmp()
-            lo, hi = _ends(op, x, _plus_text)
+            first = f"({x} := {ctx.sub(other)})"      # the bound, where it is first read
+            lo, _ = _ends(op, first, _plus_text)
+            _, hi = _ends(op, first if lo is None else x, _plus_text)
             lo = ctx.lit(c[0][0]) if lo is None else f"{ctx.k(max)}({c[0][0]:d}, {lo})"
             hi = ctx.lit(c[0][-1]) if hi is None else f"{ctx.k(min)}({c[0][-1]:d}, {hi})"
             text = f"{ctx.k(range)}({lo}, {hi} + 1)"
-            text = re.sub(rf"\b{x}\b", f"({x} := {ctx.sub(other)})", text, count=1)
         for op, other in rest:
             vals, x = ctx.tmp(), ctx.tmp()
             lo, hi = _ends(op, x, _plus_text)
@@ -420,8 +420,8 @@ def _remember(memo: dict, key, value):
     return value
 
 
-#: calls that make lists or read a zone's cards (as a def may): worth keeping a term for
-_LISTING_CALLS = frozenset({"top", "bottom", "cards", "sublist", "first"})
+#: calls that make lists: worth keeping a term for (`top` and `bottom` of a count only)
+_LISTING_CALLS = frozenset({"top", "bottom", "cards", "sublist"})
 
 
 def _costly(node, defs) -> bool:
@@ -432,8 +432,8 @@ def _costly(node, defs) -> bool:
         n = stack.pop()
         if isinstance(n, (A.Aggregate, A.ListComp)):
             return True
-        if isinstance(n, A.Call) and (n.func in defs or n.func in _LISTING_CALLS
-                                      and len(n.args) > 1):
+        if isinstance(n, A.Call) and (n.func in defs or n.func in _LISTING_CALLS and (
+                len(n.args) > 1 or n.func not in ("top", "bottom"))):
             return True
         stack.extend(_children(n))
     return False

@@ -410,14 +410,9 @@ def _kept_by(term, slots):
         keys = [ctx.local("frame", s, f"st.frame[{s:d}]") for s in slots]
         key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
         return (f"({hit} if ({hit} := {memo}.get({key})) is not None else "
-                f"{ctx.k(_remember)}({memo}, {key}, {ctx.test(term)}))")
+                f"{memo}.setdefault({key}, {ctx.test(term)}))")
     kept.render = kept.render_test = render
     return kept
-
-
-def _remember(memo: dict, key, value):
-    memo[key] = value
-    return value
 
 
 #: calls that make lists: worth keeping a term for (`top` and `bottom` of a count only)

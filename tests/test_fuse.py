@@ -2001,13 +2001,18 @@ flow:
 def test_a_costly_term_that_skips_a_parameter_is_worked_out_once_per_value(monkeypatch):
     """`holds(me, r)` does not read `q`: one list works it out once for each `r`, in
     generated code (`_actions._kept_by`), where it first comes to it; the term `holds(q,
-    r)` reads both and is worked out for each pair.  The moves, the games and a rule
-    error raised by such a term (`top(hand[me], r)` past a short hand) are those of the
+    r)` reads both and is worked out for each pair.  The moves, the games and a rule error
+    raised by such a term (`top(hand[me], r)` past a short hand) are those of the
     closures."""
-    kept = []
-    remember = _actions._remember
-    monkeypatch.setattr(_actions, "_remember",
-                        lambda memo, key, value: kept.append(key) or remember(memo, key, value))
+    worked = []
+    kept_by = _actions._kept_by
+
+    def counted(term, slots):      # the term as a closure that notes each call
+        def counting(st):
+            worked.append(st.frame[slots[0]])
+            return term(st)
+        return kept_by(counting, slots)
+    monkeypatch.setattr(_actions, "_kept_by", counted)
     failing = ASK.replace("require holds(me, r) and",
                           "require sum(x.n for x in top(hand[me], r)) > 1 and")
     assert failing != ASK
@@ -2020,11 +2025,11 @@ def test_a_costly_term_that_skips_a_parameter_is_worked_out_once_per_value(monke
                  for t in (r.cond.items if isinstance(r.cond, A.And) else (r.cond,))]
         assert [game.prog.compiler.kept_by(t, decl, ["q", "r"]) for t in terms] == [
             [], ["r"], [], []]
-        del kept[:]
+        del worked[:]
         # seat a holds 1 to 4, and so do b and c
         assert [m.text for m in game.new_state().legal_moves()] == [
             *(f"ask {q} {r}" for q in "bc" for r in range(1, 5)), "wait"]
-        assert kept == ([1, 2, 3, 4] if enabled else [])
+        assert worked == [1, 2, 3, 4] * (1 if enabled else 2)
         seen[enabled] = (_random_games(game, 6),
                          [_playthrough(load_text(text), seed)
                           for text in (ASK, failing) for seed in range(4)])

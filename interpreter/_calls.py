@@ -27,7 +27,14 @@ class CallMixin:
         handler = getattr(self, "_b_" + name, None)
         if handler is None:
             raise self.error(f"unknown function {name!r}", node)
-        return handler(node, scope)
+        fn = handler(node, scope)
+        if name in _REPEATABLE and len(node.args) == 1 and isinstance(node.args[0], A.Name) \
+                and getattr(fn, "render", None) is not None and _folded(fn) is None:
+            # `top(t)` three times in a def body over a zone `t`: computed once there
+            key = self.repeated_call_key(name, [self.expr(a, scope) for a in node.args])
+            if key is not None:
+                _remembered(fn, key, self.def_stack[-1][1])
+        return fn
 
     def args(self, node, scope, n_min, n_max=None):
         n_max = n_min if n_max is None else n_max
@@ -670,6 +677,13 @@ def _join_texts(separator: str, values) -> str:
 #: argument texts whose value cannot change while a def body runs: a temporary is
 #: assigned once per evaluation, a `K` is a value passed in, the rest are literals
 _STABLE = re.compile(r"_t\d+|K\d+|\(-?\d+\)|True|False|None")
+
+#: builtins worth computing once where an inlined def body calls one of them again with
+#: the same argument (a parameter, a constant): each reads the state, which does not
+#: change while the body is evaluated, and gives one card (of one argument only: of two
+#: they give a list); cheaper ones (`count`, `opponent`) cost more kept than made again
+_REPEATABLE = frozenset({"top", "bottom"})
+
 
 def _remembered(fn, key, counts):
     """Makes a def call site, rendered inside an inlined def body that makes the same call

@@ -1878,6 +1878,54 @@ def test_division_by_what_the_state_says_is_written_out(monkeypatch):
     assert answers[-1] == ["1", "5", "-1"]      # 1 * 7 / 6; -7 % 6; -8 / 8
 
 
+def test_the_top_card_a_def_body_reads_again_is_found_once(monkeypatch):
+    """`top(z)` three times in an inlined def body over a zone `z`: generated code finds
+    it at the first to be evaluated and reads it after (a temporary unset at each
+    evaluation of the body), with the closures' answers, and the rule error of an empty
+    zone where the first is reached."""
+    import linecache
+    import re
+    from gdl.parser import parse_expression
+    from interpreter._scope import Scope
+    text = FOUR_EACH + """def near(z: hand, k: int) = top(z).n > k and top(z).n <= k + 2 and not faceup(top(z))
+action give(c: hand[me]):
+    move c to pile
+flow:
+    repeat 4:
+        for p in players:
+            choose p: give
+    draw
+"""
+    parts = ["near(hand[a], 1)", "near(hand[b], 2)", "near(hand[a], 0) or near(hand[b], 3)"]
+    seen = {}
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        compiled = [game.prog.compiler.expr(parse_expression(e), Scope()) for e in parts]
+        assert _written(compiled) == [enabled] * 3
+        if enabled:     # each of the three reads the temporary first
+            source = "".join(linecache.getlines(compiled[0].__code__.co_filename))
+            assert len(re.findall(r"\((_t\d+) if \1 is not K\d+ else \(\1 := ", source)) == 3
+        state, rows = game.new_state(), []
+        while True:
+            rows.append([])
+            for e in parts:
+                try:
+                    rows[-1].append(text_of_value(game.evaluate(e, state)))
+                except RuleError as err:
+                    rows[-1].append(err.message)
+            if state.is_terminal():
+                break
+            state.apply(state.legal_moves()[0])     # the top card
+        seen[enabled] = rows
+    assert seen[True] == seen[False]
+    # each hand holds 4, 3, 2, 1 from the top, face down, and gives its top card in turn
+    assert seen[True][:3] == [["false", "true", "true"], ["true", "true", "true"],
+                              ["true", "true", "false"]]
+    empty = "top() of an empty zone"
+    assert seen[True][-2:] == [[empty, "false", empty], [empty, empty, empty]]
+
+
 def _random_games(game, seeds: int) -> list:
     """The traces of random playouts of `game`, one per seed (each its own generator)."""
     from interpreter.agents import AGENTS, play_out

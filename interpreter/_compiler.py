@@ -21,6 +21,7 @@ from ._exprs import ExprCompiler
 from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
 from ._scope import Local, Scope
+from ._trigger_skips import skipped, watched_names, written
 from .values import Card, Seat, ZoneRef, card_id
 
 PAUSE = -1
@@ -119,6 +120,11 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.layout(decls)
         p = self.prog
         p.sites = self.sites
+        # every `changed(v)` first, so that each write of v marks it, a trigger body's
+        # compiled before the condition that reads it too
+        for d in decls:
+            if isinstance(d, A.TriggerDecl):
+                self.watched |= watched_names(d.cond)
         for d in decls:
             if isinstance(d, A.TriggerDecl):
                 p.triggers.append(self.trigger(d))
@@ -166,7 +172,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         for s in body:
             self.stmt(s, scope, code)
             if not self.in_trigger and self.prog.triggers and isinstance(s, _EFFECTS):
-                code.append(self.trigger_op(len(code) + 1))
+                code.append(self.trigger_op(len(code) + 1, written(s, scope)))
 
     def stmt(self, s, scope, code):
         if self.coverage is not None and not isinstance(s, A.Pass):
@@ -233,12 +239,20 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         dead.main = code is self.prog.code or (isinstance(code, _DeadCode) and code.main)
         return dead
 
-    def trigger_op(self, nxt):
-        triggers = self.prog.triggers
+    def trigger_op(self, nxt, writes):
+        """The check after a statement that writes `writes`: it leaves out the triggers
+        whose conditions are false until something they read is written (`skipped`,
+        worked out at the first check, once `Game` has set `trigger_skips`)."""
+        p = self.prog
+        triggers = p.triggers
+        left_out: list = []
 
         def check(st):
-            for _, _, cond, block, _ in triggers:
-                if cond(st) and st.exec_block(block):
+            if not left_out:
+                left_out.append(skipped(p, writes))
+            skip = left_out[0]
+            for _, name, cond, block, _ in triggers:
+                if name not in skip and cond(st) and st.exec_block(block):
                     return PAUSE                 # the trigger ended the game
             st.dirty.clear()
             return nxt
@@ -248,7 +262,11 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             # them here first changes nothing either), and only where one holds, `check`
             # itself, which runs the blocks in the order the triggers have then (an order
             # `Game.set_trigger_order` may set after this run was written).
-            test = " or ".join(f"({ctx.test(cond)})" for _, _, cond, _, _ in triggers)
+            skip = skipped(p, writes)
+            test = " or ".join(f"({ctx.test(cond)})" for _, name, cond, _, _ in triggers
+                               if name not in skip)
+            if not test:
+                return ["st.dirty.clear()"], None, nxt, [], None
             return ([f"if {test}: return {ctx.k(check)}(st)", "st.dirty.clear()"], None,
                     nxt, [], None)
         check.fork = fork

@@ -70,6 +70,9 @@ class Program:
     code_rules: list = attrs.Factory(list)               # pc -> (rule name, span)
     frame_size: int = 0
     triggers: list = attrs.Factory(list)
+    #: trigger name -> what its condition reads, for the triggers a check may leave out
+    #: after a statement that writes none of it (`_trigger_skips`; set by `Game`)
+    trigger_skips: dict = attrs.Factory(dict)
     invariants: list = attrs.Factory(list)
     returns_fn: object = None
     has_hidden: bool = False

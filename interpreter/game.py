@@ -16,8 +16,14 @@ from gdl.variants import merge_variant
 from ._compiler import compile_program
 from ._fuse import ready_all
 from .options import option_decls, resolve_overrides
+from ._trigger_skips import skippable
 from .state import State
 from .values import Seat
+
+#: whether a check leaves out the triggers whose conditions cannot have become true since
+#: the last one (`_trigger_skips`); off, every check tests every trigger (the tests
+#: compare the two)
+TRIGGER_SKIPS = True
 
 
 class Game:
@@ -33,6 +39,8 @@ class Game:
         #: state of this game; statements that never ran stay at 0.
         self.coverage = {} if coverage else None
         self.prog = compile_program(ruleset, self.overrides, self.coverage)
+        if TRIGGER_SKIPS and self.prog.triggers:
+            self.prog.trigger_skips = skippable(self.prog, self._blank_state())
         self.options = dict(self.prog.options)
         self.seats = list(self.prog.seats)
         self.title = self.prog.title or Path(self.path).stem

@@ -158,6 +158,33 @@ action wait():
     assert g.evaluate("total", s) == 0
 
 
+@pytest.mark.parametrize("first_declared", ["writer", "watcher"])
+def test_a_trigger_sees_what_an_earlier_trigger_of_the_same_check_wrote(first_declared):
+    """`changed(v)` is true after a trigger's body of the same check assigned v, whether
+    the trigger that writes v or the one that watches it is declared first (the
+    watcher's `changed` was compiled after the writer's body, whose write then marked
+    nothing)."""
+    writer = """trigger bump when changed(total) priority 2:
+    log = log * 10 + 1
+"""
+    watcher = """trigger seen when changed(log) priority 1:
+    total = 0
+"""
+    g = game((writer + watcher if first_declared == "writer" else watcher + writer) + '''
+flow:
+    total += 4
+    choose p1: wait
+    draw
+action wait():
+    pass
+''')
+    s = g.new_state()
+    # `total += 4` marks total: bump (priority 2) logs 1, marking log; seen (priority 1)
+    # then sees log changed in the same check and sets total back to 0
+    assert g.evaluate("log", s) == 1
+    assert g.evaluate("total", s) == 0
+
+
 def test_table_lookup_ranges_and_else():
     g = game('''
 table points(n: 0..8) "a score table":

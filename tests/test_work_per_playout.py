@@ -29,7 +29,7 @@ RECORDED = {
     ("evil_deal.gdl", 3, ()): 908_480,
     ("pescetti.gdl", 1, (("mode", "random"),)): 49_401,
     ("pescetti_inverse.gdl", 1, ()): 90_677,
-    ("variants/literal/double_down_two_triggers.gdl", 3, ()): 460_394,
+    ("variants/literal/double_down_two_triggers.gdl", 3, ()): 424_238,
     ("classics/whist_hand.gdl", 5, ()): 192_452,          # the thirtieth round's sixth game
 }
 #: one exhaustive enumeration of Leduc poker with information sets

@@ -1,0 +1,175 @@
+"""A check leaves out the triggers whose conditions cannot have turned true since the last
+one (`interpreter/_trigger_skips.py`): the games are the same as when every check tests
+every trigger, with generated code and without."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter import _fuse, game as game_module, load, load_text
+from test_fuse import _playthrough, _random_games
+
+ROOT = Path(__file__).resolve().parent.parent / "rulesets"
+
+#: a trigger of each kind: two_out and past_five are left out until something they read
+#: is written (their bodies set their flags), on_total until total is written; at_start
+#: holds before the rules start, on_bonus reads what other bodies write, watcher has no
+#: guard: those three are tested at every check
+TRIGGERS = '''game "t"
+players a, b
+card n: 1..4
+cards into hand[p]: card(n: k) for p in player for k in 1..4
+zone hand[player]: stack
+zone pile: stack, face up
+var seen_two: bool = false
+var big: bool = false
+var early: bool = false
+var total: int = 0
+var bonus: int = 0
+var noted: int = 0
+var turns: int = 0
+trigger two_out when not seen_two and any(c.n == 2 for c in pile) "the first two played":
+    seen_two = true
+    bonus += 1
+trigger on_total when changed(total) and total % 3 == 0 "a total of 3, 6, 9...":
+    bonus += 2
+trigger at_start when not early and count(pile) == 0 "true before the rules start":
+    early = true
+    noted += 1
+trigger past_five when not big and total > 5 "armed again by the flow":
+    big = true
+    noted += 10
+trigger on_bonus when changed(bonus) and bonus > 2 "reads what other bodies write":
+    noted += 100
+trigger watcher when noted > 200 and turns < 9 "no guard":
+    turns = 9
+action give(c: hand[me]):
+    move c to pile
+    total += c.n
+flow:
+    repeat 4:
+        turns += 1
+        for p in players:
+            choose p: give
+        if turns == 2:
+            big = false
+    draw
+'''
+
+
+def _opcodes(fn) -> int:
+    count = 0
+
+    def tracer(frame, event, arg):
+        nonlocal count
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            count += 1
+        return tracer
+    sys.settrace(tracer)
+    try:
+        fn()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_checks_leave_out_only_triggers_that_cannot_have_turned_true(monkeypatch,
+                                                                     generated):
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    seen, work = {}, {}
+    for skips in (True, False):
+        monkeypatch.setattr(game_module, "TRIGGER_SKIPS", skips)
+        game = load_text(TRIGGERS)
+        assert sorted(game.prog.trigger_skips) == (
+            ["on_total", "past_five", "two_out"] if skips else [])
+        state = game.new_state()
+        while not state.is_terminal():                  # each seat gives its top card
+            state.apply(state.legal_moves()[0])
+        values = {v: game.evaluate(v, state)
+                  for v in ("seen_two", "big", "early", "total", "bonus", "noted")}
+        seen[skips] = (values, _random_games(game, 6),
+                       [_playthrough(game, seed) for seed in range(4)])
+        game.new_state()                               # the runs compiled before counting
+        work[skips] = _opcodes(lambda: _random_games(game, 6))
+    assert seen[True] == seen[False]
+    # 4 + 4, 3 + 3, 2 + 2, 1 + 1: at_start fires at the first check (+1), past_five at
+    # total 8 (+10) and again once the flow clears big after the second round (+10),
+    # two_out at the first two (+1 bonus), on_total at 18 (+2 bonus), and on_bonus in the
+    # same check, bonus now 3 (+100)
+    assert seen[True][0] == {"seen_two": True, "big": True, "early": True, "total": 20,
+                             "bonus": 3, "noted": 121}
+    assert work[True] < work[False]
+
+
+@pytest.mark.parametrize("name", ["variants/literal/double_down_two_triggers.gdl"])
+def test_a_ruleset_with_triggers_plays_the_same_games_with_checks_left_out(monkeypatch,
+                                                                           name):
+    seen = {}
+    for skips in (True, False):
+        monkeypatch.setattr(game_module, "TRIGGER_SKIPS", skips)
+        game = load(str(ROOT / name))
+        assert bool(game.prog.trigger_skips) == skips
+        seen[skips] = (_random_games(game, 10), [_playthrough(game, seed)
+                                                 for seed in range(3)])
+    assert seen[True] == seen[False]
+
+
+@pytest.mark.parametrize("body, why, left_out", [
+    ("    flag = true\n    noted += 1\n", "the flag set at the top", True),
+    ("    if total > 0:\n        flag = true\n", "the flag set under an if", False),
+    ("    flag = true\n    flag = false\n", "the flag set twice", False),
+    ("    flag = 1 > 0\n", "not set to true itself", False),
+])
+def test_a_flag_trigger_is_left_out_only_when_its_body_surely_sets_the_flag(body, why,
+                                                                            left_out):
+    text = TRIGGERS.replace("trigger watcher", "trigger flagged when not flag and "
+                            "count(pile) > 5 \"" + why + "\":\n" + body + "trigger watcher"
+                            ).replace("var turns", "var flag: bool = false\nvar turns")
+    game = load_text(text)
+    assert ("flagged" in game.prog.trigger_skips) == left_out
+    assert "two_out" in game.prog.trigger_skips
+
+
+def test_a_trigger_over_a_zone_held_in_a_variable_is_tested_after_every_move(monkeypatch):
+    """`any(c.n == 2 for c in sel)`, `sel` a variable holding a zone: the condition reads
+    the cards, though no zone is named in it, so a move is followed by its test."""
+    from interpreter._trigger_skips import ZONES
+    text = '''game "t"
+players a, b
+card n: 1..4
+cards into hand[p]: card(n: k) for p in player for k in 1..4
+zone hand[player]: stack
+zone spot[1..2]: stack
+var sel: spot? = none
+var done: bool = false
+var when: int = 0
+var turns: int = 0
+trigger two_in when not done and sel != none and any(c.n == 2 for c in sel) "a two lies there":
+    done = true
+    when = turns
+action give(c: hand[me]):
+    move c to spot[1]
+flow:
+    sel = spot[1]
+    repeat 4:
+        turns += 1
+        for p in players:
+            choose p: give
+    draw
+'''
+    seen = {}
+    for skips in (True, False):
+        monkeypatch.setattr(game_module, "TRIGGER_SKIPS", skips)
+        game = load_text(text)
+        if skips:
+            assert ZONES in game.prog.trigger_skips["two_in"]
+        state = game.new_state()
+        while not state.is_terminal():                  # each seat gives its top card
+            state.apply(state.legal_moves()[0])
+        seen[skips] = (game.evaluate("when", state), _random_games(game, 6))
+    assert seen[True] == seen[False]
+    assert seen[True][0] == 3                           # the hands give 4, 3, then 2

@@ -3,13 +3,13 @@ one (`interpreter/_trigger_skips.py`): the games are the same as when every chec
 every trigger, with generated code and without."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 from interpreter import _fuse, game as game_module, load, load_text
 from test_fuse import _playthrough, _random_games
+from test_work_per_playout import counts
 
 ROOT = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -59,23 +59,6 @@ flow:
 '''
 
 
-def _opcodes(fn) -> int:
-    count = 0
-
-    def tracer(frame, event, arg):
-        nonlocal count
-        frame.f_trace_opcodes = True
-        if event == "opcode":
-            count += 1
-        return tracer
-    sys.settrace(tracer)
-    try:
-        fn()
-    finally:
-        sys.settrace(None)
-    return count
-
-
 @pytest.mark.parametrize("generated", [True, False])
 def test_checks_leave_out_only_triggers_that_cannot_have_turned_true(monkeypatch,
                                                                      generated):
@@ -94,7 +77,7 @@ def test_checks_leave_out_only_triggers_that_cannot_have_turned_true(monkeypatch
         seen[skips] = (values, _random_games(game, 6),
                        [_playthrough(game, seed) for seed in range(4)])
         game.new_state()                               # the runs compiled before counting
-        work[skips] = _opcodes(lambda: _random_games(game, 6))
+        work[skips] = counts.bytecodes(lambda: _random_games(game, 6))
     assert seen[True] == seen[False]
     # 4 + 4, 3 + 3, 2 + 2, 1 + 1: at_start fires at the first check (+1), past_five at
     # total 8 (+10) and again once the flow clears big after the second round (+10),

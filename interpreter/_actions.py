@@ -333,7 +333,8 @@ def _limited(domain, limits):
         for op, other in limits:
             if not vals:
                 break
-            vals = _within(vals, *_ends(op, other(st), _plus))
+            x = other(st)
+            vals = _within(vals, *(None if d is None else x + d for d in _ENDS[op]))
         return vals
 
     def render(ctx):
@@ -341,44 +342,34 @@ def _limited(domain, limits):
         rest = limits
         c = _folded(domain)
         if c is not None and c[0] and c[0] == tuple(range(c[0][0], c[0][-1] + 1)):
-            # a constant range with values: the first bound cuts it at once
+            # a constant range with values: the first bound cuts it at once, worked out
+            # where it is first read (the low end's, if the bound gives one)
             (op, other), rest = limits[0], limits[1:]
             x = ctx.tmp()
-            first = f"({x} := {ctx.sub(other)})"      # the bound, where it is first read
-            lo, _ = _ends(op, first, _plus_text)
-            _, hi = _ends(op, first if lo is None else x, _plus_text)
-            lo = ctx.lit(c[0][0]) if lo is None else f"{ctx.k(max)}({c[0][0]:d}, {lo})"
-            hi = ctx.lit(c[0][-1]) if hi is None else f"{ctx.k(min)}({c[0][-1]:d}, {hi})"
+            low, high = _ENDS[op]
+            first = f"({x} := {ctx.sub(other)})"
+            lo = ctx.lit(c[0][0]) if low is None else \
+                f"{ctx.k(max)}({c[0][0]:d}, {_shifted(first, low)})"
+            hi = ctx.lit(c[0][-1]) if high is None else \
+                f"{ctx.k(min)}({c[0][-1]:d}, {_shifted(x if low is not None else first, high)})"
             text = f"{ctx.k(range)}({lo}, {hi} + 1)"
         for op, other in rest:
             vals, x = ctx.tmp(), ctx.tmp()
-            lo, hi = _ends(op, x, _plus_text)
+            lo, hi = (None if d is None else _shifted(x, d) for d in _ENDS[op])
             text = (f"({ctx.k(_within)}({vals}, {lo}, {hi}) if ({vals} := {text}) and "
                     f"(({x} := {ctx.sub(other)}) or True) else {vals})")
         return text
     return fuse(values, render)
 
 
-def _plus(x: int, n: int) -> int:
-    return x + n
+#: a bound `p op x` -> how far from x the least and the greatest value of p lie (None:
+#: that side is not bounded)
+_ENDS = {">": (1, None), ">=": (0, None), "<": (None, -1), "<=": (None, 0), "==": (0, 0)}
 
 
-def _plus_text(x: str, n: int) -> str:
-    return f"{x} + 1" if n > 0 else f"{x} - 1"
-
-
-def _ends(op: str, x, plus):
-    """The least and greatest values (None: no bound) that `p op x` lets `p` take;
-    `plus(x, 1)` and `plus(x, -1)` give the next and the previous number."""
-    if op == ">":
-        return plus(x, 1), None
-    if op == ">=":
-        return x, None
-    if op == "<":
-        return None, plus(x, -1)
-    if op == "<=":
-        return None, x
-    return x, x
+def _shifted(x: str, d: int) -> str:
+    """The text of x + d, d being -1, 0 or 1."""
+    return x if d == 0 else f"{x} + 1" if d > 0 else f"{x} - 1"
 
 
 def _within(vals, lo, hi):

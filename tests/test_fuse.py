@@ -2142,6 +2142,39 @@ def test_a_range_bounded_by_the_state_is_cut_instead_of_tested(monkeypatch):
         e[:2] for e in ends]
 
 
+@pytest.mark.parametrize("requires", [
+    ["k > count(pile)"], ["k >= count(pile)"], ["k < count(pile) + 2"],
+    ["k <= count(pile) + 1"], ["k == count(pile) + 1"],
+    ["k >= count(pile)", "k <= count(pile) + 2"],
+    ["k >= count(pile)", "k <= count(hand[me]) + 1"]])
+def test_each_bound_by_the_state_cuts_the_range_as_its_test_would(monkeypatch, requires):
+    """Every comparison, and two bounds on one parameter, cut `k: 1..6` (a constant
+    range) to the values their tests pass, in the same games as the same requires
+    written so that they bound nothing, with generated code and without."""
+    text = FOUR_EACH + """action pick(k: 1..6):
+REQUIRES
+    move top(hand[me]) to pile
+action wait():
+    pass
+flow:
+    repeat 4:
+        for p in players:
+            choose p: pick, wait
+    draw
+"""
+    seen = []
+    for bounded in (True, False):
+        lines = ["    require " + (r if bounded else r.replace("k ", "k + 0 * k ", 1))
+                 for r in requires]
+        for enabled in (True, False):
+            monkeypatch.setattr(_fuse, "ENABLED", enabled)
+            game = load_text(text.replace("REQUIRES", "\n".join(lines)))
+            tested = len(game.prog.compiler.action_info["pick"].staged[1])
+            assert tested == (0 if bounded else len(requires))
+            seen.append([_playthrough(game, seed) for seed in range(3)])
+    assert seen[0] == seen[1] == seen[2] == seen[3]
+
+
 def _place_and_trace(error: str) -> list:
     """A rule error's message without the excerpt of the line and its caret."""
     lines = error.splitlines()

@@ -608,8 +608,17 @@ class CallMixin:
         def missed(st, key):
             if key in table:                    # a row whose value is none
                 return table[key]
-            if default is not None:
-                return default(st)
+            if default is not None:             # the else row, its parameters the key's
+                slots = self.table_slots[name]
+                scratch = self.scratch
+                saved = [scratch[s] for s in slots]
+                for s, k in zip(slots, key):
+                    scratch[s] = k
+                try:
+                    return default(st)
+                finally:
+                    for s, v in zip(slots, saved):
+                        scratch[s] = v
             shown = ", ".join(f"{p.name}={getattr(k, 'text', k)}"
                               for p, k in zip(decl.params, key))
             raise self.runtime_error(f"table {name} has no case for {shown}", node, st)
@@ -626,17 +635,26 @@ class CallMixin:
         return lookup
 
     def table_map(self, decl):
+        """(key -> value of its row, the else row's value or None), made once per table.
+        A row's value and the else row's may read the parameters: a row's is worked out
+        for each key it covers, with the parameters in scratch slots
+        (`table_slots`), as the else row's is at each look-up no row answers."""
         if decl.name not in self.table_cache:
+            scope = Scope()
+            slots = [scope.bind(p.name, Local("scratch", self.new_scratch())).slot
+                     for p in decl.params]
+            self.table_slots[decl.name] = slots
             table = {}
             for row in decl.rows:
                 choices = []
                 for k in row.keys:
                     v = self.const(k)
                     choices.append(v if isinstance(v, tuple) else (v,))
-                value = self.const(row.value)
                 for key in _product(choices):
-                    table.setdefault(key, value)
-            default = self.expr(decl.default, Scope()) if decl.default is not None else None
+                    for s, k in zip(slots, key):
+                        self.scratch[s] = k
+                    table.setdefault(key, self.const(row.value, scope))
+            default = self.expr(decl.default, scope) if decl.default is not None else None
             self.table_cache[decl.name] = (table, default)
         return self.table_cache[decl.name]
 

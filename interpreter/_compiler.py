@@ -69,6 +69,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.def_cache: dict = {}
         self.def_stack: list = []     # the def bodies being compiled (repeated_call_key)
         self.table_cache: dict = {}
+        self.table_slots: dict = {}   # table name -> its parameters' scratch slots
         self.def_answers: dict = {}   # def name -> its kept answers (call_remembering)
         self.ambiguous: set = set()
         self.card_kinds: dict = {}

@@ -198,6 +198,28 @@ flow:
     assert g.evaluate("total", g.new_state()) == 399
 
 
+@pytest.mark.parametrize("generated", [True, False])
+def test_table_values_may_read_the_parameters(monkeypatch, generated):
+    """A row's value and the else row's may use the table's parameters (the reference
+    says so; the else row's failed to load as an unknown name)."""
+    from interpreter import _fuse
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    g = game('''
+table bonus(n: 0..9, s: suit):
+    0, clubs => 100
+    1..2, hearts => n * 10
+    else => n + ord(s)
+flow:
+    total = bonus(0, clubs) + bonus(2, hearts) + bonus(5, hearts)
+    log = bonus(1, hearts) * 1000 + bonus(9, clubs) * 10 + bonus(0, hearts)
+    draw
+''')
+    s = g.new_state()
+    assert g.evaluate("total", s) == 100 + 20 + (5 + 1)      # hearts is member 1
+    assert g.evaluate("log", s) == 10 * 1000 + 9 * 10 + 1
+    assert g.evaluate("bonus(3, clubs) + bonus(2, clubs)", s) == 3 + 2
+
+
 def test_eliminated_players_are_skipped_and_win_sets_returns():
     g = game('''
 flow:

@@ -9,6 +9,7 @@ from typing import Optional
 import attrs
 
 from gdl import ast as A
+from gdl.checker._walk import walk
 
 from ._closures import _all_cards, _all_zones, _const, _folded
 from . import _fuse
@@ -413,16 +414,9 @@ _LISTING_CALLS = frozenset({"top", "bottom", "cards", "sublist"})
 def _costly(node, defs) -> bool:
     """Whether a term passes over cards or lists (a comprehension, an aggregate, a def,
     a call making a list), so that a dict's look-up is cheaper than working it out."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (A.Aggregate, A.ListComp)):
-            return True
-        if isinstance(n, A.Call) and (n.func in defs or n.func in _LISTING_CALLS and (
-                len(n.args) > 1 or n.func not in ("top", "bottom"))):
-            return True
-        stack.extend(_children(n))
-    return False
+    return any(isinstance(n, (A.Aggregate, A.ListComp)) or isinstance(n, A.Call) and (
+        n.func in defs or n.func in _LISTING_CALLS and (
+            len(n.args) > 1 or n.func not in ("top", "bottom"))) for n in walk(node))
 
 
 def all_of(tests):

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Optional
 
 from gdl import ast as A
+from gdl.checker._walk import walk
 
 ZONES, SEATS, ANY = "<zones>", "<seats>", "<any>"
 
@@ -37,13 +38,12 @@ def reads(node, prog, seen=None) -> frozenset:
     a zone reads its cards too, whatever is done with it)."""
     seen = set() if seen is None else seen
     out: set = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
+    zone_vars = _zone_vars(prog)
+    for n in walk(node):
         if isinstance(n, A.Name):
             if n.id in prog.var_slots or n.id in prog.var_index:
                 out.add(n.id)
-                if n.id in _zone_vars(prog):
+                if n.id in zone_vars:
                     out.add(ZONES)
             elif n.id in prog.zone_plain or n.id in prog.families:
                 out.add(ZONES)
@@ -57,20 +57,14 @@ def reads(node, prog, seen=None) -> frozenset:
             elif n.func in prog.defs and n.func not in seen:
                 seen.add(n.func)
                 out |= reads(prog.defs[n.func].body, prog, seen)
-        stack.extend(_children(n))
     return frozenset(out)
 
 
 def watched_names(cond) -> set:
     """The variables a trigger's condition asks `changed(v)` of."""
-    out, stack = set(), [cond]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Call) and n.func == "changed" and len(n.args) == 1 and \
-                isinstance(n.args[0], A.Name):
-            out.add(n.args[0].id)
-        stack.extend(_children(n))
-    return out
+    return {n.args[0].id for n in walk(cond)
+            if isinstance(n, A.Call) and n.func == "changed" and len(n.args) == 1
+            and isinstance(n.args[0], A.Name)}
 
 
 def _zone_vars(prog) -> set:
@@ -195,15 +189,3 @@ def skipped(prog, writes: frozenset) -> frozenset:
     return frozenset(name for name, read in prog.trigger_skips.items()
                      if not read & writes)
 
-
-def _children(node):
-    for f in getattr(node, "__attrs_attrs__", ()):
-        value = getattr(node, f.name)
-        if isinstance(value, tuple):
-            for v in value:
-                if hasattr(v, "__attrs_attrs__"):
-                    yield v
-                elif isinstance(v, tuple):       # (condition, body) pairs and the like
-                    yield from (x for x in v if hasattr(x, "__attrs_attrs__"))
-        elif hasattr(value, "__attrs_attrs__"):
-            yield value

@@ -256,8 +256,12 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 t_keys, by_value = _one_index_varies(table, keys)
 
             def render(ctx):   # a missing key goes through `fn`, which reports it
+                texts = [ctx.sub(k) for k in t_keys]
+                found = _found(ctx, by_value, texts)
+                if found is not None:      # `hand[p]` in a def called as `f(p1)`
+                    return ctx.lit(found)
                 t = ctx.tmp()
-                key = ", ".join(ctx.sub(k) for k in t_keys)
+                key = ", ".join(texts)
                 if len(t_keys) == 2:
                     key = f"({key})"
                 return (f"({ctx.call(fn, cold=True)} if ({t} := {ctx.k(by_value)}.get({key})) "
@@ -293,6 +297,18 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             except KeyError:
                 key_error(st, key)
         return find
+
+
+def _found(ctx, by_value, texts):
+    """A lookup's answer where its keys' texts are all values passed in, else None."""
+    keys = [ctx.known(t) for t in texts]
+    if None in keys:
+        return None
+    key = keys[0][0] if len(keys) == 1 else tuple(k[0] for k in keys)
+    try:
+        return by_value.get(key)
+    except TypeError:       # an unhashable key: looked up when the code runs
+        return None
 
 
 def _one_index_varies(table, keys) -> tuple:

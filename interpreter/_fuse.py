@@ -71,6 +71,8 @@ _NAMES = frozenset({
     "return", "raise", "for", "while", "in", "if", "else", "and", "or", "not", "is",
     "continue", "break", "True", "False", "None"})
 _GENERATED = re.compile(r"(K|_t)\d+")
+_PASSED = re.compile(r"K(\d+)|\((-?\d+)\)|True|False|None")
+_WRITTEN = {"True": True, "False": False, "None": None}
 _GLOBALS = {"__builtins__": {}, "len": len, "isinstance": isinstance, "float": float}
 
 _SET = list.__setitem__
@@ -112,6 +114,17 @@ class Ctx:
             n = self.ids[id(value)] = len(self.consts)
             self.consts.append(value)
         return f"K{n}"
+
+    def known(self, text: str):
+        """(value,) where `text` is a constant, passed in (`K3`) or written out (`(3)`,
+        `True`): an inlined def's constant argument, say, that a consumer can fold; None
+        for any other text."""
+        m = _PASSED.fullmatch(text)
+        if m is None:
+            return None
+        if m.group(1) is not None:
+            return (self.consts[int(m.group(1))],)
+        return (_WRITTEN[text] if text in _WRITTEN else int(m.group(2)),)
 
     def lit(self, value) -> str:
         """A constant: an int, a bool or none written out, anything else passed in."""

@@ -207,6 +207,45 @@ returns(p) = if p == a then out[1] * 1000000 + out[2] * 1000 + out[3] else 0
         assert load_text(text).new_state().returns() == (42060318.0, 0.0)
 
 
+def test_a_def_called_with_a_constant_finds_its_zones_and_variables_when_written(
+        monkeypatch):
+    # `worth(b)` inlined: `pile[p]` and `bonus[p]` are looked up as the code is written
+    # (no look-up left in it); `worth(q)` and a position no table has still look up and
+    # fail as they did
+    text = '''game "t"
+players a, b
+enum n = one "1", two "2", three "3"
+card n: n
+cards into pile[a]: card(n: one)
+cards into pile[b]: card(n: m) for m in n if m != one
+zone pile[player]: stack
+var bonus[player]: int = 5
+var row[1..3]: int = 1
+var out: int = 0
+def worth(p: player) = sum(ord(c.n) + 1 for c in pile[p]) * 10 + bonus[p]
+def at(i: int) = row[i]
+flow:
+    bonus[a] = 7
+    out = worth(b) * 1000 + worth(a)
+    for q in players:
+        out = out * 10 + count(pile[q])
+    out = out + at(LAST)
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        # worth(b) = (2 + 3) * 10 + 5, worth(a) = 1 * 10 + 7; then counts 1, 2; row[3] = 1
+        assert load_text(text.replace("LAST", "3")).new_state().returns()[0] == 5501713
+        with pytest.raises(RuleError, match=r"variable row has no element \[4\]"):
+            load_text(text.replace("LAST", "4")).new_state()
+    import re
+    monkeypatch.setattr(_fuse, "ENABLED", True)
+    sources = "".join(_generated_sources(load_text(text.replace("LAST", "3"))))
+    assert re.search(r"\.get\(_t\d+\)", sources)               # count(pile[q])
+    assert not re.search(r"\.get\((K\d+|\(\d+\))\)", sources)  # worth(b), at(3)
+
+
 def test_passes_over_zones_keep_their_order_in_generated_code(monkeypatch):
     # A stack is passed over from the top, a set in card order, whether the zone is a
     # def's parameter (`z`), a zone expression (`box[opponent(b)]`) or a list value.

@@ -854,11 +854,16 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
         def ending(ctx):              # `end game` with returns: each seat's, in seat order
             slot, fn = self.prog.returns_fn
-            scratch, lines, names = ctx.k(self.scratch), [], []
-            for seat in seats:
+            lines, names = [], []
+            outer = ctx.held
+            for seat in seats:        # the seat held as a constant: `hand[p]` one slot
                 names.append(ctx.tmp())
-                lines += [f"{scratch}[{slot:d}] = {ctx.k(seat)}",
-                          f"{names[-1]} = float({ctx.sub(fn)})"]
+                ctx.held = dict(outer)
+                ctx.hold_in("scratch", slot, ctx.k(seat), self.scratch)
+                try:
+                    lines.append(f"{names[-1]} = float({ctx.sub(fn)})")
+                finally:
+                    ctx.held = outer
             return lines + [f"st.result = ({', '.join(names)},)", f"st.node = ({END:d},)",
                             f"return {PAUSE:d}"]
         if how == "end":

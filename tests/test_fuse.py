@@ -246,6 +246,30 @@ returns(p) = if p == a then out else 0
     assert not re.search(r"\.get\((K\d+|\(\d+\))\)", sources)  # worth(b), at(3)
 
 
+def test_returns_worked_out_for_each_seat_as_a_constant_read_the_right_seat(monkeypatch):
+    # each seat's return is written with the seat as a constant: its zones, its
+    # variables, a loop and a def reading it, a comparison, all for that seat
+    text = '''game "t"
+players a, b, c
+enum n = one "1", two "2", three "3"
+card n: n
+cards into pile[b]: card(n: m) for m in n if m != one
+cards into pile[c]: card(n: one)
+zone pile[player]: stack
+var bonus[player]: int = 5
+def worth(p: player) = sum(ord(x.n) + 1 for x in pile[p]) * 10 + bonus[p]
+flow:
+    bonus[c] = 7
+    end game
+returns(p) = worth(p) * 100 + count(q for q in players if q != p and bonus[q] == 5) * 10 + (if p == next(a) then 1 else 0)
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        # a: 0 + 5, one other at 5 (b); b: (2 + 3) * 10 + 5, one other (a), next(a);
+        # c: 1 * 10 + 7, two others
+        assert load_text(text).new_state().returns() == (510.0, 5511.0, 1720.0)
+
+
 def test_passes_over_zones_keep_their_order_in_generated_code(monkeypatch):
     # A stack is passed over from the top, a set in card order, whether the zone is a
     # def's parameter (`z`), a zone expression (`box[opponent(b)]`) or a list value.

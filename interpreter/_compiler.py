@@ -944,6 +944,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.rule_stack.append(info.name)
         self.stmts(info.decl.body, info.scope, code)
         self.rule_stack.pop()
+        _sight(info, code)
         slots = [info.me_slot] + [slot for _, slot, _ in info.params]
         code.append(_clearing(slots, len(code) + 1))
 
@@ -980,6 +981,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 self.rule_stack.append(info.name)
                 self.stmts(info.decl.body, info.scope, info.block)
                 self.rule_stack.pop()
+                _sight(info, info.block)
             site.actions.append((info, None))
         here = len(code)
         site.next_pc = here + 1
@@ -1146,6 +1148,23 @@ def _link(code: list):
         relink = getattr(fn, "relink", None)
         if relink is not None:
             code[i] = relink(resolve)
+
+
+def _sight(info, code: list):
+    """Ends an action's statements that may take cards with an instruction noting which
+    seats see them then (`State.sighted`), where the seats' observations are kept: how
+    other seats see the move names a card laid face up even if the rules gather it face
+    down before the step is over.  One test of `st.mid` otherwise."""
+    if not info.params or info.card_args is False:
+        return
+    slots, nxt = info.slots, len(code) + 1
+
+    def sight(st):
+        if st.mid is not None:
+            st.sighted(slots)
+        return nxt
+    sight.lines = lambda ctx: [f"if st.mid is not None: st.sighted({ctx.k(slots)})"]
+    code.append(sight)
 
 
 def _clearing(slots, nxt):

@@ -194,6 +194,8 @@ class _Walk:
         edges, fresh = [], []
         for i, item in enumerate(items):
             child = state if reuse and i == last else state.clone()
+            if not reuse:               # redacted moves: the cards seen as actions end
+                child.mid = set()
             if kind is SIMULTANEOUS:        # `apply` of each seat's move, unchecked
                 node = child.node
                 committed = node[3]
@@ -227,6 +229,7 @@ class _Walk:
                 self.edges.append(None)
                 if counting:
                     self.infoset_columns(child, child_kind, sid, (state, made))
+                child.mid = None
             else:
                 self.merged = True
                 if cid <= sid:
@@ -331,9 +334,10 @@ class _Walk:
         elif all(seen_in_full(move) for _, move in made):
             return [self.intern("\n".join(f"{mover.name}: {move.text}"
                                           for mover, move in made))] * len(self.seats)
+        mid = after.mid
         return [self.intern("\n".join(
                     f"{mover.name}: "
-                    f"{finish_redaction(after, redaction(before, mover.index, move, seat), seat)}"
+                    f"{finish_redaction(after, redaction(before, mover.index, move, seat), seat, mid)}"
                     for mover, move in made))
                 for seat in self.seats]
 

@@ -159,7 +159,7 @@ class Game:
         s.history = []
         s.dirty = set()
         s.budget = s.free = 0
-        s.rng = None
+        s.rng = s.mid = None
         s.seed = None
         s.obs = None
         return s

@@ -340,10 +340,14 @@ def visible_value(state, seat, value) -> str:
     return text_of(value)
 
 
-def finish_redaction(state, words, observer: Seat) -> str:
+def finish_redaction(state, words, observer: Seat, mid=None) -> str:
     """Joins the words of a redaction; a card still pending shows if `observer` sees it in
-    `state` (so a card played face up from a hidden hand is named once it lies face up)."""
-    return " ".join(w if isinstance(w, str) else (w.text if state.sees(observer, w) else HIDDEN)
+    `state` or saw it as the action's statements ended (`mid`: (seat number, card id)
+    pairs, `State.sighted`), so a card played face up from a hidden hand is named even if
+    the rules gather it face down before the step is over."""
+    return " ".join(w if isinstance(w, str) else
+                    (w.text if state.sees(observer, w) or
+                     mid is not None and (observer.index, w.id) in mid else HIDDEN)
                     for w in words)
 
 

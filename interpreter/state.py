@@ -62,7 +62,8 @@ class State:
     # `free` and `rng`: while `random_run` runs the rules after a draw in a loop, how
     # many more draws generated code may make in place, and their source (else 0, None)
     __slots__ = ("game", "prog", "zones", "up", "loc", "known", "vars", "frame", "out", "pc",
-                 "node", "result", "history", "dirty", "budget", "seed", "obs", "free", "rng")
+                 "node", "result", "history", "dirty", "budget", "seed", "obs", "free", "rng",
+                 "mid")
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> "State":
@@ -84,7 +85,7 @@ class State:
         s.obs = self.obs
         s.dirty = set()
         s.budget = s.free = 0
-        s.rng = None
+        s.rng = s.mid = None
         return s
 
     # ------------------------------------------------------------------ running the rules
@@ -691,6 +692,7 @@ class State:
             seen = None
         elif info.secrets or args and any(isinstance(v, Card) for v in args):
             seen = self._redacted([(seat, Move(info, args, text))])
+            self.mid = set()            # the cards seen as the action's statements end
         else:                   # every seat sees the move's text (`seen_in_full`)
             seen = [(f"{seat.name}: {text}",)] * len(self.prog.seats)
         frame = self.frame
@@ -956,16 +958,29 @@ class State:
 
     def _observe(self, seen):
         """Appends each seat's observation and its view now to its perfect-recall log."""
-        seats = self.prog.seats
+        seats, mid = self.prog.seats, self.mid
+        self.mid = None
         lines = [l if isinstance(l, tuple) else
-                 tuple(f"{s.name}: {finish_redaction(self, words, q)}" for s, words in l)
+                 tuple(f"{s.name}: {finish_redaction(self, words, q, mid)}" for s, words in l)
                  for l, q in zip(seen, seats)]
         self.obs = tuple([(log, (ls, v)) for log, ls, v in zip(self.obs, lines, views(self))])
 
+    def sighted(self, slots):
+        """Notes which seats see the cards in these frame slots (an action's parameters, as
+        its statements end), where a move's observers are waiting to know (`mid`): a card
+        laid face up is named even if the rules gather it face down before the step ends."""
+        mid, frame, seats = self.mid, self.frame, self.prog.seats
+        for slot in slots:
+            card = frame[slot]
+            if isinstance(card, Card):
+                mid.update((q.index, card.id) for q in seats if self.sees(q, card))
+
     def _resolve_simultaneous(self, node):
         """The committed moves take effect, observed by the seats where that is kept."""
-        seen = self._redacted(sorted(node[3].items(), key=_seat_first)) \
-            if self.obs is not None else None
+        seen = None
+        if self.obs is not None:
+            seen = self._redacted(sorted(node[3].items(), key=_seat_first))
+            self.mid = set()
         self._resolve_drawn(node, ())
         if seen is not None:
             self._observe(seen)

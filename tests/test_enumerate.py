@@ -401,6 +401,50 @@ def test_information_sets_agree_with_the_engine_infoset_keys():
         assert enumerate_states(game).infosets == {k: len(v) for k, v in keys.items()}
 
 
+def test_a_card_laid_face_up_is_named_though_gathered_face_down_in_the_same_step():
+    # Each card is played face up and the pile turned face down before the next decision
+    # (a trick gathered): every seat saw it, as at a table.  p1's information sets: its
+    # hand (6), then at the simultaneous play also its card and p2's, 2 * 2 each: 30
+    # (18 if p2's card went unnamed); p2's: hand and p1's card (12), then its own (24).
+    game = load_text('''game "t"
+players 2
+card n: 1..4
+cards into deck: card(n: i) for i in 1..4
+zone deck: stack
+zone hand[player]: set, seen by owner
+zone pile: stack, face up
+zone won: stack
+action play(c: hand[me]):
+    move c to pile face up
+action both(c: hand[me]):
+    move c to pile face up
+flow:
+    shuffle deck
+    deal 2 from deck to hand[p] for p in players
+    choose player.p1: play
+    choose player.p2: play
+    move pile to won face down
+    simultaneously q in players: both
+    move pile to won face down
+    end game
+''')
+    state = game.new_state(seed=1, observe=True)
+    state.apply(state.chance_outcomes()[0][0])
+    for seat in ("p1", "p2", "p1", "p2"):
+        state.apply(state.legal_moves(seat)[0], seat)
+    played = [line.split()[-1] for line in state.observation_log("p2")[1:]]
+    assert state.observation_log("p1")[1:] == state.observation_log("p2")[1:] == [
+        f"{seat}: {verb} {n}" for seat, verb, n in zip(["p1", "p2", "p1", "p2"],
+                                                   ["play", "play", "both", "both"], played)]
+    assert "?" not in played
+    keys = {s.name: set() for s in game.seats}
+    for each in reachable_states(game):
+        for seat in each.to_move():
+            keys[seat.name].add(each.infoset_key(seat))
+    assert {k: len(v) for k, v in keys.items()} == {"p1": 30, "p2": 36}
+    assert enumerate_states(game).infosets == {"p1": 30, "p2": 36}
+
+
 def test_reachable_states_are_the_enumerated_ones():
     game = load_game(DDS, **SMALL_DDS)
     states = list(reachable_states(game))

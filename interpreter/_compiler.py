@@ -510,9 +510,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     up = repr(dest.kind[1] if facing is None else facing)
                 if dest.constant is not None:   # a zone named outright: its slot known
                     return _move_top_lines(ctx, cards, f"{dest.constant.slot:d}", up,
-                                           into_set, is_set)
+                                           into_set, is_set, s)
                 return [f"{z} = {ctx.sub(dest)}",
-                        *_move_top_lines(ctx, cards, f"{z}.slot", up, into_set, is_set)]
+                        *_move_top_lines(ctx, cards, f"{z}.slot", up, into_set, is_set, s)]
             return [f"{z} = {ctx.sub(dest)}",
                     f"{d} = {'None' if depth is None else ctx.sub(depth)}",
                     f"st.move_cards({ctx.sub(cards)}, {z}.slot, {ctx.k(kind)}, {d}, {up}, "
@@ -1023,12 +1023,12 @@ def _move_block_lines(ctx, top, value, slot: str, kind, depth: str, up: str, nod
             f"st.move_block({c}, {k}, {slot}, {ctx.k(kind)}, {depth}, {up}, {ctx.k(node)})"]
 
 
-def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set) -> list:
+def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set, node) -> list:
     """`State.move_top` of one card written out (no call: most moves move one card onto a
     stack, or into a set zone at its place in card order); a whole zone takes
     `State.move_zone`, several cards take `move_top`.  `slot` is the destination's slot
     (a text); `into_set` whether it is a set zone, None if known only at run time (then
-    `is_set`, the program's list, tells).  A card drawn from a zone (`card_valued`) needs
+    `is_set`, the program's list, tells); `node`, the statement (a list's error).  A card drawn from a zone (`card_valued`) needs
     no test of what it is, nor does a whole zone (named outright, or `zone_valued`)."""
     value = cards.value
     named = _folded(value)
@@ -1062,7 +1062,7 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set) -> list:
             f"if isinstance({c}, {ctx.k(Card)}):",
             *("    " + line for line in one),
             f"elif isinstance({c}, {ctx.k(ZoneRef)}): st.move_zone({c}.slot, {slot}, {up})",
-            f"else: st.move_top({ctx.call(cards.others, c)}, {slot}, {up})"]
+            f"else: st.move_top({ctx.call(cards.others, c)}, {slot}, {up}, {ctx.k(node)})"]
 
 
 def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int) -> list:

@@ -111,11 +111,12 @@ class State:
                                    "a decision")
         return False
 
-    def move_top(self, cards, dest: int, up: bool):
+    def move_top(self, cards, dest: int, up: bool, node=None):
         """`move_cards` onto the top of a zone, the commonest move: one card takes the
-        path without any placement test but the zone's being a set."""
+        path without any placement test but the zone's being a set.  `node` places the
+        error of a list naming a card twice."""
         if len(cards) != 1:
-            return self.move_cards(cards, dest, PlaceKind.TOP, None, up, None)
+            return self.move_cards(cards, dest, PlaceKind.TOP, None, up, node)
         c = cards[0]
         i = c.id
         zones, loc = self.zones, self.loc
@@ -214,12 +215,16 @@ class State:
         # lists are bottom first, cards top first: `top(z, n)` is the top n, one cut
         if n <= len(source) and all(map(_is, reversed(cards), source[len(source) - n:])):
             return self.move_block(source, n, dest, kind, depth, up, node)
-        for c in cards:
-            source = zones[loc[c.id]]
-            if source[-1] is c:                 # taking from the top: no search
-                source.pop()
-            else:
-                source.remove(c)
+        try:
+            for c in cards:
+                source = zones[loc[c.id]]
+                if source[-1] is c:             # taking from the top: no search
+                    source.pop()
+                else:
+                    source.remove(c)
+        except (IndexError, ValueError):        # taken already: named twice
+            twice = next(c for c in cards if cards.count(c) > 1)
+            raise self._rule_error(f"the cards to move name {twice.text} twice", node) from None
         block = list(cards)
         block.reverse()
         self.move_block(block, n, dest, kind, depth, up, node)

@@ -701,6 +701,29 @@ returns(p) = 0
     assert "st.move_block(" in "".join(_generated_sources(load_text(text)))
 
 
+def test_a_list_naming_a_card_twice_is_a_rule_error_at_the_move(monkeypatch):
+    # the same card twice in a list to move (a card and itself, the top and bottom of a
+    # zone of one card) is the rule's error, placed at the move, not an internal error
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        for cards, where in (("[top(pile), bottom(box)]", None),
+                             ("[top(pile), top(pile)]", "12:5"),
+                             ("[top(box), bottom(box)]", "12:5")):
+            game = load_text(FIVE_CARDS + f'''flow:
+    move top(pile, 3) to row
+    move top(pile) to box
+    move {cards} to row
+    end game
+returns(p) = count(row)
+''')
+            if where is None:
+                assert game.new_state().returns()[0] == 5
+                continue
+            with pytest.raises(RuleError, match=r"the cards to move name \w+ twice") as info:
+                game.new_state()
+            assert f":{where}:" in str(info.value) and "move " in str(info.value)
+
+
 def test_moves_and_flips_written_out_in_generated_code_do_as_the_closures(monkeypatch):
     # One card onto a stack or into a set (at its place in card order) is written out:
     # from the top of its zone or from the middle, with the zone's facing or a given one;

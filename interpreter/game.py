@@ -46,6 +46,7 @@ class Game:
         self.title = self.prog.title or Path(self.path).stem
         self._start: Optional[State] = None      # the state after setup, to clone
         self._setup_counts: tuple = ()           # (coverage key, runs) the setup adds
+        self._checked_names: dict = {}           # `evaluate`'s symbol table, made once
 
     def compile_now(self):
         """Compiles every run of the rules now: `load` leaves each to its first use, as
@@ -167,9 +168,11 @@ class Game:
     def evaluate(self, text: str, state: State):
         """Returns the value of a gdl expression (not Python) in a state, e.g.
         `colour_sum(cell[1, 1], black)`; raises GdlError for bad text."""
+        from gdl.checker import check_expression
         from gdl.parser import parse_expression
         from ._scope import Scope
         node = parse_expression(text)
+        check_expression(self.ruleset, node, text, known=self._checked_names)
         compiler = self.prog.compiler
         compiler.source = text
         try:

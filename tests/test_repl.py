@@ -196,7 +196,8 @@ def test_tab_completion_history_search_and_colour(tmp_path):
 # ---------------------------------------------------------------------- piped input
 def test_piped_input_is_a_transcript_and_bad_input_is_one_line():
     bad = ["foo bar", "vew", "undo x", "back-to 999", "chance 99", "eval 1 +", "eval (",
-           "eval nosuch", "view p9", "view 7", "set siz=3", "set size=99",
+           "eval nosuch", "eval 1 + true", "eval count(5)", "eval cards(top(stock, 2))",
+           "eval me", "view p9", "view 7", "set siz=3", "set size=99",
            "load /nonexistent/trace.json", "save /nonexistent/dir/x.json", "why", "play",
            "moves p1", "agents p1=smart", "help nosuch", "42", ":nosuch", "redo",
            "select cell[9,9]", "p3: look", "restart x", "symbols maybe"]
@@ -207,6 +208,11 @@ def test_piped_input_is_a_transcript_and_bad_input_is_one_line():
         assert len(got[line]) == 1, (line, got[line])
         assert "error" in got[line][0], (line, got[line])
     assert "did you mean 'view'" in got["vew"][0]
+    # an expression is checked as the ruleset's own are, not run into a Python error
+    assert "check error" in got["eval 1 + true"][0] and "int + bool" in got["eval 1 + true"][0]
+    assert "argument 1 of count must be a zone or a list" in got["eval count(5)"][0]
+    assert "must be a zone, not list[card]" in got["eval cards(top(stock, 2))"][0]
+    assert "me is not defined" in got["eval me"][0]
     assert "did you mean 'size'" in got["set siz=3"][0]
 
 

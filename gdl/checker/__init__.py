@@ -24,14 +24,14 @@ from .. import ast as A
 from ..errors import CheckError
 from ._domains import check_domains
 from ._flow import check_flow
-from ._names import resolve
+from ._names import resolve, resolve_expression
 from ._report import CheckProblem, Report
 from ._scope import Symbol, build_scope
 from ._tables import check_tables
 from ._typedecls import TypePass
 from ._typesys import EnumT, ListT, OptT, Prim, Ty, ZoneT
 
-__all__ = ["check", "check_file", "CheckedInfo", "CheckError", "CheckProblem", "Symbol", "Ty",
+__all__ = ["check", "check_file", "check_expression", "CheckedInfo", "CheckError", "CheckProblem", "Symbol", "Ty",
            "Prim", "EnumT", "ZoneT", "OptT", "ListT"]
 
 
@@ -71,6 +71,26 @@ def check_file(path) -> A.Ruleset:
     ruleset = merge_variant(parse_file(path), parse_file)
     check(ruleset)
     return ruleset
+
+
+def check_expression(ruleset: A.Ruleset, node, text: str, path: str = "<expression>",
+                     known=None) -> Ty:
+    """Returns the type of an expression typed outside the ruleset (the REPL's `eval`,
+    `Game.evaluate`) against a checked ruleset's declarations, or raises CheckError with
+    every problem in it, as a ruleset's own expressions are checked.  `known` is a dict
+    that keeps the ruleset's symbol table and names between calls."""
+    if known is None or "scope" not in known:
+        quiet = Report(ruleset)          # the ruleset was checked: nothing to report
+        scope = build_scope(ruleset, quiet)
+        res = resolve(ruleset, scope, quiet)
+        known = {} if known is None else known
+        known.update(scope=scope, res=res)
+    scope, res = known["scope"], known["res"]
+    report = Report(A.Ruleset((), path=path, source=text))
+    resolve_expression(node, scope, res, report)
+    t = TypePass(scope, res, report).type_of(node)
+    report.finish()
+    return t
 
 
 def _info(scope, types: TypePass) -> CheckedInfo:

@@ -83,6 +83,14 @@ def resolve(ruleset: A.Ruleset, scope: Scope, report: Report) -> Resolution:
     return names.res
 
 
+def resolve_expression(node, scope: Scope, res: Resolution, report: Report) -> None:
+    """Adds to `res` what every name in one expression typed outside the ruleset means
+    (no local is in scope, nor `me`), reporting the names that mean nothing."""
+    names = _NamePass(scope, report)
+    names.res = res
+    names.expr(node, _Env(), _Ctx("an expression outside the rules"))
+
+
 class _NamePass:
     def __init__(self, scope: Scope, report: Report):
         self.scope = scope

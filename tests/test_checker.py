@@ -202,6 +202,22 @@ BAD = [
         id="ambiguous-member"),
     pytest.param("""
         players a, b
+        enum rank = four, five
+        var five[1..2]: int = 0
+        flow:
+            five[1] = 3
+            win if five[1] > 2 then a else b
+        """, ["the var five has the name of a member of rank", "only the member can be "
+              "written out (rank.five); rename the var"], 3, 5, id="var-named-like-a-member"),
+    pytest.param("""
+        players a, b
+        var n: int = 0
+        flow:
+            n = count([1] + [2])
+            win a
+        """, ["cannot compute list[int] + list[int]"], 4, 15, id="bad-sum-said-once"),
+    pytest.param("""
+        players a, b
         option rounds: integer = 3
         flow:
             win a
@@ -535,6 +551,7 @@ SIMULTANEOUS = """
     option rounds: 1..9 = 5
     option tie_rule: {replay, odd_wins} = replay "Who wins a tied match."
     enum side = heads, tails
+    enum word = show, settle
     var picked[player]: side? = none
     var wins[player]: int = 0
     action show(s: side) "Each player shows a side, unseen by the other.":

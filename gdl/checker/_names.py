@@ -20,7 +20,7 @@ from ..keywords import reserved_for
 from ..errors import did_you_mean
 from ..span import Span
 from ._report import Report, article, attr_span, listing
-from ._scope import Local, Member, Predef, Scope, Symbol
+from ._scope import READ_IN_EXPRESSIONS, Local, Member, Predef, Scope, Symbol
 from ._walk import children
 
 
@@ -265,6 +265,8 @@ class _NamePass:
         return found + [Member(owner, name) for owner in self.scope.owners.get(name, ())]
 
     def _ambiguous(self, name: str, span: Span, meanings: list) -> None:
+        if any(isinstance(m, Symbol) and m.kind in READ_IN_EXPRESSIONS for m in meanings):
+            return          # reported once, at the declaration (`_scope.unnameable`)
         said, qualified = [], []
         for m in meanings:
             if isinstance(m, Symbol):

@@ -93,12 +93,17 @@ class Scope:
         return sym.decl if sym is not None and sym.kind == kind else None
 
 
+#: the kinds of declaration an expression reads by their bare name
+READ_IN_EXPRESSIONS = frozenset({"var", "zone", "def", "table", "option"})
+
+
 def build_scope(ruleset: A.Ruleset, report: Report) -> Scope:
     """Returns the symbol table of a ruleset, reporting duplicate and missing declarations."""
     builder = _Builder(report)
     for decl in ruleset.decls:
         builder.add(decl)
     builder.require_singles()
+    builder.unnameable()
     return builder.scope
 
 
@@ -143,6 +148,19 @@ class _Builder:
                               f"{name} at line {first.span.line}", span)
             return
         self.scope.symbols[name] = Symbol(name, kind, decl, span)
+
+    def unnameable(self) -> None:
+        """Reports the declarations read in expressions that share their name with an enum
+        member: the bare name would mean both, and only the member has a qualified name
+        (`rank.five`), so the declaration could never be read.  Rules and actions are
+        named only by statements (`do`, `choose`), where no member is meant."""
+        for name, sym in self.scope.symbols.items():
+            owners = [o for o in self.scope.owners.get(name, ()) if o != "player"]
+            if owners and sym.kind in READ_IN_EXPRESSIONS:
+                self.report.error(
+                    f"the {sym.kind} {name} has the name of a member of {owners[0]}: the "
+                    f"bare name {name} would mean both, and only the member can be written "
+                    f"out ({owners[0]}.{name}); rename the {sym.kind}", sym.span)
 
     def _single(self, decl) -> None:
         attr, word, _ = _SINGLES[type(decl)]

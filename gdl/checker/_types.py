@@ -359,6 +359,7 @@ class ExprTyper:
         if not (assignable(lt, INT) and assignable(rt, INT)):
             self.error(f"cannot compute {lt} {node.op} {rt}: arithmetic works on int only "
                        f"(and + joins two texts)", node.span)
+            return ANY                  # reported: nothing that uses it reports it again
         return INT
 
     def neg(self, node: A.Neg) -> Ty:

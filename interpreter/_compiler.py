@@ -22,7 +22,7 @@ from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
 from ._scope import Local, Scope
 from ._trigger_skips import skipped, watched_names, written
-from .values import Card, Seat, ZoneRef, card_id
+from .values import Card, Seat, ZoneRef, card_order
 
 PAUSE = -1
 DECIDE, SIMUL, CHANCE, END = 1, 2, 3, 4
@@ -548,7 +548,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def lines(ctx):   # `deal` written out: each card is the source's top, popped
             src, n, p, z, c, i = (ctx.tmp() for _ in range(6))
             up = f"{ctx.k(info)}[{z}.slot].facing_up" if facing is None else repr(facing)
-            into = f"{ctx.k(insort)}(st.zones[{z}.slot], {c}, key={ctx.k(card_id)})"
+            into = f"{ctx.k(insort)}(st.zones[{z}.slot], {c}, key={ctx.k(card_order)})"
             place = [f"        if {ctx.k(self.prog.is_set)}[{z}.slot]: {into}",
                      f"        else: st.zones[{z}.slot].append({c})"]
             if dest.kind is not None:           # every destination alike (`hand[p]`)
@@ -1039,10 +1039,10 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set, node) -> l
     c, i, src = ctx.tmp(), ctx.tmp(), ctx.tmp()
     if into_set is None:
         place = [f"if {ctx.k(is_set)}[{slot}]: {ctx.k(insort)}(st.zones[{slot}], {c}, "
-                 f"key={ctx.k(card_id)})",
+                 f"key={ctx.k(card_order)})",
                  f"else: st.zones[{slot}].append({c})"]
     elif into_set:
-        place = [f"{ctx.k(insort)}(st.zones[{slot}], {c}, key={ctx.k(card_id)})"]
+        place = [f"{ctx.k(insort)}(st.zones[{slot}], {c}, key={ctx.k(card_order)})"]
     else:
         place = [f"st.zones[{slot}].append({c})"]
     placed = [*place, f"st.loc[{i}] = {slot}", f"st.up[{i}] = {up}"]

@@ -144,6 +144,8 @@ class LayoutBuilder:
             self.layout_cards(d)
         p.has_hidden = any(z.seen is not A.Seen.ALL for z in p.zone_info)
         p.has_twins = len(self.card_kinds) < len(p.cards)
+        for n, card in enumerate(sorted(p.cards, key=lambda c: (c.kind, c.id))):
+            card.order = n      # kinds are numbered as they first come: no twins, the id
 
     def layout_seats(self, d: A.PlayersDecl):
         p = self.prog

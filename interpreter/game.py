@@ -18,7 +18,7 @@ from ._fuse import ready_all
 from .options import option_decls, resolve_overrides
 from ._trigger_skips import skippable
 from .state import State
-from .values import Seat
+from .values import Seat, card_order
 
 #: whether a check leaves out the triggers whose conditions cannot have become true since
 #: the last one (`_trigger_skips`); off, every check tests every trigger (the tests
@@ -150,6 +150,10 @@ class Game:
             s.zones[slot].append(p.cards[cid])
             s.loc[cid] = slot
             s.up[cid] = p.zone_info[slot].facing_up
+        if p.has_twins:             # a set zone's twins together (`card_order`)
+            for zone, unordered in zip(s.zones, p.is_set):
+                if unordered:
+                    zone.sort(key=card_order)
         s.known = [0] * len(p.seats)
         s.vars = list(p.var_init)
         s.frame = [None] * p.frame_size

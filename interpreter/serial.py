@@ -14,7 +14,7 @@ from typing import Any, Dict
 from gdl.errors import GdlError, TraceError
 
 from ._compiler import CHANCE, DECIDE, END, SIMUL
-from .values import Card, Member, Seat, ZoneRef
+from .values import Card, Member, Seat, ZoneRef, card_order
 
 TRACE_FORMAT = "gdl-trace-1"
 
@@ -118,6 +118,8 @@ def state_from_json(game, data: Dict[str, Any]):
         for slot, z in enumerate(s.zones):
             for c in z:
                 s.loc[c.id] = slot
+            if prog.is_set[slot]:       # kept in card order, whatever the file's order
+                z.sort(key=card_order)
         s.up = list(data["up"])
         if len(s.up) != len(prog.cards) or not all(type(u) is bool for u in s.up):
             raise ValueError("'up' must hold true or false for each card")

@@ -22,7 +22,7 @@ from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_joint, generated_pick, generated_plain, generated_step
 from ._keys import state_key
 from .observe import finish_redaction, infoset_key, observation_log, redaction, view, views
-from .values import (HAS_TEXT, MOVE_TEXTS, Card, Move, Seat, card_id as _card_id,
+from .values import (HAS_TEXT, MOVE_TEXTS, Card, Move, Seat, card_order as _card_order,
                      move_text, text_of)
 
 
@@ -125,8 +125,8 @@ class State:
             source.pop()
         else:
             source.remove(c)
-        if self.prog.is_set[dest]:           # kept in card order: placed by its id
-            insort(zones[dest], c, key=_card_id)
+        if self.prog.is_set[dest]:           # kept in card order (`card_order`)
+            insort(zones[dest], c, key=_card_order)
         else:
             zones[dest].append(c)
         loc[i] = dest
@@ -147,7 +147,7 @@ class State:
         target.extend(cards)
         cards.clear()
         if self.prog.is_set[dest]:
-            target.sort(key=_card_id)
+            target.sort(key=_card_order)
 
     def move_block(self, source: list, n: int, dest: int, kind, depth, up: bool, node):
         """Moves the top `n` cards (0 <= n <= its length) of the list `source` (a zone's,
@@ -170,7 +170,7 @@ class State:
         else:
             target.extend(block)
         if self.prog.is_set[dest]:
-            target.sort(key=_card_id)
+            target.sort(key=_card_order)
         face = self.up
         if target is source:        # within one zone (a shuffle by hand): where they are
             for c in block:         # is where they were
@@ -184,7 +184,7 @@ class State:
 
     def move_cards(self, cards, dest: int, kind, depth, up: bool, node):
         """Moves cards (top first) onto a zone.  One card, the common case, takes a path
-        without the block copy; a set zone (kept sorted by id) is re-sorted only when the
+        without the block copy; a set zone (kept in `card_order`) is re-sorted only when the
         card does not already belong last."""
         zones, loc, face = self.zones, self.loc, self.up
         if len(cards) == 1:
@@ -199,8 +199,8 @@ class State:
             if kind is PlaceKind.DEPTH and (depth is None or not 0 <= depth <= len(target)):
                 raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
                                        f"{len(target)} cards", node)
-            if self.prog.is_set[dest]:           # kept in card order: placed by its id
-                insort(target, c, key=_card_id)
+            if self.prog.is_set[dest]:           # kept in card order (`card_order`)
+                insort(target, c, key=_card_order)
             elif kind is PlaceKind.BOTTOM:
                 target.insert(0, c)
             elif kind is PlaceKind.DEPTH:
@@ -1119,7 +1119,7 @@ class State:
     def _shuffled(self, slot, cards):
         self.zones[slot] = cards
         if self.prog.is_set[slot]:
-            cards.sort(key=_card_id)
+            cards.sort(key=_card_order)
 
     def _chanced(self, outcome):
         """Records a chance outcome (already in effect) and runs the rules on (the

@@ -49,7 +49,7 @@ class Card:
     """One physical card: an id, its attribute values, and its kind (ids of identical cards
     share a kind, so states that differ only in which twin is where hash alike)."""
 
-    __slots__ = ("id", "attrs", "kind", "text", "symbol")
+    __slots__ = ("id", "attrs", "kind", "text", "symbol", "order")
 
     def __init__(self, id: int, attrs: dict, kind: int, text: str, symbol: str):
         self.id = id
@@ -57,6 +57,7 @@ class Card:
         self.kind = kind
         self.text = text
         self.symbol = symbol
+        self.order = id         # its place in a set zone (`card_order`), once all are made
 
     def __repr__(self):
         return self.text
@@ -109,8 +110,10 @@ def text_of(value) -> str:
 
 HAS_TEXT = frozenset((Seat, Member, Card, ZoneRef))
 
-#: the order of a set zone's cards: by id (`insort` and `sort` take it as their key)
-card_id = attrgetter("id")
+#: the order of a set zone's cards (`insort` and `sort` take it as their key): by kind,
+#: then by id, so that twins lie together and two states equal but for which twin is
+#: where list the same cards in the same order (and offer the same moves in the same order)
+card_order = attrgetter("order")
 
 #: the types whose values are their own canonical form
 _SAME = frozenset((int, str, bool, type(None)))

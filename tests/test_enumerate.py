@@ -546,3 +546,44 @@ flow:
     assert report.mixed_infosets and "p2 cannot tell two states apart" in report.mixed_infosets[0]
     assert report.mixed_infosets[0].endswith("different moves in them: name J / name Q")
     assert "WARNING" in report.text()
+
+
+def test_which_twin_a_seat_holds_never_changes_the_order_of_its_moves():
+    """Twins are declared apart (1 2 3 1 2 3); a set zone keeps them together, so a seat
+    that cannot tell two states apart is offered its moves in one order in both (the
+    `first` agent plays one move in an information set), and a state saved and loaded
+    keeps that order.  Before, a hand holding the second 1 and the first 2 listed
+    `take 2, take 1`."""
+    game = tiny('''
+card rank: 1..3
+cards into stock: card(rank: r) for d in 1..2 for r in 1..3
+zone stock: stack
+zone hand[player]: set, seen by owner
+var n: int = 0
+action take(c: hand[me]):
+    move c to stock
+    n += c.rank
+flow:
+    shuffle stock
+    deal 2 from stock to hand[p] for p in players
+    choose p1: take
+    choose p2: take
+    end game
+returns(p) = if p == p1 then n else -n
+''')
+    report = enumerate_states(game)
+    assert report.mixed_infosets == []
+    start = game.new_state(0)
+    orders = {}
+    for outcome, _ in start.chance_outcomes():
+        state = start.clone()
+        state.apply(outcome)
+        for zone in ("hand[p1]", "hand[p2]"):
+            ranks = [c.attrs["rank"] for c in state.cards_in(zone)]
+            assert ranks == sorted(ranks)
+        moves = [m.text for m in state.legal_moves()]
+        assert moves == sorted(moves)
+        orders.setdefault(state.key(), set()).add(tuple(moves))
+        again = game.state_from_json(state.to_json())
+        assert [m.text for m in again.legal_moves()] == moves
+    assert all(len(found) == 1 for found in orders.values())

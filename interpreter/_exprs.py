@@ -249,24 +249,23 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 raise self.error(f"{what} has no element [{', '.join(map(str, key))}]", node)
             return _const(table[key])
         fn = self._find(table, keys, key_error)
-        if len(keys) <= 2:
-            t_keys = keys
-            by_value = {k[0]: v for k, v in table.items()} if len(keys) == 1 else table
-            if len(keys) == 2:
-                t_keys, by_value = _one_index_varies(table, keys)
+        t_keys = keys
+        by_value = {k[0]: v for k, v in table.items()} if len(keys) == 1 else table
+        if len(keys) == 2:
+            t_keys, by_value = _one_index_varies(table, keys)
 
-            def render(ctx):   # a missing key goes through `fn`, which reports it
-                texts = [ctx.sub(k) for k in t_keys]
-                found = _found(ctx, by_value, texts)
-                if found is not None:      # `hand[p]` in a def called as `f(p1)`
-                    return ctx.lit(found)
-                t = ctx.tmp()
-                key = ", ".join(texts)
-                if len(t_keys) == 2:
-                    key = f"({key})"
-                return (f"({ctx.call(fn, cold=True)} if ({t} := {ctx.k(by_value)}.get({key})) "
-                        f"is None else {t})")
-            fn.render = render
+        def render(ctx):   # a missing key goes through `fn`, which reports it
+            texts = [ctx.sub(k) for k in t_keys]
+            found = _found(ctx, by_value, texts)
+            if found is not None:      # `hand[p]` in a def called as `f(p1)`
+                return ctx.lit(found)
+            t = ctx.tmp()
+            key = ", ".join(texts)
+            if len(t_keys) > 1:        # a tuple of the indices (`grid[p, r, k]`)
+                key = f"({key})"
+            return (f"({ctx.call(fn, cold=True)} if ({t} := {ctx.k(by_value)}.get({key})) "
+                    f"is None else {t})")
+        fn.render = render
         return fn
 
     def _find(self, table, keys, key_error):

@@ -476,6 +476,44 @@ returns(p) = if p == a then out else 0
             load_text(text.replace("LAST", "3")).new_state()
 
 
+def test_three_index_families_look_up_inline_as_the_closures_do(monkeypatch):
+    # `grid[p, r, k]` and `v[i, j, k]` read and written in generated code with one dict
+    # look-up by the tuple of indices (a call of the closure before); an index outside
+    # the family is the same rule error either way
+    text = '''game "t"
+players a, b
+card n: 1..12
+cards into stock: card(n: i) for i in 1..12
+zone stock: stack
+zone grid[player, 1..2, 1..3]: stack
+var v[1..2, 1..2, 1..3]: int = 0
+var out: int = 0
+var last: int = LAST
+flow:
+    for p in players:
+        for r in 1..2:
+            for k in 1..3:
+                move top(stock) to grid[p, r, k]
+                v[seat(p), r, k] = r * 10 + k
+    for r in 1..2:
+        for k in 1..3:
+            out = out * 2 + (if top(grid[a, r, k]).n > top(grid[b, r, k]).n then 1 else 0)
+            out = out + v[2, r, k] - v[1, r, k]
+    out = out * 1000 + count(grid[b, last, 1])
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        # a takes 12 down to 7 from the stock's top, b 6 down to 1: a wins all six cells
+        assert load_text(text.replace("LAST", "2")).new_state().returns()[0] == 63001
+        with pytest.raises(RuleError, match=r"zone grid has no element \[b, 3, 1\]"):
+            load_text(text.replace("LAST", "3")).new_state()
+    monkeypatch.setattr(_fuse, "ENABLED", True)
+    sources = "".join(_generated_sources(load_text(text.replace("LAST", "2"))))
+    assert ".get((" in sources
+
+
 def test_small_builtins_and_displays_in_generated_code_do_as_the_closures(monkeypatch):
     # zone_of, owner, knows, abs, a range and a list display worked out in play
     text = '''game "t"

@@ -13,6 +13,7 @@ from typing import List, Optional
 import attrs
 
 from gdl import ast as A
+from gdl.checker import checked_info
 from gdl.errors import CheckError, GdlError, RuleError
 
 from ._actions import ActionInfo, ActionMixin
@@ -61,6 +62,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.coverage = coverage
         self.ruleset = ruleset
         self.source = ruleset.source
+        #: the `T?` values used as a `T` (the checker's `needs_value`), tested for none
+        self.needs_value = checked_info(ruleset).needs_value
         self.prog = Program(path=ruleset.path)
         self.overrides = dict(overrides)
         self.scratch: list = []

@@ -18,6 +18,10 @@ from ._collections import CollectionMixin
 from ._ops import OperatorMixin
 
 
+#: tags of what a closure gives (`_closures`), kept by a test for none around it
+_VALUE_TAGS = ("zone_valued", "tuple_valued", "card_valued", "cards_only", "texts_only")
+
+
 class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
     """Mixin for the Compiler: `expr(node, scope)` returns a closure."""
 
@@ -26,6 +30,9 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         if handler is None:
             raise self.error(f"{type(node).__name__} cannot be used as a value here", node)
         fn = handler(node, scope)
+        want = self.needs_value.get(id(node))
+        if want is not None:
+            fn = self.needing_value(fn, node, want)
         if self.memo_ids and id(node) in self.memo_ids and _folded(fn) is None:
             memo = self.memoised(fn)        # loop-invariant inside a require (hoisted)
             for tag in ("zone_valued", "tuple_valued"):   # what it gives, not how it reads
@@ -38,6 +45,33 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         if render is not None:   # a consumer that calls it runs it as one function
             return fuse(fn, render)
         return fn
+
+    def needing_value(self, fn, node, want):
+        """`fn`, a `T?` used where a `T` is needed, failing with a rule error placed at
+        its expression when it is none (as the language reference promises), instead of
+        whatever Python error the value's consumer would raise."""
+        if _folded(fn) is not None and _folded(fn)[0] is not None:
+            return fn
+        word = str(want)
+        message = (f"this value is none, where {'an' if word[:1] in 'aeiou' else 'a'} "
+                   f"{word} is needed")
+
+        def none(st):
+            raise self.runtime_error(message, node, st)
+
+        def value(st):
+            v = fn(st)
+            return v if v is not None else none(st)
+
+        def render(ctx):
+            t = ctx.tmp()
+            return (f"({t} if ({t} := {ctx.sub(fn)}) is not None else "
+                    f"{ctx.call(none, cold=True)})")
+        value.render = render
+        for tag in _VALUE_TAGS:       # what it gives, now never none
+            if getattr(fn, tag, False):
+                setattr(value, tag, True)
+        return value
 
     def memo_wanted(self, node):
         """Whether `expr` would memoise this node (handlers that compile a node's parts

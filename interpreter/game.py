@@ -176,14 +176,15 @@ class Game:
         from gdl.parser import parse_expression
         from ._scope import Scope
         node = parse_expression(text)
-        check_expression(self.ruleset, node, text, known=self._checked_names)
+        _, needs_value = check_expression(self.ruleset, node, text, known=self._checked_names)
         compiler = self.prog.compiler
-        compiler.source = text
+        compiler.source, kept = text, compiler.needs_value
+        compiler.needs_value = {**kept, **needs_value}
         try:
             fn = compiler.expr(node, Scope())
             return fn(state)
         finally:
-            compiler.source = self.source
+            compiler.source, compiler.needs_value = self.source, kept
 
     def state_from_json(self, data) -> State:
         """Returns the state a `State.to_json()` snapshot describes."""

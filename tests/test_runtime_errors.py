@@ -339,3 +339,53 @@ def test_a_games_layout_digest_is_worked_out_once(gerry):
 def test_every_runtime_error_is_a_gdl_error():
     for cls in (MoveError, OptionError, TraceError):
         assert issubclass(cls, GdlError)
+
+
+# ---------------------------------------------------------------- none where a value is needed
+NONE_USES = [
+    ("n = bid + 1", "bid + 1", "an int"),
+    ("n = seat(maker)", "maker)", "a player"),
+    ("n = if next(maker) == p1 then 1 else 2", "maker)", "a player"),
+    ("n = count(hand[maker])", "maker]", "a player"),
+    ("n = if bid < 3 then 1 else 0", "bid < 3", "an int"),
+    ("n = sum(k for k in 1..bid)", "bid)", "an int"),
+    ("n = held.rank", "held.rank", None),
+    ("n = worth(held)", "held)", "a card"),
+    ("n = bid", "bid\n", "an int"),
+    ("n = abs(bid)", "bid)", "an int"),
+]
+
+
+@pytest.mark.parametrize("line, at, want", NONE_USES, ids=[u[0] for u in NONE_USES])
+@pytest.mark.parametrize("generated", [True, False], ids=["generated", "closures"])
+def test_none_where_a_value_is_needed_is_a_rule_error_at_the_value(
+        monkeypatch, line, at, want, generated):
+    # A `T?` may be used as a `T` (the checker allows it); holding none then, it is the
+    # rule's error, placed under the value (the reference, section 6), where before the
+    # value's consumer failed in Python: an internal error
+    from gdl.errors import RuleError
+    from interpreter import _fuse, load_text
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    text = f'''game "t"
+players p1, p2
+card rank: 1..3
+cards into hand[p1]: card(rank: r) for r in 1..3
+zone hand[player]: set
+var bid: int? = none
+var maker: player? = none
+var held: card? = none
+var n: int = 0
+def worth(c: card) = c.rank * 2
+flow:
+    {line}
+    end game
+'''
+    with pytest.raises(RuleError) as info:
+        load_text(text).new_state()
+    shown = str(info.value)
+    row, col = map(int, shown.split(":", 3)[1:3])
+    assert row == 12 and (line + "\n")[col - 5:].startswith(at)
+    if want is None:
+        assert "none" in shown                  # an attribute of none: its own message
+    else:
+        assert f"this value is none, where {want} is needed" in shown

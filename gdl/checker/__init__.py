@@ -15,6 +15,7 @@ only records what the checker learnt, for tools that want it.
 """
 from __future__ import annotations
 
+import weakref
 from types import MappingProxyType
 from typing import Mapping
 
@@ -24,14 +25,14 @@ from .. import ast as A
 from ..errors import CheckError
 from ._domains import check_domains
 from ._flow import check_flow
-from ._names import resolve, resolve_expression
+from ._names import Resolution, resolve, resolve_expression
 from ._report import CheckProblem, Report
 from ._scope import Symbol, build_scope
 from ._tables import check_tables
 from ._typedecls import TypePass
 from ._typesys import EnumT, ListT, OptT, Prim, Ty, ZoneT
 
-__all__ = ["check", "check_file", "check_expression", "CheckedInfo", "CheckError", "CheckProblem", "Symbol", "Ty",
+__all__ = ["check", "check_file", "check_expression", "checked_info", "CheckedInfo", "CheckError", "CheckProblem", "Symbol", "Ty",
            "Prim", "EnumT", "ZoneT", "OptT", "ListT"]
 
 
@@ -45,6 +46,9 @@ class CheckedInfo:
     option_types: Mapping[str, Ty]       # option -> its type (`players` too, if a range)
     var_types: Mapping[str, Ty]          # var -> the type of its values
     result_types: Mapping[str, Ty]       # def or table -> the type of its result
+    #: id(expression node) -> the type it must have, for each `T?` used as a `T` (a
+    #: player? as a seat(...) argument): the engine tests those for none when it runs
+    needs_value: Mapping[int, Ty] = MappingProxyType({})
 
 
 def check(ruleset: A.Ruleset) -> CheckedInfo:
@@ -59,7 +63,26 @@ def check(ruleset: A.Ruleset) -> CheckedInfo:
     check_tables(ruleset, scope, res, report)
     check_flow(ruleset, scope, report)
     report.finish()
-    return _info(scope, types)
+    info = _info(scope, types)
+    _CHECKED[id(ruleset)] = (weakref.ref(ruleset), info)
+    return info
+
+
+#: id(ruleset) -> (a weak reference to it, what `check` learnt): a ruleset checked on
+#: loading is not checked again when the engine compiles it
+_CHECKED: dict = {}
+
+
+def checked_info(ruleset: A.Ruleset) -> CheckedInfo:
+    """What `check` learnt about this very ruleset object: kept from its check, else
+    checked now (raising CheckError if it does not pass)."""
+    kept = _CHECKED.get(id(ruleset))
+    if kept is not None and kept[0]() is ruleset:
+        return kept[1]
+    if len(_CHECKED) > 256:         # rulesets gone: their entries are dead references
+        for key in [k for k, (ref, _) in _CHECKED.items() if ref() is None]:
+            del _CHECKED[key]
+    return check(ruleset)
 
 
 def check_file(path) -> A.Ruleset:
@@ -74,23 +97,28 @@ def check_file(path) -> A.Ruleset:
 
 
 def check_expression(ruleset: A.Ruleset, node, text: str, path: str = "<expression>",
-                     known=None) -> Ty:
-    """Returns the type of an expression typed outside the ruleset (the REPL's `eval`,
-    `Game.evaluate`) against a checked ruleset's declarations, or raises CheckError with
-    every problem in it, as a ruleset's own expressions are checked.  `known` is a dict
-    that keeps the ruleset's symbol table and names between calls."""
+                     known=None) -> tuple:
+    """Returns (the type, the `needs_value` of) an expression typed outside the ruleset
+    (the REPL's `eval`, `Game.evaluate`) against a checked ruleset's declarations, or
+    raises CheckError with every problem in it, as a ruleset's own expressions are
+    checked.  `known` is a dict that keeps the ruleset's symbol table and names between
+    calls."""
     if known is None or "scope" not in known:
         quiet = Report(ruleset)          # the ruleset was checked: nothing to report
         scope = build_scope(ruleset, quiet)
         res = resolve(ruleset, scope, quiet)
         known = {} if known is None else known
         known.update(scope=scope, res=res)
-    scope, res = known["scope"], known["res"]
+    # the ruleset's names and a copy for this expression's: its nodes' ids are used again
+    # by later expressions' nodes once it is gone, and must not find its meanings
+    scope, res = known["scope"], Resolution()
+    res.names, res.locals = dict(known["res"].names), dict(known["res"].locals)
     report = Report(A.Ruleset((), path=path, source=text))
     resolve_expression(node, scope, res, report)
-    t = TypePass(scope, res, report).type_of(node)
+    types = TypePass(scope, res, report)
+    t = types.type_of(node)
     report.finish()
-    return t
+    return t, MappingProxyType(types.optional_uses)
 
 
 def _info(scope, types: TypePass) -> CheckedInfo:
@@ -107,4 +135,5 @@ def _info(scope, types: TypePass) -> CheckedInfo:
     return CheckedInfo(symbols=frozen(dict(scope.symbols)), enums=frozen(dict(scope.enums)),
                        seats=scope.seats, card_fields=frozen(fields),
                        option_types=frozen(options), var_types=frozen(variables),
-                       result_types=frozen(results))
+                       result_types=frozen(results),
+                       needs_value=frozen(dict(types.optional_uses)))

@@ -118,7 +118,7 @@ class TypePass(ExprTyper):
         t = self.var_type(d)
         if d.init is not None:
             init = self.type_of(d.init)
-            if not assignable(init, t):
+            if not self.fits(d.init, init, t):
                 self.error(f"var {d.name} holds {t}, so it cannot start as {init}",
                            d.init.span)
         elif t not in (INT, BOOL, STR, ANY) and not isinstance(t, (OptT, ListT)) and not (
@@ -179,7 +179,7 @@ class TypePass(ExprTyper):
 
     def assign(self, node: A.Assign) -> None:
         want, got = self.target(node.target), self.type_of(node.value)
-        if not assignable(got, want):
+        if not self.fits(node.value, got, want):
             self.error(f"cannot assign {got} to {node.target.name}, which holds {want}",
                        node.value.span)
 

@@ -61,6 +61,18 @@ class ExprTyper:
         self.report = report
         self.local_types: dict = {}     # Local -> Ty
         self._memo: dict = {}
+        #: id(expression) -> the type it must have where its value is a `T?` used as a `T`:
+        #: the engine tests those for none (`needs_value`)
+        self.optional_uses: dict = {}
+
+    def fits(self, expr, t: Ty, want: Ty) -> bool:
+        """Whether `t`, the type of `expr`, fits `want`; a `T?` used as a `T` is noted
+        (`optional_uses`), for the engine to raise a rule error if it is none then."""
+        if not assignable(t, want):
+            return False
+        if isinstance(t, OptT) and not isinstance(want, OptT) and want != ANY:
+            self.optional_uses[id(expr)] = want
+        return True
 
     def once(self, key, compute: Callable, provisional):
         """Computes a declaration's type once; a use while it is being computed (a cycle,
@@ -123,7 +135,7 @@ class ExprTyper:
     def expect(self, expr, want: Ty, what: str) -> Ty:
         """Types `expr`, reporting it unless it fits `want`."""
         t = self.type_of(expr)
-        if not assignable(t, want):
+        if not self.fits(expr, t, want):
             self.error(f"{what} must be {want}, not {t}", expr.span)
         return t
 
@@ -282,6 +294,8 @@ class ExprTyper:
             if not _FITS.get(word, _anything)(t):
                 self.error(f"argument {i} of {node.func} must be {_WORDS.get(word, word)}, "
                            f"not {t}", arg.span)
+            elif isinstance(t, OptT) and word in _FITS:
+                self.optional_uses[id(arg)] = unwrap(t)
         if result == "card|list[card]":
             return CARD if len(node.args) < 2 else ListT(CARD)
         if result == "list":    # a part of the list given first
@@ -328,7 +342,7 @@ class ExprTyper:
             self.expect(node.cond, BOOL, "the condition after if")
         item = self.type_of(node.item)
         want = _AGGREGATE_ITEMS.get(node.func)
-        if want is not None and not assignable(item, want):
+        if want is not None and not self.fits(node.item, item, want):
             self.error(f"{node.func}(...) needs {want} items, not {item}", node.item.span)
         if node.func == "first":
             return item if isinstance(item, OptT) or item == ANY else OptT(item)
@@ -356,7 +370,7 @@ class ExprTyper:
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         if node.op == "+" and assignable(lt, STR) and assignable(rt, STR) and STR in (lt, rt):
             return STR
-        if not (assignable(lt, INT) and assignable(rt, INT)):
+        if not (self.fits(node.left, lt, INT) & self.fits(node.right, rt, INT)):
             self.error(f"cannot compute {lt} {node.op} {rt}: arithmetic works on int only "
                        f"(and + joins two texts)", node.span)
             return ANY                  # reported: nothing that uses it reports it again
@@ -372,7 +386,7 @@ class ExprTyper:
             if not comparable(lt, rt):
                 self.error(f"cannot compare {lt} {node.op} {rt}: the two sides have different "
                            f"types", node.span)
-        elif not (assignable(lt, INT) and assignable(rt, INT)):
+        elif not (self.fits(node.left, lt, INT) & self.fits(node.right, rt, INT)):
             self.error(f"cannot compare {lt} {node.op} {rt}: ordering works on int only",
                        node.span)
         return BOOL

@@ -28,7 +28,8 @@ FUNCTIONS = {
     "active": (("player",), "bool", "whether a player is still in the game"),
     "seat": (("player",), "int", "a player's seat number, from 1"),
     "adjacent": (("zone", "zone"), "bool",
-                 "two zones of one family whose integer indices differ by 1 in exactly one place"),
+                 "two zones of one family whose integer indices differ by 1 in exactly one "
+                 "place, their other indices the same"),
     "index": (("zone", "int"), "any", "the i-th index (from 1) of a zone reference"),
     "ord": (("enum",), "int", "the position of an enum member, from 0"),
     "abs": (("int",), "int", "absolute value"),

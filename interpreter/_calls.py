@@ -727,11 +727,14 @@ class _Adjacency(dict):
 
     def __missing__(self, pair):
         x, y = pair
-        if x.family != y.family or not all(type(i) is int for i in x.indices + y.indices):
-            found = False
-        else:
-            diffs = [abs(i - j) for i, j in zip(x.indices, y.indices)]
-            found = sorted(diffs)[-1:] == [1] and sum(diffs) == 1
+        found = x.family == y.family
+        diffs = []
+        for i, j in zip(x.indices, y.indices) if found else ():
+            if type(i) is int and type(j) is int:
+                diffs.append(abs(i - j))
+            elif i is not j:          # a seat, a member: the same in both, or not near
+                found = False
+        found = found and sorted(diffs)[-1:] == [1] and sum(diffs) == 1
         if len(self) >= ADJACENCY_LIMIT:
             self.clear()
         self[pair] = found

@@ -311,6 +311,29 @@ action move_face_up(c: [x for x in selected[me] if faceup(x)], dest: cell) "Vari
     assert targets == {"cell[1,2]", "cell[2,1]"}
 
 
+@pytest.mark.parametrize("generated", [True, False], ids=["generated", "closures"])
+def test_adjacent_compares_integer_indices_and_needs_the_others_the_same(monkeypatch,
+                                                                          generated):
+    # grid[p, r, k]: neighbours in one seat's grid only (this was false for every pair,
+    # as a player index is not a number); a family of numbers alone as before
+    from interpreter import _fuse
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    g = load_text('''game "t"
+players a, b
+zone grid[player, 1..2, 1..3]: stack
+zone cell[1..3, 1..3]: stack
+flow:
+    end game
+''')
+    s = g.new_state()
+    pairs = {"grid[a, 1, 1], grid[a, 1, 2]": True, "grid[a, 1, 1], grid[a, 2, 1]": True,
+             "grid[a, 1, 1], grid[b, 1, 2]": False, "grid[a, 1, 1], grid[b, 1, 1]": False,
+             "grid[a, 1, 1], grid[a, 2, 2]": False, "grid[b, 2, 3], grid[b, 2, 2]": True,
+             "cell[2, 2], cell[2, 3]": True, "cell[2, 2], cell[3, 3]": False,
+             "cell[1, 1], grid[a, 1, 2]": False}
+    assert {p: g.evaluate(f"adjacent({p})", s) for p in pairs} == pairs
+
+
 def test_text_values_options_and_fail():
     g = game('''
 option row: text = "3 1 2"

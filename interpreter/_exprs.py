@@ -18,6 +18,14 @@ from ._collections import CollectionMixin
 from ._ops import OperatorMixin
 
 
+def _done_from(rules: list) -> str:
+    """Where a `me` nobody's move defines stands: `in rule r when the flow does it`."""
+    if len(rules) < 2:
+        return "here"
+    caller = "the flow" if rules[-2] == "flow" else f"rule {rules[-2]}"
+    return f"in rule {rules[-1]} when {caller} does it"
+
+
 #: tags of what a closure gives (`_closures`), kept by a test for none around it
 _VALUE_TAGS = ("zone_valued", "tuple_valued", "card_valued", "cards_only", "texts_only")
 
@@ -107,7 +115,9 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             return self.read_local(local)
         if node.id == "me":
             if scope.me is None:
-                raise self.error("'me' is only known inside an action", node)
+                raise self.error(f"me is not defined {_done_from(self.rule_stack)}: me means "
+                                 f"the player making a move, so it exists only in actions "
+                                 f"and in the rules they do", node)
             return self.read_local(scope.me)
         return self.global_name(node.id, node)
 

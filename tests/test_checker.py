@@ -237,7 +237,16 @@ BAD = [
         def mine() = me
         flow:
             win a
-        """, ["me is not defined in def mine"], 2, 14, id="me-in-def"),
+        """, ["me is not defined in def mine", "exists only in actions and in the rules "
+              "they do"], 2, 14, id="me-in-def"),
+    pytest.param("""
+        players a, b
+        var n: int = 0
+        trigger t when n > 1:
+            n = seat(me)
+        flow:
+            win a
+        """, ["me is not defined in trigger t"], 4, 14, id="me-in-trigger"),
     pytest.param("""
         players a, b
         option size: 1..5 = 9
@@ -713,3 +722,26 @@ def test_keywords_may_name_actions_and_rules():
     from gdl.checker import check
     check(parse_text('game "t"\nplayers 2\naction pass():\n    win me\nrule deal:\n'
                      '    choose p1: pass\nflow:\n    do deal\n', "k.gdl"))
+
+
+def test_me_in_a_rule_the_flow_does_names_the_rule_and_the_flow():
+    # `me` in a rule is the player whose action did it: done from the flow, where nobody
+    # is making a move, the game does not load, and the error says which rule and why;
+    # done from an action, it loads
+    from interpreter import load_text
+    text = _text("""
+        players a, b
+        var n[player]: int = 0
+        rule bump:
+            n[me] += 1
+        action go():
+            do bump
+        flow:
+            CALL
+            end game
+        """)
+    load_text(text.replace("CALL", "choose a: go"))
+    with pytest.raises(CheckError) as info:
+        load_text(text.replace("CALL", "do bump"))
+    assert str(info.value).startswith("<string>:4:7: check error: ")
+    assert "me is not defined in rule bump when the flow does it" in str(info.value)

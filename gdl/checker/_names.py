@@ -155,7 +155,7 @@ class _NamePass:
         self.block(d.body, env, ctx)
 
     def trigger(self, d: A.TriggerDecl) -> None:
-        ctx = _Ctx(f"trigger {d.name}", me_ok=True)
+        ctx = _Ctx(f"trigger {d.name}")     # runs after any statement: nobody's move
         self.expr(d.cond, _Env(), attrs.evolve(ctx, trigger_cond=True))
         self.block(d.body, _Env(), ctx)
 
@@ -280,7 +280,8 @@ class _NamePass:
     def _predef(self, name: str, span: Span, ctx: _Ctx) -> Predef:
         if name == "me" and not ctx.me_ok:
             self.report.error(f"me is not defined in {ctx.where}: it means the player making "
-                              f"a move, so it exists only in actions, rules and triggers", span)
+                              f"a move, so it exists only in actions and in the rules they do",
+                              span)
         return Predef(name)
 
     # ------------------------------------------------------------------ expressions

@@ -387,6 +387,18 @@ def test_an_action_named_like_a_command(tmp_path):
     assert text["eval n"] == ["2"]
 
 
+def test_an_action_named_play_that_is_not_legal_says_why(tmp_path):
+    # `play x` with an action named play: the line is that action's move (the command
+    # would read `x` as a move and call it neither a command nor an action)
+    rules = tmp_path / "clash.gdl"
+    rules.write_text(CLASH.replace("log", "play"))
+    got = replies(piped(rules, "--seed", "1", script="play x\nplay 2\n"), "clash")
+    text = dict(got)
+    assert len(text["play x"]) == 1
+    assert text["play x"][0].startswith("move error: ") and "neither" not in text["play x"][0]
+    assert text["play 2"] == ["   1. p1: play 2"]
+
+
 # Each step of this game spins a loop, so `auto` cannot finish before Ctrl-C arrives.
 SLOW = CLASH.replace("    n += k\n", "    n += k\n    repeat 3000:\n        pass\n")
 

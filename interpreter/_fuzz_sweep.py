@@ -64,8 +64,19 @@ def sweep_configs(ruleset, base: Dict[str, str], current: Dict[str, object]
     return configs
 
 
-def player_configs(base: Dict[str, str], counts) -> List[Dict[str, str]]:
-    """Returns one configuration per player count."""
+def player_configs(ruleset, base: Dict[str, str], counts) -> List[Dict[str, str]]:
+    """Returns one configuration per player count, or raises OptionError naming the
+    counts the game does not take (a usage error, not a finding of the game's): a game of
+    a fixed number of seats takes that number alone, as it is."""
+    from gdl.errors import OptionError
+    decl = next(d for d in ruleset.decls if isinstance(d, A.PlayersDecl))
+    wrong = [n for n in counts if not decl.lo <= n <= decl.hi]
+    if wrong:
+        takes = f"{decl.lo}" if decl.lo == decl.hi else f"{decl.lo} to {decl.hi}"
+        raise OptionError(f"--players: this game takes {takes} players, not "
+                          f"{', '.join(map(str, wrong))}")
+    if decl.lo == decl.hi:
+        return [dict(base)]
     return [{**base, "players": str(n)} for n in counts]
 
 

@@ -562,6 +562,18 @@ def test_player_counts_and_option_values_that_cannot_be_set_up_clash(tmp_path):
     assert {"players": "4"} in [f.options for f in swept.by_kind("option clash")]
 
 
+def test_player_counts_the_game_does_not_take_are_a_usage_error(tmp_path):
+    # a count outside `players 2..4` is the command line's mistake, not the game's
+    # (it was reported as an option clash, a hole); a fixed game takes its own count
+    with pytest.raises(OptionError, match=r"--players: this game takes 2 to 4 players, "
+                                          r"not 1, 5"):
+        run(ruleset(tmp_path, CLASH), tmp_path, players=[1, 2, 5])
+    with pytest.raises(OptionError, match="this game takes 2 players, not 3"):
+        run(ruleset(tmp_path, DEAD), tmp_path, players=[3])
+    report = run(ruleset(tmp_path, DEAD), tmp_path, budget=0.5, players=[2])
+    assert report.by_kind("option clash") == []
+
+
 def test_the_shrinker_cuts_a_wandering_trace_to_the_shortest(tmp_path):
     from interpreter._fuzz_common import declarations
     from interpreter._fuzz_play import Explorer

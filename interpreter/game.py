@@ -176,7 +176,8 @@ class Game:
         from gdl.parser import parse_expression
         from ._scope import Scope
         node = parse_expression(text)
-        _, needs_value = check_expression(self.ruleset, node, text, known=self._checked_names)
+        _, needs_value = check_expression(self.ruleset, node, text, known=self._checked_names,
+                                          seats=tuple(s.name for s in self.seats))
         compiler = self.prog.compiler
         compiler.source, kept = text, compiler.needs_value
         compiler.needs_value = {**kept, **needs_value}

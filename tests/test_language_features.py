@@ -334,6 +334,27 @@ flow:
     assert {p: g.evaluate(f"adjacent({p})", s) for p in pairs} == pairs
 
 
+def test_an_expression_evaluated_in_a_game_may_name_each_of_its_seats():
+    # the rules of `players 2..4` may name p1 and p2 only; an expression evaluated in a
+    # game of three (the REPL's eval) may name p3, and in a game of two may not
+    from gdl.errors import CheckError
+    text = '''game "t"
+players 2..4 = 3
+var n[player]: int = 0
+flow:
+    for q in players:
+        n[q] = seat(q) * 10
+    end game
+'''
+    three = load_text(text)
+    s = three.new_state()
+    assert [three.evaluate(e, s) for e in ("n[p3]", "n[player.p3]", "seat(p3)")] == \
+        [30, 30, 3]
+    two = load_text(text, {"players": "2"})
+    with pytest.raises(CheckError, match="unknown name p3"):
+        two.evaluate("n[p3]", two.new_state())
+
+
 def test_text_values_options_and_fail():
     g = game('''
 option row: text = "3 1 2"

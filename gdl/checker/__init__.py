@@ -97,16 +97,22 @@ def check_file(path) -> A.Ruleset:
 
 
 def check_expression(ruleset: A.Ruleset, node, text: str, path: str = "<expression>",
-                     known=None) -> tuple:
+                     known=None, seats: tuple = ()) -> tuple:
     """Returns (the type, the `needs_value` of) an expression typed outside the ruleset
     (the REPL's `eval`, `Game.evaluate`) against a checked ruleset's declarations, or
     raises CheckError with every problem in it, as a ruleset's own expressions are
     checked.  `known` is a dict that keeps the ruleset's symbol table and names between
-    calls."""
+    calls.  `seats` names the seats of the game under way: with `players 2..4 = 3`, an
+    expression may name p3, which the rules themselves may not."""
     if known is None or "scope" not in known:
         quiet = Report(ruleset)          # the ruleset was checked: nothing to report
         scope = build_scope(ruleset, quiet)
         res = resolve(ruleset, scope, quiet)
+        for seat in seats:
+            if seat not in scope.seats and seat not in scope.symbols:
+                scope.symbols[seat] = Symbol(seat, "seat", scope.players, scope.players.span)
+                scope.owners.setdefault(seat, []).append("player")
+                scope.seats += (seat,)
         known = {} if known is None else known
         known.update(scope=scope, res=res)
     # the ruleset's names and a copy for this expression's: its nodes' ids are used again

@@ -211,6 +211,15 @@ BAD = [
               "written out (rank.five); rename the var"], 3, 5, id="var-named-like-a-member"),
     pytest.param("""
         players a, b
+        card n: 1..3
+        zone pile: stack
+        def size(c: pile) = c.n
+        flow:
+            win if size(pile) > 1 then a else b
+        """, ["argument 1 of def size must be card, not pile: the parameter ranges over the "
+              "cards of a zone"], 6, 17, id="zone-given-for-a-card-parameter"),
+    pytest.param("""
+        players a, b
         var n: int = 0
         flow:
             n = count([1] + [2])

@@ -179,7 +179,14 @@ class ExprTyper:
                        node.span)
         for i, arg in enumerate(node.args):
             want = params[i] if i < len(params) else ANY
-            self.expect(arg, want, f"argument {i + 1} of {what}")
+            t = self.type_of(arg)
+            if not self.fits(arg, t, want):
+                # `def size(z: pile)` called with `pile`: a zone as a domain is its cards
+                why = (": the parameter ranges over the cards of a zone; a parameter that "
+                       "takes zones is typed with a zone family's name (`z: cell`)"
+                       if want == CARD and isinstance(unwrap(t), ZoneT) else "")
+                self.error(f"argument {i + 1} of {what} must be {want}, not {t}{why}",
+                           arg.span)
 
     # ------------------------------------------------------------------ expressions
     def type_of(self, node) -> Ty:

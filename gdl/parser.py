@@ -64,6 +64,14 @@ def _expected_text(lark: Lark, names) -> list:
     return sorted(set(out))
 
 
+#: words of other languages' statements, read as a name to assign, and what gdl does
+_NO_SUCH_STATEMENT = {
+    "break": "end the loop with its condition (`while not done:`, a flag set inside)",
+    "continue": "put the rest of the loop's body under an `if`",
+    "return": "a rule ends at its last statement; `end game` ends the game",
+}
+
+
 def _syntax_error(err: UnexpectedInput, path: str, text: str) -> GdlSyntaxError:
     lark = _lark()
     line, col = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
@@ -95,6 +103,11 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str) -> GdlSyntaxError:
     if str(tok) in ("=", "+=", "-=") and before and before[-1] in STATEMENT_WORDS:
         msg += (f": {before[-1]} starts a statement here, so it cannot be assigned; "
                 f"rename the variable")
+    if str(tok) == "elif" and "then" in before:
+        msg += ": an if ... then ... else value has no elif; write `else if ... then ...`"
+        suggestion = None
+    if len(before) == 1 and before[0] in _NO_SUCH_STATEMENT and tok.type == "_NL":
+        msg += f": gdl has no {before[0]} statement; {_NO_SUCH_STATEMENT[before[0]]}"
     if tok.type == "_INDENT":
         msg = "unexpected indentation (a block may only start after a line ending in ':')"
     return GdlSyntaxError(msg, Span(path, tok.line or line, tok.column or col), source=text,

@@ -24,6 +24,12 @@ BAD = [
     pytest.param("players a, b\nflow:\n    win a\n        draw\n",
                  ["unexpected indentation", "a block may only start after a line ending in ':'",
                   "expected: ", "'draw'"], 3, 10, id="bad-indentation"),
+    pytest.param("players a, b\ndef f(n: int) = if n == 1 then 1 elif n == 2 then 2 else 3\n",
+                 ["unexpected 'elif': an if ... then ... else value has no elif; write "
+                  "`else if ... then ...`"], 2, 34, id="elif-in-a-value"),
+    pytest.param("players a, b\nflow:\n    while true:\n        break\n",
+                 ["unexpected end of line: gdl has no break statement; end the loop with "
+                  "its condition"], 4, 14, id="break"),
     pytest.param("players a, b $\n",
                  ["unexpected character '$'", "expected: ", "end of line"], 1, 14,
                  id="unexpected-character"),

@@ -284,7 +284,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
 
     def _lookup(self, table, keys, node, what):
         def key_error(st, key):
-            shown = ", ".join(str(getattr(k, "text", k)) for k in key)
+            shown = ", ".join("none" if k is None else str(getattr(k, "text", k)) for k in key)
             raise self.runtime_error(f"{what} has no element [{shown}]", node, st)
         constant = _folded(*keys)
         if constant is not None:

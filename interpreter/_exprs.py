@@ -22,8 +22,8 @@ def _done_from(rules: list) -> str:
     """Where a `me` nobody's move defines stands: `in rule r when the flow does it`."""
     if len(rules) < 2:
         return "here"
-    caller = "the flow" if rules[-2] == "flow" else f"rule {rules[-2]}"
-    return f"in rule {rules[-1]} when {caller} does it"
+    doer = "the flow" if rules[-2] == "flow" else f"rule {rules[-2]}"
+    return f"in rule {rules[-1]} when {doer} does it"
 
 
 #: tags of what a closure gives (`_closures`), kept by a test for none around it

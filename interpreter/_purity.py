@@ -31,6 +31,10 @@ _CONSTANT_LISTS = frozenset({"all_players", "player", "card"})
 #: a remembered answer is found only for the very same value, and every value hashes
 _IDENTITY_TYPES = frozenset({"card", "player"})
 
+#: the parameter types a remembered def may have besides enums and zone families (an int
+#: parameter's answers are bounded by ANSWERS_KEPT, as any def's)
+_REMEMBERED_TYPES = _IDENTITY_TYPES | {"int", "bool"}
+
 
 def pure_def(prog, name: str, _open=None) -> bool:
     """Whether def `name`'s value depends on its arguments alone."""
@@ -51,15 +55,17 @@ def pure_def(prog, name: str, _open=None) -> bool:
 
 def rememberable(prog, decl) -> bool:
     """Whether a pure def's answers can be kept per argument: it has parameters, each of a
-    type whose values compare by identity (so `1` and `true`, equal in Python, never share
-    an answer)."""
+    type whose values compare by identity, or an int or a bool (the checker gives such a
+    parameter values of its type alone, so `1` and `true`, equal in Python, never meet in
+    one position of a key)."""
     if not decl.params:
         return False
     for p in decl.params:
         d = p.domain
         if not isinstance(d, A.Name):
             return False
-        if d.id not in _IDENTITY_TYPES and d.id not in prog.enums and d.id not in prog.families:
+        if d.id not in _REMEMBERED_TYPES and d.id not in prog.enums and \
+                d.id not in prog.families:
             return False
     return True
 

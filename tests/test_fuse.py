@@ -651,7 +651,7 @@ def test_a_def_is_remembered_only_when_it_reads_nothing_but_its_arguments():
     # zone's cards or the seats still in they are not
     assert pure == {"worth", "twice", "is_dark", "nothing", "sq", "shade_worth",
                     "seat_total", "up_to"}
-    assert {n for n in pure if rememberable(prog, prog.defs[n])} == pure - {"sq", "up_to"}
+    assert {n for n in pure if rememberable(prog, prog.defs[n])} == pure
 
 
 def test_a_sum_over_every_card_is_remembered_per_argument(monkeypatch):
@@ -682,6 +682,39 @@ def test_remembered_defs_answer_as_the_body_does_and_still_fail_where_it_fails(m
         assert len(answers["worth"]) == 6 and len(answers["is_dark"]) == 6
         assert all(v is not None for v in answers["nothing"].values())
         assert len(answers["nothing"]) == 3 and "with_total" not in answers
+
+
+def test_defs_of_numbers_and_truth_values_are_remembered_per_argument(monkeypatch):
+    # `bit(m, i)` (a bit of a mask: a table and a division) is kept per (m, i); `pick`
+    # with 1 and true in its two positions keeps four answers, never one for another
+    text = '''game "t"
+players a, b
+var out: int = 0
+table pow2(i: 0..3):
+    0 => 1
+    1 => 2
+    2 => 4
+    3 => 8
+def bit(m: int, i: int) = (m / pow2(i)) % 2 == 1
+def size(m: int) = count(bit(m, i) for i in 0..3)
+def pick(n: int, up: bool) = if up then n * 10 else n + 1
+flow:
+    for m in 0..15:
+        out = out * 2 + size(m) % 2
+    out = out * 1000 + pick(1, true) + pick(1, false) * 100
+    out = out * 100 + pick(0, true) + pick(0, false) + pick(1, true)
+    end game
+returns(p) = if p == a then out else 0
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        # the parity of each mask's bits, 0..15: 0110 1001 1001 0110
+        assert game.new_state().returns()[0] == ((0b0110100110010110 * 1000) + 210) * 100 \
+            + 0 + 1 + 10
+        answers = game.prog.compiler.def_answers
+        assert len(answers["bit"]) == 64 and len(answers["size"]) == 16
+        assert answers["pick"] == {(1, True): 10, (1, False): 2, (0, True): 0, (0, False): 1}
 
 
 #: the start of the move tests' games: five cards one to five in a pile, five on top;

@@ -1157,7 +1157,8 @@ def _sight(info, code: list):
     """Ends an action's statements that may take cards with an instruction noting which
     seats see them then (`State.sighted`), where the seats' observations are kept: how
     other seats see the move names a card laid face up even if the rules gather it face
-    down before the step is over.  One test of `st.mid` otherwise."""
+    down before the step is over.  One test of `st.mid` otherwise, none in a generated
+    step (random playouts keep no observations)."""
     if not info.params or info.card_args is False:
         return
     slots, nxt = info.slots, len(code) + 1
@@ -1166,7 +1167,8 @@ def _sight(info, code: list):
         if st.mid is not None:
             st.sighted(slots)
         return nxt
-    sight.lines = lambda ctx: [f"if st.mid is not None: st.sighted({ctx.k(slots)})"]
+    sight.lines = lambda ctx: [] if ctx.unobserved else [
+        f"if st.mid is not None: st.sighted({ctx.k(slots)})"]
     code.append(sight)
 
 

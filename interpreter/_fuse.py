@@ -95,10 +95,11 @@ class Ctx:
     body repeats (see `CallMixin.call_def`); `loops` gives, for each level of a move
     list's loops written in this function, the temporaries remembering its loop-invariant
     parts (see `ActionMixin.memoised`); `lists`, the dicts a move list written in this
-    function makes as it starts (see `_actions._kept_by`)."""
+    function makes as it starts (see `_actions._kept_by`); `unobserved`, that the code
+    runs only where no seat's observations are kept (a generated step's run)."""
 
     __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot", "memo", "loops",
-                 "lists")
+                 "lists", "unobserved")
 
     def __init__(self, hold: bool = False):
         self.consts, self.ids, self.temps, self.depth = [], {}, 0, 0
@@ -106,6 +107,7 @@ class Ctx:
         self.memo = None      # inside an inlined def body: repeated call -> temporary
         self.loops = None     # inside a move list's loops: level -> temporaries
         self.lists = None     # inside a move list: the dicts it makes as it starts
+        self.unobserved = False
 
     def k(self, value) -> str:
         """The name of a value passed into the fused function (once per object)."""
@@ -347,12 +349,13 @@ def run_lines(code: list, pc: int, ctx: Ctx, share: int = 1) -> list:
     end a function that `ctx` renders lines of its own for first (a step's draw and
     record): none of those lines' locals is held in the run, and its limits are divided
     by `share` (one function may end in a run per action it can enter)."""
-    saved = ctx.held, ctx.hold, ctx.loops, ctx.memo
+    saved = ctx.held, ctx.hold, ctx.loops, ctx.memo, ctx.unobserved
     ctx.held, ctx.hold, ctx.loops, ctx.memo = {}, False, None, None
+    ctx.unobserved = True       # a generated step runs where no observations are kept
     try:
         return _rest(code, pc, ctx, [max(1, MAX_RUN // share), MAX_TEXT // share])
     finally:
-        ctx.held, ctx.hold, ctx.loops, ctx.memo = saved
+        ctx.held, ctx.hold, ctx.loops, ctx.memo, ctx.unobserved = saved
 
 
 def _looping(body: list, pc: int) -> list:

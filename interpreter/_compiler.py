@@ -255,9 +255,15 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if not left_out:
                 left_out.append(skipped(p, writes))
             skip = left_out[0]
+            frame = st.frame
             for _, name, cond, block, _ in triggers:
-                if name not in skip and cond(st) and st.exec_block(block):
-                    return PAUSE                 # the trigger ended the game
+                if name not in skip and cond(st):
+                    # the locals as they were: a trigger's body may do the very rule it
+                    # interrupted, whose parameters and locals share its slots
+                    kept = frame[:]
+                    if st.exec_block(block):
+                        return PAUSE             # the trigger ended the game
+                    frame[:] = kept
             st.dirty.clear()
             return nxt
 

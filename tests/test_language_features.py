@@ -185,6 +185,41 @@ action wait():
     assert g.evaluate("total", s) == 0
 
 
+@pytest.mark.parametrize("generated", [True, False], ids=["generated", "closures"])
+def test_a_trigger_doing_the_rule_it_interrupted_leaves_that_rules_locals(monkeypatch,
+                                                                         generated):
+    # knock(p2) bumps n; the trigger fires there and does knock(p3), which shares knock's
+    # slots: knock(p2) goes on with q = p2 and its loop's k (before: q was none, an
+    # internal error where q is used, a wrong value where it is stored)
+    from interpreter import _fuse
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    g = load_text('''game "t"
+players 3
+var n: int = 0
+var fired: bool = false
+var seen[1..2]: player? = none
+var sum: int = 0
+rule knock(q: player):
+    for k in 1..2:
+        n += 1
+        seen[k] = q
+        sum = sum * 10 + k * seat(q)
+trigger t when changed(n) and not fired:
+    fired = true
+    do knock(player.p3)
+action go():
+    do knock(player.p2)
+flow:
+    choose player.p1: go
+    end game
+''')
+    s = g.new_state()
+    s.apply("go")
+    # knock(p2)'s k = 1 bumps n: knock(p3) runs whole (3, 6), then knock(p2) goes on
+    assert [g.evaluate(e, s) for e in ("n", "sum")] == [4, 3624]
+    assert g.evaluate("seen[1]", s).name == g.evaluate("seen[2]", s).name == "p2"
+
+
 def test_table_lookup_ranges_and_else():
     g = game('''
 table points(n: 0..8) "a score table":

@@ -19,14 +19,17 @@ HIDDEN = "?"
 
 def card_text(state, seat: Optional[Seat], card: Card, symbols: bool = False) -> str:
     """A card as `seat` sees it: its text, `?` if unseen, in lower case (in brackets with
-    symbols) if it lies face down and the seat knows it only from having seen it, or in the
-    all-seeing view."""
+    symbols) if it lies face down and the seat knows it only from having seen it (its zone
+    does not show it to the seat), or in the all-seeing view.  A card revealed to the seat
+    whose zone shows it anyway (its own hand) prints as it did: else its case would tell
+    the seat that a reveal happened, which may say more than the card does."""
     if not state.sees(seat, card):
         return HIDDEN
     text = card.symbol if symbols else card.text
     if state.up[card.id]:
         return text
-    if seat is not None and not state.known[seat.index] >> card.id & 1:
+    if seat is not None and (not state.known[seat.index] >> card.id & 1 or
+                             state.prog.zone_info[state.loc[card.id]].shows(seat)):
         return text                              # its zone shows it to this seat (a hand)
     return f"({text})" if symbols else text.lower()
 
@@ -94,9 +97,8 @@ class _Plan:
             shown = [face[i] if up[i] else known[i] for i in [c.id for c in cards]]
         else:
             mine = state.known[seat.index]
-            if self.shows[slot][seat.index]:
-                shown = [face[i] if up[i] or not mine >> i & 1 else known[i]
-                         for i in [c.id for c in cards]]
+            if self.shows[slot][seat.index]:       # every face, revealed or not
+                shown = [face[c.id] for c in cards]
             else:
                 shown = [face[i] if up[i] else known[i] if mine >> i & 1 else HIDDEN
                          for i in [c.id for c in cards]]

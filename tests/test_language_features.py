@@ -101,6 +101,44 @@ action wait():
                     ["held = 3H", "held = 3H", "held = 3H"]]
 
 
+def test_a_reveal_of_a_seats_own_card_does_not_show_in_its_view():
+    # p2 is shown its own card only when p1 holds the ace: p2's card prints the same
+    # either way (its case told p2 what p1 holds, and its key differed); a card of p1's
+    # revealed to p2 prints in lower case, face down and known
+    text = '''game "t"
+players 2
+enum rank = ace "A", king "K", queen "Q"
+card rank: rank
+cards into deck: card(rank: r) for r in rank
+zone deck: stack
+zone hand[player]: set, seen by owner
+action show():
+    REVEAL
+flow:
+    shuffle deck
+    deal 1 from deck to hand[p] for p in players
+    choose player.p1: show
+    end game
+'''
+    for reveal in ("if any(c.rank == ace for c in hand[me]):\n"
+                   "        reveal cards(hand[player.p2]) to player.p2",
+                   "reveal cards(hand[me]) to player.p2"):
+        g = load_text(text.replace("REVEAL", reveal))
+        start = g.new_state(observe=True)
+        keys = {}
+        for outcome, _ in start.chance_outcomes():
+            s = start.clone()
+            s.apply(outcome)
+            s.apply("show")
+            mine, theirs = s.cards_in("hand[p2]")[0].text, s.cards_in("hand[p1]")[0].text
+            view = s.view("p2").splitlines()
+            assert f"hand[p2] (1): {mine}" in view
+            shown = "?" if reveal.startswith("if") else theirs.lower()
+            assert f"hand[p1] (1): {shown}" in view
+            keys.setdefault((mine, shown), set()).add(s.infoset_key("p2"))
+        assert all(len(found) == 1 for found in keys.values())
+
+
 def test_shuffle_lists_exact_probabilities_and_forgets_knowledge():
     g = game('''
 flow:

@@ -23,6 +23,7 @@ from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
 from ._scope import Local, Scope
 from ._trigger_skips import skipped, watched_names, written
+from gdl.checker._walk import walk_all
 from .values import Card, Seat, ZoneRef, card_order
 
 PAUSE = -1
@@ -124,6 +125,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.layout(decls)
         p = self.prog
         p.sites = self.sites
+        # a seat knows a face-down card only by a `reveal`: without one, which twin a
+        # move takes never shows (`_twin_choice`)
+        self.reveals = p.has_twins and any(isinstance(n, A.Reveal) for n in walk_all(decls))
         # every `changed(v)` first, so that each write of v marks it, a trigger body's
         # compiled before the condition that reads it too
         for d in decls:
@@ -951,6 +955,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         if info.name in self.rule_stack:
             raise self.error(f"action {info.name} can lead back to itself", info.decl)
         self.rule_stack.append(info.name)
+        if self.reveals:
+            _twin_choice(info, code)
         self.stmts(info.decl.body, info.scope, code)
         self.rule_stack.pop()
         _sight(info, code)
@@ -988,6 +994,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if info.block is None:
                 info.block = []
                 self.rule_stack.append(info.name)
+                if self.reveals:
+                    _twin_choice(info, info.block)
                 self.stmts(info.decl.body, info.scope, info.block)
                 self.rule_stack.pop()
                 _sight(info, info.block)
@@ -1157,6 +1165,25 @@ def _link(code: list):
         relink = getattr(fn, "relink", None)
         if relink is not None:
             code[i] = relink(resolve)
+
+
+def _twin_choice(info, code: list):
+    """Starts an action's statements that may take cards with an instruction that swaps
+    each card argument lying in a set zone for the twin there that the most seats know
+    (`State.known_twin`): a move names a card by its text, which twins share, and which
+    of them it takes must not depend on which twin came where (a shuffle's hidden
+    order), or what a seat knows afterwards would tell it.  In a game with twins and a
+    `reveal` only."""
+    if not info.params or info.card_args is False:
+        return
+    slots, nxt = info.slots, len(code) + 1
+
+    def choose_twin(st):
+        if any(st.known):
+            st.known_twin(slots)
+        return nxt
+    choose_twin.lines = lambda ctx: [f"if {ctx.k(any)}(st.known): st.known_twin({ctx.k(slots)})"]
+    code.append(choose_twin)
 
 
 def _sight(info, code: list):

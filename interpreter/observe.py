@@ -380,11 +380,14 @@ def redaction(state, seat_index: int, move, observer: Seat) -> list:
             for _, slot, _ in info.params:
                 frame[slot] = None
     words = [info.name]
+    twins = state.prog.has_twins and any(state.known)
     for i, v in enumerate(move.args):
         if i in hidden:
             words.append(HIDDEN)
-        elif isinstance(v, Card) and not state.sees(observer, v):
-            words.append(v)
+        elif isinstance(v, Card):
+            if twins:                   # the twin the move will take (`_twin_choice`)
+                v = state.twin_taken(v)
+            words.append(v.text if state.sees(observer, v) else v)
         else:
             words.append(text_of(v))
     return words

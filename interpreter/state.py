@@ -970,6 +970,32 @@ class State:
                  for l, q in zip(seen, seats)]
         self.obs = tuple([(log, (ls, v)) for log, ls, v in zip(self.obs, lines, views(self))])
 
+    def known_twin(self, slots):
+        """Swaps each card in these frame slots (an action's parameters, as its statements
+        start) for the twin `twin_taken` says the move takes (`_twin_choice`)."""
+        frame = self.frame
+        for slot in slots:
+            card = frame[slot]
+            if isinstance(card, Card):
+                frame[slot] = self.twin_taken(card)
+
+    def twin_taken(self, card: Card) -> Card:
+        """The card a move naming `card` takes: in a set zone, the twin there, of its
+        facing, that the most seats know (the first in the zone of those known alike),
+        so that which twin a move takes does not hang on which twin the shuffle put where
+        (a seat that knew one of them would tell from what it still knows which came)."""
+        known, up, zone = self.known, self.up, self.zones[self.loc[card.id]]
+        if not self.prog.is_set[self.loc[card.id]]:
+            return card                 # a stack's twins: told apart by their places
+        best, most = card, None
+        for c in zone:
+            if c.kind == card.kind and up[c.id] == up[card.id]:
+                bits = tuple([k >> c.id & 1 for k in known])
+                rank = (sum(bits), bits)
+                if most is None or rank > most:
+                    best, most = c, rank
+        return best
+
     def sighted(self, slots):
         """Notes which seats see the cards in these frame slots (an action's parameters, as
         its statements end), where a move's observers are waiting to know (`mid`): a card

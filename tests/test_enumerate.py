@@ -587,3 +587,45 @@ returns(p) = if p == p1 then n else -n
         again = game.state_from_json(state.to_json())
         assert [m.text for m in again.legal_moves()] == moves
     assert all(len(found) == 1 for found in orders.values())
+
+
+def test_which_twin_a_move_takes_tells_no_seat_which_twin_came_where():
+    """p2 is shown p1's first card, a 1 of two; p1 draws unseen and must play a 1.  Which
+    1 a move takes (they share a text) must not hang on which 1 the shuffle dealt first:
+    the twin the most seats know goes, so p2 sees `?` left in p1's hand whether p1 drew
+    the other 1 or the 2, and its information sets are two, one per card it may guess
+    about.  Before, the move took the first 1 by id: p2 saw the 1 it knew still in p1's
+    hand in one order of the twins and not in the other, and had three sets."""
+    game = tiny('''
+card n: 1..2
+cards into deck: card(n: 1) for k in 1..2
+cards into deck: card(n: 2)
+zone deck: stack
+zone hand[player]: set, seen by owner
+zone pile: stack, face up
+var guessed: int = 0
+action play(c: hand[me]):
+    require c.n == 1 or all(x.n != 1 for x in hand[me])
+    move c to pile face up
+action guess(k: 1..2):
+    guessed = k
+flow:
+    shuffle deck
+    move top(deck) to hand[player.p1]
+    reveal cards(hand[player.p1]) to player.p2
+    move top(deck) to hand[player.p1]
+    choose player.p1: play
+    choose player.p2: guess
+    end game
+''')
+    assert enumerate_states(game).infosets == {"p1": 2, "p2": 2}
+    start = game.new_state(observe=True)
+    shown = set()
+    for order in [(0, 2, 1), (2, 0, 1), (2, 1, 0), (1, 2, 0)]:  # bottom first: 2 is the 2
+        state = start.clone()
+        state.apply(state.outcome_from_data("shuffle", order))
+        state.apply("play 1")
+        assert state.observation_log("p2") == ["shuffle deck", "p1: play 1"]
+        shown.add(state.view("p2").splitlines()[2])
+        assert [c.text for c in state.cards_in("pile")] == ["1"]
+    assert shown == {"hand[p1] (1): ?"}

@@ -220,6 +220,17 @@ BAD = [
               "cards of a zone"], 6, 17, id="zone-given-for-a-card-parameter"),
     pytest.param("""
         players a, b
+        zone deck: stack
+        action go():
+            reveal cards(deck) to others
+        flow:
+            choose a: go
+            win a
+        """, ["unknown name others", "note: `others` is a word of `seen by` only; the "
+              "other seats are `[q for q in players if q != me]`"], 4, 27,
+        id="others-as-a-value"),
+    pytest.param("""
+        players a, b
         var n: int = 0
         flow:
             n = count([1] + [2])

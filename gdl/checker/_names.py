@@ -91,6 +91,15 @@ def resolve_expression(node, scope: Scope, res: Resolution, report: Report) -> N
     names.expr(node, _Env(), _Ctx("an expression outside the rules"))
 
 
+#: words of `seen by` a value may be mistaken for, and what to write instead
+_SEATS_WORDS = {
+    "others": ("`others` is a word of `seen by` only; the other seats are "
+               "`[q for q in players if q != me]`",),
+    "owner": ("`owner` is a word of `seen by` only; a zone's owner is `owner(z)`",),
+    "everyone": ("every seat in the game is `players`",),
+}
+
+
 class _NamePass:
     def __init__(self, scope: Scope, report: Report):
         self.scope = scope
@@ -255,7 +264,8 @@ class _NamePass:
                 pool = ([l.name for l in env.all_locals()] + list(self.scope.symbols)
                         + list(self.scope.owners) + list(NAMES))
             self.report.error(f"unknown {noun} {name}", span,
-                              suggestion=did_you_mean(name, pool))
+                              suggestion=did_you_mean(name, pool),
+                              notes=_SEATS_WORDS.get(name, ()))
         return None
 
     def _meanings(self, name: str) -> list:

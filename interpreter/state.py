@@ -668,19 +668,38 @@ class State:
                     raise MoveError(f"it is {seat.name}'s turn, not {asked.name}'s")
             if isinstance(move, str):
                 move = self.parse_move(move, seat)
+            elif type(move) is not Move:
+                raise _not_a_move(move, seat)
             return self._decided(node[1], seat, move.action, move.args, move._text or move.text)
         seat = self._seat(player)
         if seat not in node[2] or seat in node[3]:            # not among `to_move()`
             raise MoveError(f"{seat.name} has already committed a move or is not deciding")
         if isinstance(move, str):
             move = self.parse_move(move, seat)
+        elif type(move) is not Move:
+            raise _not_a_move(move, seat)
         node[3][seat] = move            # nobody observes a commit: the moves show together
         if len(node[3]) == len(node[2]):
             self._resolve_simultaneous(node)
 
     def apply_joint(self, moves):
-        """Applies one move per deciding player at a simultaneous node (seat order)."""
-        for seat, move in zip(list(self.to_move()), moves):
+        """Applies one move per seat still to commit at a simultaneous node, in seat
+        order.  Every move is read and checked first: a wrong count, or a move that is
+        not legal, raises MoveError with nothing committed."""
+        if self.node[0] != SIMUL:
+            raise MoveError("apply_joint is for a simultaneous decision; here use apply")
+        seats, moves = self.to_move(), list(moves)
+        if len(moves) != len(seats):
+            raise MoveError(f"{len(seats)} seats are to commit a move here "
+                            f"({', '.join(s.name for s in seats)}), not {len(moves)}")
+        read = []
+        for seat, move in zip(seats, moves):
+            if isinstance(move, str):
+                move = self.parse_move(move, seat)
+            elif type(move) is not Move:
+                raise _not_a_move(move, seat)
+            read.append(move)
+        for seat, move in zip(seats, read):
             self.apply(move, seat)
 
     def _decided(self, site, seat, info, args, text=None):
@@ -1162,15 +1181,20 @@ class State:
 
     # ------------------------------------------------------------------ seeing
     def sees(self, seat: Optional[Seat], card: Card) -> bool:
-        """Returns whether `seat` (None: an all-seeing observer) sees a card's face now."""
+        """Returns whether `seat` (None: an all-seeing observer; a seat or its name) sees a
+        card (a Card or its text) face now."""
+        if type(seat) is str or type(card) is str:
+            seat = None if seat is None else self._seat(seat)
+            card = self.game.card(card) if type(card) is str else card
         if seat is None or self.up[card.id] or self.known[seat.index] >> card.id & 1:
             return True
         return self.prog.zone_info[self.loc[card.id]].shows(seat)
 
-    def unseen(self, seat: Seat) -> List[Card]:
-        """Returns the cards whose faces `seat` does not see now (`sees`), zone by zone
-        in each zone's order: a zone that shows its cards to the seat is passed over
-        whole."""
+    def unseen(self, seat) -> List[Card]:
+        """Returns the cards whose faces `seat` (a seat or its name) does not see now
+        (`sees`), zone by zone in each zone's order: a zone that shows its cards to the
+        seat is passed over whole."""
+        seat = self._seat(seat)
         up, known, infos = self.up, self.known[seat.index], self.prog.zone_info
         out: List[Card] = []
         for slot, zone in enumerate(self.zones):
@@ -1187,6 +1211,8 @@ class State:
         """Puts cards (texts such as `KH`, or Card objects) on top of a zone, outside the
         rules: for building test positions and for the REPL.  Twins are taken in order
         from wherever they are not already placed by this call."""
+        if face not in ("up", "down"):
+            raise MoveError(f"face is 'up' or 'down', not {face!r}")
         ref = self.game.zone(zone) if isinstance(zone, str) else zone
         chosen = []
         for c in cards:
@@ -1249,7 +1275,9 @@ class State:
         return state_key(self)
 
     def __eq__(self, other):
-        return isinstance(other, State) and self.key() == other.key()
+        # states of two games (other rules, other options) are never equal, however alike
+        return isinstance(other, State) and _same_game(self.game, other.game) and \
+            self.key() == other.key()
 
     def __hash__(self):
         return hash(self.key())
@@ -1641,6 +1669,23 @@ def _without_twins(moves):
 
 
 _seat_first = (lambda item: item[0].index)  # noqa: E731
+
+
+def _same_game(a, b) -> bool:
+    """Whether two games are one: the same object, or loaded from the same text with the
+    same options (their states' keys then mean the same)."""
+    if a is b:
+        return True
+    return a.source == b.source and a.path == b.path and \
+        {k: text_of(v) for k, v in a.options.items()} == \
+        {k: text_of(v) for k, v in b.options.items()}
+
+
+def _not_a_move(move, seat) -> MoveError:
+    """The error of something given as a move that is neither a move's text nor a Move
+    (a chance outcome applied where a seat decides, say)."""
+    return MoveError(f"{seat.name} decides here: give a move's text or a Move, not "
+                     f"{type(move).__name__} {getattr(move, 'text', move)!r}")
 
 
 def _distinct_orders(cards):

@@ -582,3 +582,66 @@ def test_the_packages_names_load_when_first_used():
     assert set(interpreter._HOMES) == set(interpreter.__all__)
     with pytest.raises(AttributeError, match="no attribute 'nosuch'"):
         interpreter.nosuch  # noqa: B018
+
+
+# ---------------------------------------------------------------- calls made wrongly
+def test_apply_joint_checks_every_move_before_committing_any():
+    # a wrong count or an illegal move commits nothing (p1's legal move stayed committed
+    # before); elsewhere than at a simultaneous decision it is refused
+    from gdl.errors import MoveError
+    game = game_of("dds")
+    state = game.new_state(0)
+    key, steps = state.key(), len(state.trace()["steps"])
+    for moves, says in ((["shuffle_packet 3 3", "shuffle_packet 99 1"], "not a legal move"),
+                        (["shuffle_packet 3 3"], "2 seats are to commit a move here"),
+                        (["shuffle_packet 3 3"] * 3, r"\(p1, p2\), not 3"),
+                        (["shuffle_packet 3 3", state.chance_outcomes], "give a move's text")):
+        with pytest.raises(MoveError, match=says):
+            state.apply_joint(moves)
+        assert state.key() == key and len(state.trace()["steps"]) == steps
+        assert [s.name for s in state.to_move()] == ["p1", "p2"]
+    state.apply_joint(["shuffle_packet 3 3", "shuffle_packet 2 1"])
+    assert state.key() != key
+    gerry, rng = game_of("gerry").new_state(0), random.Random(0)
+    while gerry.is_chance():
+        gerry.apply(gerry.sample_chance(rng))
+    with pytest.raises(MoveError, match="apply_joint is for a simultaneous decision"):
+        gerry.apply_joint([gerry.legal_moves()[0]])
+
+
+def test_a_chance_outcome_applied_where_a_seat_decides_is_a_move_error():
+    from gdl.errors import MoveError
+    game, rng = game_of("gerry"), random.Random(0)
+    state = game.new_state(0)
+    outcome = state.sample_chance(rng)
+    state.apply(outcome)
+    while state.is_chance():
+        state.apply(state.sample_chance(rng))
+    with pytest.raises(MoveError, match="decides here: give a move's text or a Move, not "
+                                        "ChanceOutcome"):
+        state.apply(outcome)
+
+
+def test_sees_and_unseen_take_seat_names_and_card_texts():
+    game = game_of("gerry")
+    state = game.new_state(0)
+    seat = game.seat("p1")
+    assert state.unseen("p1") == state.unseen(seat)
+    card = state.unseen(seat)[0]
+    assert state.sees("p1", card) is state.sees(seat, card) is False
+    assert state.sees(None, card.text) is True
+
+
+def test_place_refuses_a_facing_other_than_up_or_down():
+    from gdl.errors import MoveError
+    state = game_of("gerry").new_state(0)
+    with pytest.raises(MoveError, match="face is 'up' or 'down', not 'sideways'"):
+        state.place(["AC"], "stock", face="sideways")
+
+
+def test_states_of_games_with_other_options_are_never_equal():
+    # the same position under another line rule has another future: not one state
+    plain, other = load_game(GERRY), load_game(GERRY, line_rule="plurality")
+    assert plain.new_state(1).key() == other.new_state(1).key()
+    assert plain.new_state(1) != other.new_state(1)
+    assert plain.new_state(1) == load_game(GERRY).new_state(1) == plain.new_state(1)

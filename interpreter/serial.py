@@ -105,7 +105,10 @@ def state_from_json(game, data: Dict[str, Any]):
     """Returns the state a snapshot describes, for a game with the same options."""
     from .state import State
     prog = game.prog
-    if not isinstance(data, dict) or data.get("layout") != layout_of(game):
+    if not isinstance(data, dict):
+        raise TraceError(f"a state snapshot is the dict `to_json()` gives (`json.loads` of "
+                         f"its text), not {type(data).__name__}")
+    if data.get("layout") != layout_of(game):
         raise TraceError("not a state snapshot of this game: it was taken under other "
                          "rules, other options or another version of gdl, so its positions "
                          "do not apply here; replay the game's trace instead "
@@ -130,11 +133,32 @@ def state_from_json(game, data: Dict[str, Any]):
         s.result = tuple(data["result"]) if data["result"] is not None else None
         s.history = [(w, t, tuple(d) if isinstance(d, list) else d)
                      for w, t, d in data["history"]]
+        _check_shapes(s, prog)
         s.node = _node_from_json(s, data["node"])
     except (KeyError, IndexError, TypeError, ValueError) as err:
         raise TraceError(f"not a state snapshot of this game: {err}") from None
     assert isinstance(s, State)
     return s
+
+
+def _check_shapes(s, prog):
+    """Raises ValueError where a snapshot's parts are not of this game's shape (a file
+    edited by hand): each zone and card once, a variable and a frame slot each, a
+    number of who knows what per seat, seats out, a place in the rules, the returns."""
+    if len(s.zones) != len(prog.zones) or \
+            sorted(c.id for z in s.zones for c in z) != list(range(len(prog.cards))):
+        raise ValueError("'zones' must hold each of the game's zones, each card once")
+    if len(s.vars) != len(prog.var_init) or len(s.frame) != prog.frame_size:
+        raise ValueError("'vars' and 'frame' must hold a value for each variable and slot")
+    if len(s.known) != len(prog.seats) or not all(type(k) is int for k in s.known):
+        raise ValueError("'known' must hold a number for each seat")
+    if type(s.out) is not int or type(s.pc) is not int or not -1 <= s.pc < len(prog.code):
+        raise ValueError("'out' and 'pc' must be numbers, 'pc' a place in the rules")
+    if s.result is not None and (len(s.result) != len(prog.seats) or not all(
+            type(r) in (int, float) for r in s.result)):
+        raise ValueError("'result' must be none or a number for each seat")
+    if not all(type(w) is int and type(t) is str for w, t, _ in s.history):
+        raise ValueError("'history' must hold [seat number, text, data] steps")
 
 
 def _node_from_json(s, n):

@@ -328,6 +328,28 @@ def test_a_snapshot_whose_facings_are_not_true_or_false(gerry):
             gerry.state_from_json(dict(snapshot, up=up))
 
 
+@pytest.mark.parametrize("part, value, says", [
+    ("zones", [], "'zones' must hold each of the game's zones, each card once"),
+    ("vars", [], "'vars' and 'frame' must hold a value for each variable and slot"),
+    ("known", "x", "'known' must hold a number for each seat"),
+    ("out", "x", "'out' and 'pc' must be numbers"),
+    ("pc", "x", "'pc' a place in the rules"),
+    ("result", [1], "'result' must be none or a number for each seat"),
+    ("history", [[0, 1, None]], "'history' must hold"),
+])
+def test_a_snapshot_edited_out_of_shape_is_refused_as_it_loads(gerry, part, value, says):
+    # each was taken, and failed later in Python (or played on from nowhere)
+    snapshot = gerry_turn(gerry).to_json()
+    with pytest.raises(TraceError, match=says):
+        gerry.state_from_json(dict(snapshot, **{part: value}))
+
+
+def test_a_snapshots_text_given_for_the_snapshot_says_to_read_it(gerry):
+    with pytest.raises(TraceError, match=r"the dict `to_json\(\)` gives \(`json.loads` "
+                                         r"of its text\), not str"):
+        gerry.state_from_json(json.dumps(gerry_turn(gerry).to_json()))
+
+
 def test_a_games_layout_digest_is_worked_out_once(gerry):
     # the fuzzer's laws write a snapshot at many steps: the digest of the whole rules text
     # is made once per game, and a game with other options has its own

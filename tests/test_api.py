@@ -4,6 +4,7 @@ probabilities, what views hide, information-set keys, returns and hashing."""
 from __future__ import annotations
 
 import json
+import re
 import random
 from fractions import Fraction
 from functools import lru_cache
@@ -645,3 +646,17 @@ def test_states_of_games_with_other_options_are_never_equal():
     assert plain.new_state(1).key() == other.new_state(1).key()
     assert plain.new_state(1) != other.new_state(1)
     assert plain.new_state(1) == load_game(GERRY).new_state(1) == plain.new_state(1)
+
+
+@pytest.mark.parametrize("module, missing, says", [
+    ("interpreter.integrations.openspiel", "pyspiel", "pip install 'gdl[openspiel]'"),
+    ("interpreter.integrations.pettingzoo", "pettingzoo", "pip install 'gdl[pettingzoo]'"),
+])
+def test_an_integration_without_its_extra_says_how_to_install_it(monkeypatch, module,
+                                                                 missing, says):
+    import importlib
+    import sys
+    monkeypatch.setitem(sys.modules, missing, None)      # as if not installed
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    with pytest.raises(ImportError, match=re.escape(says)):
+        importlib.import_module(module)

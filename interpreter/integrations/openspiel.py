@@ -38,7 +38,11 @@ from math import factorial
 from pathlib import Path
 from typing import Dict, Mapping, Optional
 
-import pyspiel
+try:
+    import pyspiel
+except ImportError as err:          # the extra, not the engine: say how to get it
+    raise ImportError(f"the OpenSpiel adapter needs OpenSpiel ({err}): install it with "
+                      f"`pip install 'gdl[openspiel]'` (or `pip install open_spiel`)") from err
 
 from gdl import ast as A
 

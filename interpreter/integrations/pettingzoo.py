@@ -28,9 +28,13 @@ import random
 from pathlib import Path
 from typing import Mapping, Optional
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as err:          # the extra, not the engine: say how to get it
+    raise ImportError(f"the PettingZoo environment needs PettingZoo, Gymnasium and NumPy "
+                      f"({err}): install them with `pip install 'gdl[pettingzoo]'`") from err
 
 from .. import load
 from ._actions import ActionTable

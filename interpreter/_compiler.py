@@ -1045,8 +1045,9 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set, node) -> l
     stack, or into a set zone at its place in card order); a whole zone takes
     `State.move_zone`, several cards take `move_top`.  `slot` is the destination's slot
     (a text); `into_set` whether it is a set zone, None if known only at run time (then
-    `is_set`, the program's list, tells); `node`, the statement (a list's error).  A card drawn from a zone (`card_valued`) needs
-    no test of what it is, nor does a whole zone (named outright, or `zone_valued`)."""
+    `is_set`, the program's list, tells); `node`, the statement (a list's error).  A card
+    drawn from a zone (`card_valued`) needs no test of what it is, nor does a whole zone
+    (named outright, or `zone_valued`)."""
     value = cards.value
     named = _folded(value)
     if named and isinstance(named[0], ZoneRef):
@@ -1182,7 +1183,8 @@ def _twin_choice(info, code: list):
         if any(st.known):
             st.known_twin(slots)
         return nxt
-    choose_twin.lines = lambda ctx: [f"if {ctx.k(any)}(st.known): st.known_twin({ctx.k(slots)})"]
+    choose_twin.lines = lambda ctx: [
+        f"if {ctx.k(any)}(st.known): st.known_twin({ctx.k(slots)})"]
     code.append(choose_twin)
 
 

@@ -337,9 +337,9 @@ class _Walk:
         mid = after.mid
         return [self.intern("\n".join(
                     f"{mover.name}: "
-                    f"{finish_redaction(after, redaction(before, mover.index, move, seat), seat, mid)}"
+                    f"{finish_redaction(after, redaction(before, mover.index, move, s), s, mid)}"
                     for mover, move in made))
-                for seat in self.seats]
+                for s in self.seats]
 
 
 def _kind_of(state) -> str:

@@ -223,8 +223,11 @@ class State:
                 else:
                     source.remove(c)
         except (IndexError, ValueError):        # taken already: named twice
-            twice = next(c for c in cards if cards.count(c) > 1)
-            raise self._rule_error(f"the cards to move name {twice.text} twice", node) from None
+            twice = next((c for c in cards if cards.count(c) > 1), None)
+            if twice is None:
+                raise
+            raise self._rule_error(f"the cards to move name {twice.text} twice",
+                                   node) from None
         block = list(cards)
         block.reverse()
         self.move_block(block, n, dest, kind, depth, up, node)

@@ -261,7 +261,8 @@ def worth(p: player) = sum(ord(x.n) + 1 for x in pile[p]) * 10 + bonus[p]
 flow:
     bonus[c] = 7
     end game
-returns(p) = worth(p) * 100 + count(q for q in players if q != p and bonus[q] == 5) * 10 + (if p == next(a) then 1 else 0)
+returns(p) = worth(p) * 100 + count(q for q in players if q != p and bonus[q] == 5) * 10 \
+    + (if p == next(a) then 1 else 0)
 '''
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)

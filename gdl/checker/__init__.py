@@ -32,7 +32,8 @@ from ._tables import check_tables
 from ._typedecls import TypePass
 from ._typesys import EnumT, ListT, OptT, Prim, Ty, ZoneT
 
-__all__ = ["check", "check_file", "check_expression", "checked_info", "CheckedInfo", "CheckError", "CheckProblem", "Symbol", "Ty",
+__all__ = ["check", "check_file", "check_expression", "checked_info", "CheckedInfo",
+           "CheckError", "CheckProblem", "Symbol", "Ty",
            "Prim", "EnumT", "ZoneT", "OptT", "ListT"]
 
 

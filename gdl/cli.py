@@ -13,7 +13,7 @@ import sys
 import time
 import traceback
 
-from .errors import GdlError, OptionError, did_you_mean
+from .errors import GdlError, OptionError, TraceError, did_you_mean
 
 
 RULESET = "the ruleset (.gdl) or variant file"
@@ -26,21 +26,36 @@ def _load(path, sets):
 
 
 def cmd_check(args) -> int:
-    from .checker import check_file
+    """Checks every file given, reporting each one's errors in turn: 2 if any failed."""
+    failed = 0
     for path in args.files:
-        ruleset = check_file(path)
-        # the engine is imported only once a file passed the language's checks, so a
-        # file with errors is told without loading it
-        from interpreter import Game
-        game = Game(ruleset, {})
-        prof = game.profile()
-        print(f"ok  {path}: {prof['title']} - {prof['players']} players, "
-              f"{prof['information']} information"
-              + (", chance" if prof["chance"] else "")
-              + (", simultaneous moves" if prof["simultaneous"] else "")
-              + f"; {prof['cards']} cards, {prof['zones']} zones, "
-              f"{len(prof['actions'])} actions, {len(game.options)} options")
-    return 0
+        try:
+            _check_one(path)
+        except GdlError as err:
+            if len(args.files) == 1:
+                raise
+            print(str(err), file=sys.stderr)
+            failed += 1
+    if failed:
+        print(f"{failed} of {len(args.files)} files failed", file=sys.stderr)
+    return 2 if failed else 0
+
+
+def _check_one(path):
+    """Checks one file and prints its summary line, or raises its GdlError."""
+    from .checker import check_file
+    ruleset = check_file(path)
+    # the engine is imported only once a file passed the language's checks, so a file
+    # with errors is told without loading it
+    from interpreter import Game
+    game = Game(ruleset, {})
+    prof = game.profile()
+    print(f"ok  {path}: {prof['title']} - {prof['players']} players, "
+          f"{prof['information']} information"
+          + (", chance" if prof["chance"] else "")
+          + (", simultaneous moves" if prof["simultaneous"] else "")
+          + f"; {prof['cards']} cards, {prof['zones']} zones, "
+          f"{len(prof['actions'])} actions, {len(game.options)} options")
 
 
 def cmd_run(args) -> int:
@@ -53,6 +68,8 @@ def cmd_replay(args) -> int:
     from interpreter.options import parse_set_args
     trace = read_trace(args.trace)
     path = args.file or trace.get("game")
+    if not path:
+        raise TraceError("the trace names no ruleset (no \"game\"): give it with --file")
     options = dict(trace.get("options") or {})
     options.update(parse_set_args(args.set))
     game = load(path, {k: v for k, v in options.items()})
@@ -220,6 +237,10 @@ def main(argv=None) -> int:
         return 0
     except RecursionError:
         print("error: the ruleset nests too deeply to evaluate", file=sys.stderr)
+        return 2
+    except OSError as err:                     # a path given that cannot be written or read
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"error: {where}{err.strerror or err}", file=sys.stderr)
         return 2
     except Exception as err:  # noqa: BLE001 - a bug in gdl, not in the user's input
         from concurrent.futures.process import BrokenProcessPool

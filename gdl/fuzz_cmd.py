@@ -80,8 +80,9 @@ def add_diff_parser(subparsers):
 
 
 def _check(args):
-    if args.budget <= 0:
-        raise OptionError(f"--budget must be more than 0 seconds, not {args.budget:g}")
+    if not 0 < args.budget < float("inf"):     # nan and inf too: no deadline at all
+        raise OptionError(f"--budget must be a number of seconds more than 0, not "
+                          f"{args.budget:g}")
     for flag, value in (("--jobs", getattr(args, "jobs", 1)),):
         if value < 0:
             raise OptionError(f"{flag} must be 0 (one per core) or more, not {value}")

@@ -262,6 +262,7 @@ def replay(game, trace: Dict[str, Any], upto: int = None):
     """Returns the state after replaying a trace's steps (the first `upto` of them)."""
     if not isinstance(trace, dict) or trace.get("format", TRACE_FORMAT) != TRACE_FORMAT:
         raise TraceError(f"not a gdl trace (expected \"format\": \"{TRACE_FORMAT}\")")
+    check_trace_shape(trace)
     _check_options(game, trace.get("options") or {})
     s = game.new_state(trace.get("seed"))
     steps = trace.get("steps", [])
@@ -279,6 +280,32 @@ def replay(game, trace: Dict[str, Any], upto: int = None):
         except (KeyError, TypeError, IndexError, ValueError) as err:
             raise TraceError(f"step {i + 1} of the trace is malformed: {err}") from None
     return s
+
+
+def check_trace_shape(trace: Dict[str, Any]):
+    """Raises TraceError where a trace's parts are not what `State.trace()` writes (a file
+    edited by hand): the game a path, the options an object, the seed a number, the steps
+    a list of moves (`player`, `move` texts) and chance events (`chance`, `kind`, `data`)."""
+    def wrong(what):
+        raise TraceError(f"the trace is malformed: {what}")
+    if not isinstance(trace.get("game", ""), str):
+        wrong('"game" must be the path of the ruleset')
+    if not isinstance(trace.get("options") or {}, dict):
+        wrong('"options" must be an object of option names and values')
+    if type(trace.get("seed")) not in (int, type(None)):
+        wrong('"seed" must be a whole number or null')
+    steps = trace.get("steps", [])
+    if not isinstance(steps, list):
+        wrong('"steps" must be a list')
+    for i, step in enumerate(steps, 1):
+        if not isinstance(step, dict):
+            wrong(f"step {i} must be an object")
+        if "chance" in step:
+            if "kind" not in step or "data" not in step:
+                wrong(f'step {i}, a chance event, needs its "kind" and "data"')
+        elif not isinstance(step.get("move"), str) or \
+                not isinstance(step.get("player"), (str, int)):
+            wrong(f'step {i} needs a "player" and a "move" text')
 
 
 def _check_options(game, options):
@@ -301,6 +328,8 @@ def read_trace(path) -> Dict[str, Any]:
             text = f.read()
     except OSError as err:
         raise TraceError(f"cannot read {path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise TraceError(f"{path} is not UTF-8 text, so not a JSON trace") from None
     try:
         first = text.strip().splitlines()[0] if text.strip() else ""
         data = json.loads(text) if not path.endswith(".jsonl") else json.loads(first)
@@ -308,4 +337,5 @@ def read_trace(path) -> Dict[str, Any]:
         raise TraceError(f"{path} is not a JSON trace: {err}") from None
     if not isinstance(data, dict) or data.get("format") != TRACE_FORMAT:
         raise TraceError(f"{path} is not a gdl trace (no \"format\": \"{TRACE_FORMAT}\")")
+    check_trace_shape(data)
     return data

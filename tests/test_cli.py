@@ -33,6 +33,47 @@ def test_check_reports_errors_without_traceback(tmp_path, capsys):
     assert "Traceback" not in err
 
 
+def test_check_goes_on_past_a_file_that_fails(tmp_path, capsys):
+    # every file is checked and reported, not only those before the first that fails
+    bad = tmp_path / "bad.gdl"
+    bad.write_text('game "x"\nplayers 2\nzone stock: stack\nflow:\n    shuffle stok\n    draw\n')
+    code, out, err = run(capsys, "check", GERRY, bad, tmp_path / "none.gdl", DDS)
+    assert code == 2
+    assert out.count("ok  ") == 2 and "Double Dealing" in out
+    assert f"{bad}:5:13" in err and "cannot read" in err and "2 of 4 files failed" in err
+
+
+def test_a_damaged_trace_or_a_path_that_cannot_be_written_is_a_clear_error(tmp_path,
+                                                                             capsys):
+    # each was an internal error (exit 3): a Python error from deep in the tools
+    good = tmp_path / "t.json"
+    assert run(capsys, "run", GERRY, "-n", 1, "--trace", good)[0] == 0
+    trace = json.loads(good.read_text(encoding="utf-8").splitlines()[0])
+    damaged = {
+        "steps null": dict(trace, steps=None), "options a list": dict(trace, options=[1]),
+        "no game": {k: v for k, v in trace.items() if k != "game"},
+        "a move a number": dict(trace, steps=[dict(trace["steps"][0], move=42)]
+                                if "move" in trace["steps"][0] else [{"player": 0, "move": 4}]),
+        "a step a number": dict(trace, steps=[7]),
+    }
+    says = {"steps null": '"steps" must be a list', "options a list": '"options" must be',
+            "no game": "names no ruleset", "a move a number": 'a "player" and a "move"',
+            "a step a number": "step 1 must be an object"}
+    for name, data in damaged.items():
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        code, out, err = run(capsys, "replay", path)
+        assert code == 2 and says[name] in err and "internal" not in err, (name, err)
+    (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00junk")
+    code, out, err = run(capsys, "replay", tmp_path / "bin.json")
+    assert code == 2 and "is not UTF-8 text" in err
+    (tmp_path / "file").write_text("x")
+    for argv in (["run", GERRY, "-n", 1, "--trace", tmp_path / "no" / "dir" / "t.jsonl"],
+                 ["fuzz", GERRY, "--budget", "0.5", "--out", tmp_path / "file"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and err.startswith("error: ") and "internal" not in err, err
+
+
 def test_run_summary_and_trace_replay(tmp_path, capsys):
     trace = tmp_path / "games.jsonl"
     code, out, err = run(capsys, "run", GERRY, "-n", 5, "--seed", 3, "--agents", "random,first",

@@ -720,7 +720,8 @@ def test_the_fuzz_command_prints_a_report_and_exits_1_on_a_hole(tmp_path, capsys
 
 def test_the_fuzz_command_refuses_bad_flags(tmp_path):
     path = ruleset(tmp_path, DEAD)
-    for argv in (["--budget", "0"], ["-j", "-1"], ["--max-steps", "0"], ["--players", "x"]):
+    for argv in (["--budget", "0"], ["--budget", "nan"], ["--budget", "inf"], ["-j", "-1"],
+                 ["--max-steps", "0"], ["--players", "x"]):
         args = _parse(["fuzz", str(path)] + argv)
         with pytest.raises(OptionError):
             args.func(args)

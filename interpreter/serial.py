@@ -299,13 +299,17 @@ def check_trace_shape(trace: Dict[str, Any]):
         wrong('"steps" must be a list')
     for i, step in enumerate(steps, 1):
         if not isinstance(step, dict):
-            wrong(f"step {i} must be an object")
-        if "chance" in step:
-            if "kind" not in step or "data" not in step:
-                wrong(f'step {i}, a chance event, needs its "kind" and "data"')
+            why = "it must be an object"
+        elif "chance" in step:
+            why = None if "kind" in step and "data" in step else \
+                'a chance event needs its "kind" and "data"'
         elif not isinstance(step.get("move"), str) or \
                 not isinstance(step.get("player"), (str, int)):
-            wrong(f'step {i} needs a "player" and a "move" text')
+            why = 'a move needs a "player" and a "move" text'
+        else:
+            why = None
+        if why is not None:
+            raise TraceError(f"step {i} of the trace is malformed: {why}")
 
 
 def _check_options(game, options):

@@ -58,7 +58,7 @@ def test_a_damaged_trace_or_a_path_that_cannot_be_written_is_a_clear_error(tmp_p
     }
     says = {"steps null": '"steps" must be a list', "options a list": '"options" must be',
             "no game": "names no ruleset", "a move a number": 'a "player" and a "move"',
-            "a step a number": "step 1 must be an object"}
+            "a step a number": "step 1 of the trace is malformed: it must be an object"}
     for name, data in damaged.items():
         path = tmp_path / "bad.json"
         path.write_text(json.dumps(data), encoding="utf-8")

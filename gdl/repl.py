@@ -25,6 +25,7 @@ from ._repl_files import FileCommands
 from ._repl_input import ALIASES, COMMANDS, Quit, command, piped_reader, plain_reader, \
     prompt_toolkit_reader
 from ._repl_render import Painter, one_line, terminal_allows_colour, terminal_allows_symbols
+from . import _repl_session
 from ._repl_session import ReplError, Session, Shown, parse_agent_spec, seat_of, step_text
 from .errors import GdlError, MoveError, did_you_mean
 
@@ -327,12 +328,17 @@ class Repl(FileCommands):
              "Seats without an agent (see `agents`) play at random; chance is drawn.\n"
              "Ctrl-C stops a long run.")
     def cmd_auto(self, arg: str) -> None:
-        shown = self.session.auto(_count(arg, None))
+        limit = _count(arg, None)
+        shown = self.session.auto(limit)
         self.show_steps(shown)
         if self.session.interrupted:
             self.say(self.paint.error(f"interrupted at step {self.session.step_count()}"))
         elif not shown:
             self.say("nothing to play: " + self.status_line())
+        elif limit is None and len(shown) >= _repl_session.MAX_AUTO_STEPS and \
+                not self.session.state.is_terminal():
+            self.say(f"stopped after {len(shown):,} steps, and the game is not over "
+                     f"(a game that may never end?): `auto` again goes on")
 
     @command("chance [N|draw|manual|auto]", "list, pick or draw chance outcomes; manual/auto",
              "By default chance is drawn automatically with the seeded random generator.\n"

@@ -418,3 +418,21 @@ def test_ctrl_c_stops_a_long_auto(tmp_path, ignored):
     child.expect_exact("p1> ")
     say(child, "eval n > 0", "true", "p1> ")
     finish(child)
+
+
+def test_auto_without_a_count_says_when_it_stops_before_the_end(tmp_path, monkeypatch):
+    # a game that never ends: `auto` stops at the cap and says so (it stopped silently)
+    import io
+    from gdl import _repl_session
+    from gdl._repl_session import Session
+    from gdl.repl import Repl
+    monkeypatch.setattr(_repl_session, "MAX_AUTO_STEPS", 30)
+    rules = tmp_path / "clash.gdl"
+    rules.write_text(CLASH)
+    out = io.StringIO()
+    repl = Repl(Session(str(rules), {}, seed=1, agents="p1=random"), False, False, out)
+    repl.handle("auto")
+    assert "stopped after 30 steps, and the game is not over" in out.getvalue()
+    out.truncate(0)
+    repl.handle("auto 5")
+    assert "stopped after" not in out.getvalue()

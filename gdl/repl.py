@@ -163,9 +163,9 @@ class Repl(FileCommands):
         name = ALIASES.get(word.lstrip(":").lower(), word.lstrip(":").lower())
         actions = self.action_names()
         if name in COMMANDS and not (word in actions and self._is_move(line)):
-            if name == "play" and word in actions and not forced and \
-                    rest.split()[:1] != [] and rest.split()[0] not in actions and \
-                    not rest.strip().isdigit():
+            after = rest.split()
+            if name == "play" and word in actions and not forced and after and \
+                    after[0] not in actions and not rest.strip().isdigit():
                 # `play 10D` where `play` is an action: the command would read `10D` as a
                 # move; the line is that action's move, not legal now: say why
                 self.cmd_play(line)

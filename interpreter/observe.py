@@ -499,5 +499,20 @@ def key_of(entries) -> str:
 
 
 def observation_log(state, player) -> List[str]:
-    """Returns the seat's log of the game: every step as the seat saw it, one line each."""
-    return [line for lines, _ in observations(state, player) for line in lines]
+    """Returns the seat's log of the game: every step as the seat saw it, one line each,
+    line i for the history's entry i.  A simultaneous decision's moves, seen together
+    in seat order, are put back in the order the history keeps (the order of commit),
+    so that a step has one number in every seat's log and in the trace."""
+    history, names = state.history, [seat.name for seat in state.prog.seats]
+    out: List[str] = []
+    for lines, _ in observations(state, player):
+        if len(lines) > 1:
+            start = len(out)
+            by_seat = {line.partition(": ")[0]: line for line in lines}
+            order = [names[who] if who >= 0 else None
+                     for who, _, _ in history[start:start + len(lines)]]
+            if sorted(by_seat) == sorted(n for n in order if n is not None) \
+                    and None not in order:
+                lines = [by_seat[name] for name in order]
+        out.extend(lines)
+    return out

@@ -430,6 +430,11 @@ def test_commit_order_does_not_change_the_position(name, seed):
     # the history keeps the commit order (so undo takes back the last commit made)
     assert sorted(a.history) == sorted(b.history) and a.history != b.history
     assert a.history[-2:] == [(0, m1, "simultaneous"), (1, m2, "simultaneous")]
+    for seat in ("p1", "p2"):           # each seat's log numbers the steps as the history
+        log_a, log_b = a.observation_log(seat), b.observation_log(seat)
+        assert [line[:4] for line in log_a[-2:]] == ["p1: ", "p2: "]
+        assert [line[:4] for line in log_b[-2:]] == ["p2: ", "p1: "]
+        assert sorted(log_a) == sorted(log_b) and len(log_a) == len(a.history)
     assert a.view(None) == b.view(None)
     half_a, half_b = state.clone(), state.clone()
     half_a.apply(m1, "p1")

@@ -291,7 +291,17 @@ def test_agents_play_their_seats_and_undo_goes_back_to_your_move():
     assert got["log"][-1].strip().startswith("3. p2: select cell[1,1]")
 
 
-# ---------------------------------------------------------------------- the session
+def test_a_seats_log_numbers_simultaneous_moves_as_the_trace_does():
+    # p2's agent commits before you: step 1 is p2's in every log, as `back-to` counts
+    out = piped(DDS, "--seed", "2", "--agents", "p2=random", "--as", "p1", "--set",
+                "max_rounds=1", script="1\nlog\nlog all\n")
+    got = dict(replies(out, "double_dealing_shuffle"))
+    assert [line.split()[:2] for line in got["1"]][:2] == [["1.", "p2:"], ["2.", "p1:"]]
+    assert [line.split()[:2] for line in got["log"]] == \
+        [line.split()[:2] for line in got["log all"]]
+    assert got["log"][0].endswith("p2: shuffle_packet ? ?")
+
+
 def test_session_undo_redo_and_back_to():
     from gdl._repl_session import Session
     s = Session(str(GERRY), {}, seed=1)

@@ -20,15 +20,19 @@ class FileCommands:
              "If a recorded step is no longer legal, the replay stops just before it and\n"
              "says which step, which move and which rule forbids it; the steps from there\n"
              "on wait in `redo`.  A ruleset that no longer loads is reported and the old\n"
-             "rules stay.")
+             "rules stay.  An option set with `set` that the file no longer has, or whose\n"
+             "value it no longer takes, is dropped (the file's default applies), with a note.")
     def cmd_reload(self, arg: str) -> None:
         s = self.session
         try:
-            replayed, total, stopped = s.reload()
+            replayed, total, stopped, dropped = s.reload()
         except GdlError as err:
             self.say(self.paint.error(str(err)))
             self.say(self.paint.error(f"{s.path} does not load; keeping the old rules"))
             return
+        for name, value, why in dropped:
+            self.say(self.paint.note(f"dropped the option setting {name}={value}: {why}; "
+                                     f"the file's default applies"))
         self.say(f"reloaded {s.path}: replayed {replayed} of {total} steps")
         self._warn_clashes()
         if stopped:
@@ -37,8 +41,9 @@ class FileCommands:
         self.say(self.paint.status(self.status_line()))
 
     @command("set NAME=VALUE ...", "restart the game with changed options",
-             "The new game starts from the beginning with the same seed.  `set` alone\n"
-             "lists the options (as `options` does).")
+             "The new game starts from the beginning with the same seed, on the rules as\n"
+             "last read (`reload` re-reads the file).  `NAME=` with no value goes back to\n"
+             "the file's default.  `set` alone lists the options (as `options` does).")
     def cmd_set(self, arg: str) -> None:
         from interpreter.options import parse_set_args
         if not arg:
@@ -46,8 +51,13 @@ class FileCommands:
             return
         changes = parse_set_args(re.sub(r"\s*=\s*", "=", arg).split())
         shown = self.session.set_options(changes)
-        self.say(f"restarted with {', '.join(f'{k}={v}' for k, v in changes.items())} "
-                 f"(seed {self.session.seed})")
+        done = ", ".join(f"{k}={v}" if v else f"{k} at its default"
+                         for k, v in changes.items())
+        self.say(f"restarted with {done} (seed {self.session.seed})")
+        if self.session.file_changed():
+            self.say(self.paint.note(f"note: {self.session.path} has changed since it was "
+                                     f"read; these are the rules as last read (`reload` "
+                                     f"reads the file)"))
         self.show_steps(shown)
 
     @command("options", "list the options, their values and documentation")
@@ -86,7 +96,7 @@ class FileCommands:
     def cmd_load(self, arg: str, extra: Optional[dict] = None) -> None:
         if not arg:
             raise ReplError("load what? give a trace file, e.g. `load game.json`")
-        replayed, total, stopped = self.session.load_trace(arg, extra)
+        replayed, total, stopped, _ = self.session.load_trace(arg, extra)
         self.say(f"loaded {arg}: replayed {replayed} of {total} steps")
         if stopped:
             self.say(self.paint.error(stopped.describe(total)))

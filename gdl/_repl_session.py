@@ -10,6 +10,7 @@ Nothing here prints or reads the terminal: methods return what happened, and the
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import threading
@@ -38,6 +39,17 @@ class Shown(NamedTuple):
     number: int
     who: str
     text: str
+
+
+class Replayed(NamedTuple):
+    """What a replay onto new rules or a loaded trace did: steps replayed of the total,
+    where it stopped (None if it did not), and the option overrides dropped because
+    the rules no longer take them, as (name, value, why)."""
+
+    replayed: int
+    total: int
+    stopped: Optional["Stopped"]
+    dropped: tuple = ()
 
 
 class Stopped(NamedTuple):
@@ -103,6 +115,7 @@ class Session:
         from interpreter import load
         self.path = path
         self.overrides = dict(overrides)
+        self.read_at = _modified(path)
         self.game = load(path, self.overrides)
         self.seed = seed if seed is not None else random.randrange(2 ** 31)
         self.agents = parse_agent_spec(agents, self.game)
@@ -183,7 +196,16 @@ class Session:
         return out
 
     def _apply(self, step: Step) -> List[Shown]:
+        """Makes a step; the undone steps waiting in `redo` stay only while they go on
+        from the new state: the step that is the first of them takes it off, any other
+        step (a new move, an agent's or chance's new draw) drops them all."""
         self.state, shown = self._step(self.state, step)
+        redo = self.redo_steps
+        if redo:
+            if redo[0] == step:
+                redo.pop(0)
+            else:
+                self.redo_steps = []
         return shown
 
     def play(self, text: str, seat=None) -> List[Shown]:
@@ -202,7 +224,7 @@ class Session:
                                 f"(`moves` lists them)")
             text = moves[n - 1].text
         shown = self._apply({"player": seat.name, "move": text})
-        self.redo_steps = []
+        self.redo_steps = []                    # a move made afresh: the agents act anew
         return shown + self.advance()
 
     def chance_outcomes(self):
@@ -286,8 +308,8 @@ class Session:
         return self._apply({"player": seat.name, "move": move.text})
 
     def auto(self, limit: Optional[int] = None) -> List[Shown]:
-        """Plays `limit` steps (default: to the end) with the agents, random where unset."""
-        self.redo_steps = []
+        """Plays `limit` steps (default: to the end) with the agents, random where unset
+        (the undone steps in `redo` stay if the first step fails)."""
         return self.advance(limit, everyone=True)
 
     # ------------------------------------------------------------------ going back
@@ -351,12 +373,10 @@ class Session:
     def _redo_one(self) -> List[Shown]:
         step = self.redo_steps[0]
         try:
-            shown = self._apply(step)
+            return self._apply(step)            # which takes it off the queue
         except GdlError as err:
             why = Stopped(self.step_count() + 1, step, why_not(self.state, step, err))
             raise ReplError(why.describe(self.step_count() + len(self.redo_steps))) from None
-        self.redo_steps.pop(0)
-        return shown
 
     def back_to(self, k: int) -> Optional[Stopped]:
         """Goes to the state after the first `k` steps (forward into undone steps too)."""
@@ -376,26 +396,51 @@ class Session:
         return self.advance()
 
     def set_options(self, changes: Dict[str, str]) -> List[Shown]:
-        """Reloads the rules with changed options and restarts; keeps the old game if the
-        options are wrong."""
-        from interpreter import load
+        """Restarts with changed options on the rules as last read (`reload` is what
+        re-reads the file); `NAME` set to nothing goes back to the file's default.  Keeps
+        the old game if the options are wrong."""
+        from interpreter.game import Game
+        from interpreter.options import option_decls, resolve_overrides
+        ruleset = self.game.ruleset
         overrides = dict(self.overrides)
-        overrides.update(changes)
-        self.game = load(self.path, overrides)
-        self.overrides = overrides
+        try:
+            for name, value in changes.items():
+                if name not in option_decls(ruleset):
+                    resolve_overrides(ruleset, {name: value})   # says there is no such
+                if value == "":
+                    overrides.pop(name, None)
+                else:
+                    overrides[name] = value
+            game = Game(ruleset, overrides)
+        except OptionError as err:
+            if self.file_changed():
+                raise OptionError(f"{err.message}: these are the rules as last read, "
+                                  f"and the file has changed since (`reload` reads it)"
+                                  ) from None
+            raise
+        self.game, self.overrides = game, overrides
         return self.restart()
 
-    def reload(self) -> tuple:
-        """Re-reads the ruleset and replays the game so far on it.  Returns (replayed,
-        total, stopped); raises GdlError, keeping the old rules, if the file fails."""
-        from interpreter import load
-        game = load(self.path, self.overrides)
+    def file_changed(self) -> bool:
+        """Returns whether the ruleset file changed since the rules were read."""
+        return _modified(self.path) != self.read_at
+
+    def reload(self) -> Replayed:
+        """Re-reads the ruleset and replays the game so far on it, dropping the option
+        overrides it no longer takes (an option renamed or narrowed in the file).
+        Raises GdlError, keeping the old rules, if the file fails."""
+        from interpreter.game import Game, load_ruleset
+        read_at = _modified(self.path)
+        ruleset = load_ruleset(self.path)
+        overrides, dropped = _taken(ruleset, self.overrides)
+        game = Game(ruleset, overrides)
         steps = self.steps()
         state, stopped = self._replay(game, steps)
-        self.game, self.state = game, state
+        self.game, self.state, self.overrides, self.read_at = game, state, overrides, read_at
         self.agents = {i: a for i, a in self.agents.items() if i < len(game.seats)}
         self.redo_steps = (steps[stopped.number - 1:] if stopped else []) + self.redo_steps
-        return (stopped.number - 1 if stopped else len(steps)), len(steps), stopped
+        return Replayed(stopped.number - 1 if stopped else len(steps), len(steps), stopped,
+                        tuple(dropped))
 
     def save(self, path: str) -> int:
         """Writes the game so far as a JSON trace; returns the number of steps."""
@@ -408,22 +453,30 @@ class Session:
             raise TraceError(f"cannot write {path}: {err.strerror}") from None
         return len(trace["steps"])
 
-    def load_trace(self, path: str, extra: Optional[Dict[str, str]] = None) -> tuple:
+    def load_trace(self, path: str, extra: Optional[Dict[str, str]] = None) -> Replayed:
         """Opens a trace (its options, `extra` options over them, and its seed) on this
-        session's ruleset and replays it.  Returns (replayed, total, stopped)."""
-        from interpreter import load, read_trace
+        session's rules as last read, and replays it.  A trace of another ruleset file
+        whose first step does not apply is refused, the session left as it was."""
+        from interpreter import read_trace
+        from interpreter.game import Game
         trace = read_trace(path)
         overrides = {k: _option_text(v) for k, v in (trace.get("options") or {}).items()}
         overrides.update(extra or {})
-        game = load(self.path, overrides)
+        game = Game(self.game.ruleset, overrides)
         seed = trace.get("seed")
         steps = list(trace.get("steps") or [])
         state, stopped = self._replay(game, steps, seed=seed)
+        other = trace.get("game")
+        if stopped and stopped.number == 1 and isinstance(other, str) and \
+                not _same_file(other, self.path):
+            raise TraceError(f"{path} is a trace of {other}, not of {self.path}, and its "
+                             f"first step does not apply here ({step_text(stopped.step)}: "
+                             f"{stopped.reason}); the game is left as it was")
         self.game, self.state, self.overrides = game, state, overrides
         self.seed = seed if seed is not None else self.seed
         self.rng = random.Random(self.seed)
         self.redo_steps = steps[stopped.number - 1:] if stopped else []
-        return (stopped.number - 1 if stopped else len(steps)), len(steps), stopped
+        return Replayed(stopped.number - 1 if stopped else len(steps), len(steps), stopped)
 
 
 def why_not(s, step: Step, err: GdlError) -> str:
@@ -438,6 +491,40 @@ def why_not(s, step: Step, err: GdlError) -> str:
     if seat not in s.to_move():
         return err.message
     return s.why_illegal(step["move"], seat) or err.message
+
+
+def _taken(ruleset, overrides: Dict[str, str]):
+    """Returns (the overrides the ruleset takes, [(name, value, why)] for the others)."""
+    from interpreter.options import option_decls, resolve_overrides
+    decls = option_decls(ruleset)
+    kept: Dict[str, str] = {}
+    dropped = []
+    for name, value in overrides.items():
+        if name not in decls:
+            dropped.append((name, value, "the file has no such option now"))
+            continue
+        try:
+            resolve_overrides(ruleset, {**kept, name: value})
+        except OptionError as err:
+            dropped.append((name, value, err.message))
+            continue
+        kept[name] = value
+    return kept, dropped
+
+
+def _modified(path: str):
+    """The file's modification time (None if it cannot be read): whether it changed."""
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:                     # one of them is gone: compare the names
+        return os.path.basename(a) == os.path.basename(b)
 
 
 def _chance_step(outcome) -> Step:

@@ -235,7 +235,7 @@ def opened(path, finding):
     """Opens a finding's trace as `gdl play FILE --trace T` does; returns the session and
     (replayed, total, stopped)."""
     session = Session(str(path), {}, 0)
-    return session, session.load_trace(finding.trace_path)
+    return session, session.load_trace(finding.trace_path)[:3]
 
 
 # ---------------------------------------------------------------- each kind, planted

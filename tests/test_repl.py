@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DDS, GERRY, ROOT
+from gdl.errors import GdlError
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -328,11 +329,96 @@ def test_session_replay_names_the_forbidding_rule(tmp_path):
     s = Session(str(rules), {}, seed=1)
     s.play("select cell[2,2]")
     rules.write_text(GERRY.read_text().replace(NOT_OPPONENTS, "require c != cell[2,2]"))
-    replayed, total, stopped = s.reload()
+    replayed, total, stopped, dropped = s.reload()
     assert (replayed, total) == (2, 3)
     assert stopped.number == 3 and stopped.step["move"] == "select cell[2,2]"
     line = line_of(GERRY, NOT_OPPONENTS)
     assert f"rule select, line {line}: require c != cell[2,2]" in stopped.reason
+
+
+def test_redo_keeps_only_steps_that_go_on_from_the_game(tmp_path):
+    from gdl._repl_session import ReplError, Session
+    s = Session(str(GERRY), {}, seed=7)
+    for move in ("select cell[3,3]", "look", "1", "select cell[1,1]"):
+        s.play(move)
+    s.undo()
+    assert [step["move"] for step in s.redo_steps] == ["select cell[1,1]"]
+    s.agents = {0: "first"}                 # p1's agent moves afresh: p1's undone move
+    assert s.advance() and s.redo_steps == []   # no longer goes on from the game
+    with pytest.raises(ReplError, match="nothing to redo"):
+        s.redo()
+    # an automatic step that is the undone one keeps the rest waiting
+    s.back_to(4)
+    waiting = list(s.redo_steps)
+    s._apply(waiting[0])
+    assert s.redo_steps == waiting[1:]
+
+
+def test_an_auto_that_fails_keeps_the_undone_steps(tmp_path):
+    from gdl._repl_session import Session
+    rules = tmp_path / "g.gdl"
+    rules.write_text(GERRY.read_text())
+    s = Session(str(rules), {}, seed=7)
+    s.play("select cell[1,1]")
+    rules.write_text(GERRY.read_text().replace("players p1, p2", "players p1, p2, p3"))
+    assert s.reload().stopped.number == 2      # three hands: the kings run out
+    with pytest.raises(GdlError, match="source zone is empty"):
+        s.auto(3)
+    rules.write_text(GERRY.read_text())
+    s.reload()
+    s.redo(2)
+    assert s.step_count() == 3 and s.steps()[2]["move"] == "select cell[1,1]"
+
+
+def test_reload_drops_an_option_setting_the_file_no_longer_takes(tmp_path):
+    from gdl._repl_session import Session
+    rules = tmp_path / "g.gdl"
+    rules.write_text(GERRY.read_text())
+    s = Session(str(rules), {"turns_each": "7"}, seed=7)
+    s.set_options({"size": "4"})
+    rules.write_text(GERRY.read_text().replace("turns_each", "rounds_each")
+                     .replace("option size: 2..5 = 5", "option size: 2..3 = 3"))
+    done = s.reload()
+    assert [(name, value) for name, value, _ in done.dropped] == \
+        [("turns_each", "7"), ("size", "4")]
+    assert "no such option" in done.dropped[0][2] and "between 2 and 3" in done.dropped[1][2]
+    assert s.overrides == {} and s.game.options["size"] == 3
+    s.set_options({"rounds_each": "3"})     # the renamed option, and back to its default
+    assert s.game.options["rounds_each"] == 3
+    s.set_options({"rounds_each": ""})
+    assert s.overrides == {} and s.game.options["rounds_each"] == 10
+
+
+def test_set_keeps_the_rules_as_last_read(tmp_path):
+    import io
+    from gdl._repl_session import Session
+    from gdl.repl import Repl
+    rules = tmp_path / "g.gdl"
+    rules.write_text(GERRY.read_text())
+    s = Session(str(rules), {}, seed=7)
+    rules.write_text(GERRY.read_text().replace("turns_each", "rounds_each") +
+                     "\naction broken(: pass\n")
+    s.set_options({"turns_each": "2"})      # the file no longer parses: set never reads it
+    assert s.game.options["turns_each"] == 2 and s.file_changed()
+    with pytest.raises(GdlError, match="the file has changed since"):
+        s.set_options({"rounds_each": "2"})
+    out = io.StringIO()
+    Repl(s, colour=False, symbols=False, out=out).handle("set size=4")
+    assert "restarted with size=4 (seed 7)\nnote: " in out.getvalue()
+    assert "has changed since it was read" in out.getvalue()
+
+
+def test_a_trace_of_another_game_leaves_the_session_as_it_was(tmp_path):
+    from gdl._repl_session import Session
+    other = Session(str(DDS), {}, seed=4)
+    other.play("1")
+    other.save(str(tmp_path / "dds.json"))
+    s = Session(str(GERRY), {}, seed=7)
+    s.play("select cell[1,1]")
+    with pytest.raises(GdlError, match="is a trace of .*double_dealing_shuffle.gdl.*left "
+                                       "as it was"):
+        s.load_trace(str(tmp_path / "dds.json"))
+    assert s.step_count() == 3 and s.seed == 7
 
 
 def test_ctrl_c_during_auto_stops_between_two_steps(tmp_path, monkeypatch):

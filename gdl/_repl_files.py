@@ -66,6 +66,8 @@ class FileCommands:
         from interpreter.values import text_of
         s = self.session
         decls = option_decls(s.game.ruleset)
+        if not decls:
+            self.say(f"{s.game.title} has no options")
         for name, value, doc in s.game.option_docs():
             mark = " (set)" if name in s.overrides else ""
             kind = _type_text(decls[name].type)
@@ -96,8 +98,12 @@ class FileCommands:
     def cmd_load(self, arg: str, extra: Optional[dict] = None) -> None:
         if not arg:
             raise ReplError("load what? give a trace file, e.g. `load game.json`")
-        replayed, total, stopped, _ = self.session.load_trace(arg, extra)
-        self.say(f"loaded {arg}: replayed {replayed} of {total} steps")
+        self.loaded(arg, self.session.load_trace(arg, extra))
+
+    def loaded(self, path: str, done) -> None:
+        """Says what loading a trace did (`Session.load_trace`'s Replayed)."""
+        replayed, total, stopped, _ = done
+        self.say(f"loaded {path}: replayed {replayed} of {total} steps")
         if stopped:
             self.say(self.paint.error(stopped.describe(total)))
         self.say(self.paint.status(self.status_line()))

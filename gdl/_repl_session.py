@@ -104,7 +104,10 @@ def seat_of(game, text: str):
         if 1 <= n <= len(game.seats):
             return game.seats[n - 1]
         raise ReplError(f"there is no seat {n}: the seats are numbered 1 to {len(game.seats)}")
-    return game.seat(text)
+    try:
+        return game.seat(text)
+    except MoveError as err:                # the REPL's word, not a move's
+        raise ReplError(err.message, suggestion=err.suggestion) from None
 
 
 class Session:

@@ -61,6 +61,19 @@ def excerpt(source: str, line: int, col: int) -> str:
     return f"    {text}\n    {' ' * len(prefix)}^"
 
 
+def listed(items, limit: int) -> str:
+    """Returns the first `limit` items joined by commas, and how many more there are, so
+    that a cut list never reads as the whole of it."""
+    items = list(items)
+    more = len(items) - limit
+    return ", ".join(items[:limit]) + (f", ... ({more} more)" if more > 0 else "")
+
+
+def counted(n: int, word: str) -> str:
+    """Returns `1 argument`, `2 arguments`."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 class GdlError(Exception):
     """An error in something the user wrote: ruleset text, options, move text or a trace."""
 
@@ -96,9 +109,7 @@ class GdlError(Exception):
             if shown:
                 parts.append(shown)
         if self.expected:
-            items = list(self.expected)
-            shown = ", ".join(items[:12]) + (", ..." if len(items) > 12 else "")
-            parts.append(f"  expected: {shown}")
+            parts.append(f"  expected: {listed(self.expected, 12)}")
         if self.suggestion:
             parts.append(f"  did you mean {self.suggestion!r}?")
         parts.extend(f"  note: {n}" for n in self.notes)

@@ -475,10 +475,12 @@ def run_repl(args) -> int:
     session = Session(args.file, overrides, args.seed, args.agents, args.as_player)
     colour = terminal_allows_colour()
     repl = Repl(session, colour, terminal_allows_symbols())
-    repl.banner()
     if getattr(args, "trace", None):
-        repl.cmd_load(args.trace, overrides)
+        done = session.load_trace(args.trace, overrides)
+        repl.banner()                       # with the trace's seed and options
+        repl.loaded(args.trace, done)
     else:
+        repl.banner()
         repl.show_steps(session.opening)
     if sys.stdin.isatty():
         # Ctrl-C stops a long `auto`: a process started with SIGINT ignored (a parent

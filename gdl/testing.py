@@ -29,7 +29,7 @@ from hypothesis import note
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from .errors import GdlError
+from .errors import GdlError, listed
 
 #: The laws every state of every game must keep.  `moves`: every deciding seat has legal
 #: moves, their texts are unique, stable and parse back; `chance`: listed probabilities
@@ -221,7 +221,7 @@ def _moves(seen, rng) -> Iterable[str]:
             yield f"{seat.name} must decide but has no legal move"
         if len(set(texts)) != len(texts):
             twice = sorted({t for t in texts if texts.count(t) > 1})
-            yield f"{seat.name}'s legal moves share texts: {', '.join(twice[:5])}"
+            yield f"{seat.name}'s legal moves share texts: {listed(twice, 5)}"
         if [m.text for m in state.clone().legal_moves(seat)] != texts:
             yield f"{seat.name}'s legal moves differ on a clone"
         sample = texts if len(texts) <= PARSE_SAMPLE else rng.sample(texts, PARSE_SAMPLE)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from gdl import ast as A
+from gdl.errors import counted
 
 from ._closures import _cards, _const, _folded, _tuple_valued, _tuples
 from ._closures import _rendered, _texts
@@ -436,7 +437,7 @@ class CallMixin:
         read."""
         decl = self.prog.defs[name]
         if len(node.args) != len(decl.params):
-            raise self.error(f"{name} takes {len(decl.params)} arguments", node)
+            raise self.error(f"{name} takes {counted(len(decl.params), 'argument')}", node)
         args = [self.expr(a, scope) for a in node.args]
         body, slots = self.def_body(decl)
         key = self.repeated_call_key(name, args) if getattr(body, "constant", None) is None \
@@ -603,7 +604,7 @@ class CallMixin:
         table, default = self.table_map(decl)
         args = [self.expr(a, scope) for a in node.args]
         if len(args) != len(decl.params):
-            raise self.error(f"{name} takes {len(decl.params)} arguments", node)
+            raise self.error(f"{name} takes {counted(len(decl.params), 'argument')}", node)
 
         def missed(st, key):
             if key in table:                    # a row whose value is none

@@ -14,7 +14,7 @@ import attrs
 
 from gdl import ast as A
 from gdl.checker import checked_info
-from gdl.errors import CheckError, GdlError, RuleError
+from gdl.errors import CheckError, GdlError, RuleError, counted
 
 from ._actions import ActionInfo, ActionMixin
 from ._closures import _all_cards, _folded, _tuple_valued
@@ -638,7 +638,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         if s.name in self.rule_stack:
             raise self.error(f"rule {s.name} calls itself", s)
         if len(s.args) != len(decl.params):
-            raise self.error(f"rule {s.name} takes {len(decl.params)} arguments", s)
+            raise self.error(f"rule {s.name} takes {counted(len(decl.params), 'argument')}", s)
         if s.name not in self.rule_slots:
             self.rule_slots[s.name] = [self.new_frame() for _ in decl.params]
         slots = self.rule_slots[s.name]

@@ -29,7 +29,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import attrs
 
-from gdl.errors import GdlError
+from gdl.errors import GdlError, listed
 
 from ._compiler import CHANCE as CHANCE_NODE, DECIDE, END, SIMUL
 from ._keys import keyer
@@ -258,8 +258,8 @@ class _Walk:
             if first[0] != moves and len(self.mixed) < 5:
                 self.mixed.append(
                     f"{seat.name} cannot tell two states apart but has different moves in "
-                    f"them: {', '.join(m.text for m in first[0][:6])} / "
-                    f"{', '.join(m.text for m in moves[:6])}")
+                    f"them: {listed((m.text for m in first[0]), 6)} / "
+                    f"{listed((m.text for m in moves), 6)}")
 
     def add(self, state, key, depth, parent, step) -> int:
         sid = len(self.kind)

@@ -16,7 +16,7 @@ from random import Random
 from typing import List, Optional
 
 from gdl.ast import PlaceKind
-from gdl.errors import SOURCES, MoveError, RuleError, did_you_mean
+from gdl.errors import SOURCES, MoveError, RuleError, counted, did_you_mean, listed
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_joint, generated_pick, generated_plain, generated_step
@@ -544,13 +544,13 @@ class State:
         frame[info.me_slot] = seat
         try:
             if len(words) != len(info.params):
-                return f"{info.name} takes {len(info.params)} arguments: " + " ".join(
-                    name for name, _, _ in info.params)
+                return f"{info.name} takes {counted(len(info.params), 'argument')}: " + \
+                    " ".join(name for name, _, _ in info.params)
             for word, (name, slot, domain) in zip(words, info.params):
                 values = {text_of(v): v for v in domain(self)}
                 if word not in values:
                     return f"{word!r} is not a possible {name} here (possible: " \
-                           f"{', '.join(list(values)[:10])})"
+                           f"{listed(values, 10)})"
                 frame[slot] = values[word]
             for req, reason, span in info.requires:
                 if not req(self):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DDS, GERRY, ROOT
+from conftest import DDS, GERRY, ROOT, RULESETS
 from gdl.errors import GdlError
 
 pexpect = pytest.importorskip("pexpect")
@@ -334,6 +334,23 @@ def test_session_replay_names_the_forbidding_rule(tmp_path):
     assert stopped.number == 3 and stopped.step["move"] == "select cell[2,2]"
     line = line_of(GERRY, NOT_OPPONENTS)
     assert f"rule select, line {line}: require c != cell[2,2]" in stopped.reason
+
+
+def test_small_wording_a_seat_options_arguments_and_a_loaded_traces_banner(tmp_path):
+    script = "view p9\noptions\nwhy select\nwhy select cell[9,9]\n"
+    got = dict(replies(piped(GERRY, "--seed", "1", script=script), "gerry"))
+    assert got["view p9"] == ["error: no player 'p9'; the players are p1, p2"]  # not a move
+    assert got["why select"] == ["'select' is illegal: select takes 1 argument: c"]
+    assert got["why select cell[9,9]"][0].endswith(", ... (15 more))")
+    kuhn = RULESETS / "classics" / "kuhn_poker.gdl"
+    assert dict(replies(piped(kuhn, "--seed", "1", script="options\n"), "kuhn_poker"))[
+        "options"] == ["Kuhn poker has no options"]
+    from gdl._repl_session import Session
+    s = Session(str(GERRY), {"size": "3"}, seed=5)
+    s.play("1")
+    s.save(str(tmp_path / "t.json"))
+    out = piped(GERRY, "--trace", tmp_path / "t.json", script="")
+    assert out.splitlines()[0].endswith("seed 5, options size=3")   # the trace's, not a new one
 
 
 def test_redo_keeps_only_steps_that_go_on_from_the_game(tmp_path):

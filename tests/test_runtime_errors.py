@@ -95,7 +95,7 @@ def test_a_cell_off_the_grid_lists_the_possible_cells(gerry):
 def test_a_wrong_number_of_arguments_is_named(gerry):
     state = gerry_turn(gerry)
     err = move_error(state, "select")
-    assert "select takes 1 arguments: c" in str(err)
+    assert "select takes 1 argument: c" in str(err)
 
 
 def test_shuffle_numbers_out_of_range(dds):

@@ -36,6 +36,8 @@ except ImportError as err:          # the extra, not the engine: say how to get 
     raise ImportError(f"the PettingZoo environment needs PettingZoo, Gymnasium and NumPy "
                       f"({err}): install them with `pip install 'gdl[pettingzoo]'`") from err
 
+from gdl.errors import listed
+
 from .. import load
 from ._actions import ActionTable
 from ._encode import DEFAULT_SIZE, encode_view
@@ -141,7 +143,7 @@ class GdlAECEnv(AECEnv):
                 return m
         what = self.table.text(action) if 0 <= action < self.table.size else "no such action"
         raise ValueError(f"action {action} ({what}) is not legal for {seat.name}; legal: "
-                         f"{', '.join(f'{i} {m.text}' for i, m in legal[:10])}")
+                         f"{listed((f'{i} {m.text}' for i, m in legal), 10)}")
 
     # ------------------------------------------------------------------ seeing
     def observe(self, agent):

@@ -66,6 +66,8 @@ def cmd_run(args) -> int:
 def cmd_replay(args) -> int:
     from interpreter import load, read_trace, replay
     from interpreter.options import parse_set_args
+    if args.step is not None and args.step < 0:
+        raise OptionError(f"--step must be 0 or more steps, not {args.step}")
     trace = read_trace(args.trace)
     path = args.file or trace.get("game")
     if not path:

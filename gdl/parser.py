@@ -188,7 +188,7 @@ def parse_file(path) -> A.Ruleset:
     """Returns the AST of a ruleset file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")     # a byte-order mark is not text
     except OSError as err:
         raise GdlError(f"cannot read {p}: {err.strerror}") from None
     except UnicodeDecodeError:

@@ -23,11 +23,18 @@ def _key(decl):
     return getattr(decl, "name", None)
 
 
-def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0) -> A.Ruleset:
-    """Returns `ruleset` with its base merged in, or unchanged if it is not a variant."""
+def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0,
+                  chain: tuple = ()) -> A.Ruleset:
+    """Returns `ruleset` with its base merged in, or unchanged if it is not a variant.
+    `chain` holds the files of the variants above it, to name a cycle."""
     header = next((d for d in ruleset.decls if isinstance(d, A.VariantOf)), None)
     if header is None:
         return ruleset
+    here = Path(ruleset.path).resolve()
+    if here in chain:
+        names = [str(Path(p).name) for p in chain[chain.index(here):]] + [here.name]
+        raise GdlError(f"variants form a cycle: {' -> '.join(names)} (each a variant of "
+                       f"the next)", header.span, source=ruleset.source)
     if depth >= MAX_DEPTH:
         raise GdlError(f"variants nest deeper than {MAX_DEPTH} levels", header.span,
                        source=ruleset.source)
@@ -35,7 +42,7 @@ def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0) -> A.Ruleset:
     if not base_path.exists():
         raise GdlError(f"the base ruleset {header.path!r} of this variant does not exist "
                        f"(looked for {base_path})", header.span, source=ruleset.source)
-    base = merge_variant(parse_file(base_path), parse_file, depth + 1)
+    base = merge_variant(parse_file(base_path), parse_file, depth + 1, chain + (here,))
     overrides = [d for d in ruleset.decls if not isinstance(d, A.VariantOf)]
     by_key = {_key(d): d for d in overrides if _key(d) is not None}
     new_cards = [d for d in overrides if isinstance(d, A.CardsDecl)]

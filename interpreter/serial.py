@@ -328,7 +328,7 @@ def _check_options(game, options):
 def read_trace(path) -> Dict[str, Any]:
     """Returns a trace read from a .json file, or the first line of a .jsonl file."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:   # a byte-order mark is not JSON
             text = f.read()
     except OSError as err:
         raise TraceError(f"cannot read {path}: {err.strerror}") from None

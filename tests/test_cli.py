@@ -305,12 +305,32 @@ def test_a_killed_worker_is_a_one_line_error_with_status_4(command):
     (["bench", GERRY, "--seconds", "0"], "--seconds must be more than 0, not 0"),
     (["bench", GERRY, "--seconds", "-1"], "--seconds must be more than 0, not -1"),
     (["replay", "no-such-trace.jsonl"], "cannot read"),
+    (["replay", "no-such-trace.jsonl", "--step", "-1"], "--step must be 0 or more"),
     (["check", "no-such-file.gdl"], "cannot read"),
 ])
 def test_user_errors_exit_2(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == 2
     assert message in err and "Traceback" not in err
+
+
+def test_a_byte_order_mark_is_not_text(tmp_path, capsys):
+    # editors on Windows start UTF-8 files with one: it was a syntax error at 1:1
+    marked = tmp_path / "marked.gdl"
+    marked.write_text("\ufeff" + GERRY.read_text(encoding="utf-8"), encoding="utf-8")
+    trace = tmp_path / "t.json"
+    assert run(capsys, "run", marked, "--seed", 3, "--trace", trace)[0] == 0
+    trace.write_text("\ufeff" + trace.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = run(capsys, "replay", trace, "--step", 4)
+    assert code == 0 and "after 4 steps" in out, err
+
+
+def test_variants_that_are_variants_of_each_other_are_named_as_a_cycle(tmp_path, capsys):
+    (tmp_path / "a.gdl").write_text('variant of "b.gdl"\ngame "A"\n')
+    (tmp_path / "b.gdl").write_text('variant of "a.gdl"\ngame "B"\n')
+    code, out, err = run(capsys, "check", tmp_path / "a.gdl")
+    assert code == 2 and "variants form a cycle: a.gdl -> b.gdl -> a.gdl" in err
+    assert "a.gdl:1:1" in err and "nest deeper" not in err
 
 
 def test_bench_reports_rates(capsys):

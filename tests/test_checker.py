@@ -300,6 +300,23 @@ BAD = [
         id="unknown-function"),
     pytest.param("""
         players a, b
+        zone deck: stack
+        var n: int = 0
+        flow:
+            n = sum([1, 2])
+            win a
+        """, ["sum is written sum(item for x in xs if cond)", "not with a list"], 5, 9,
+        id="aggregate-given-a-list"),
+    pytest.param("""
+        players a, b
+        var n: int = 0
+        flow:
+            n = max([1, 2])
+            win a
+        """, ["max takes 2 arguments or more", "the greatest of a list is max(x for x in"],
+        4, 9, id="max-of-one-list"),
+    pytest.param("""
+        players a, b
         action pick(k: 1..3):
             secret j
             pass

@@ -358,6 +358,11 @@ class _NamePass:
             self.report.error(f"{node.func} is {article(sym.kind)}, not a function{hint}",
                               node.span)
             return
+        if node.func in AGGREGATES:         # `sum(xs)`: the form is `sum(x for x in xs)`
+            self.report.error(f"{node.func} is written {node.func}(item for x in xs if "
+                              f"cond), as in {node.func}(x for x in xs), not with a list "
+                              f"or a zone as its argument", node.span)
+            return
         pool = list(FUNCTIONS) + self.scope.names_of("def", "table")
         self.report.error(f"unknown function {node.func}", node.span,
                           suggestion=did_you_mean(node.func, pool))

@@ -292,6 +292,12 @@ class ExprTyper:
         if node.func in ("min", "max"):
             params = ("int",) * max(2, len(node.args))
         required = sum(1 for p in params if not p.endswith("?"))
+        if node.func in ("min", "max") and len(node.args) < 2:
+            most = "least" if node.func == "min" else "greatest"
+            self.error(f"{node.func} takes 2 arguments or more ({node.func}(a, b, ...)), not "
+                       f"{len(node.args)}; the {most} of a list is {node.func}(x for x in xs)",
+                       node.span)
+            return ANY
         if not required <= len(node.args) <= len(params):
             wanted = str(required) if required == len(params) else f"{required} or {len(params)}"
             self.error(f"{node.func} takes {wanted} argument{'s' if wanted != '1' else ''}, "

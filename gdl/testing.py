@@ -34,10 +34,13 @@ from .errors import GdlError, listed
 #: The laws every state of every game must keep.  `moves`: every deciding seat has legal
 #: moves, their texts are unique, stable and parse back; `chance`: listed probabilities
 #: are positive and sum to 1 and recorded outcomes read back; `views`: swapping two cards
-#: a seat cannot see changes neither its view nor its legal moves; `clone`, `json` and
+#: a seat cannot see changes neither its view nor its legal moves; `twins`: two cards
+#: alike in every attribute trading places (facings, who knows them) change no seat's
+#: view, no legal move and no key, now or after the same next move; `clone`, `json` and
 #: `replay`: copies, JSON snapshots and replayed traces give the same state; `returns`:
 #: one finite number per seat, zeros until the end; `invariants`: the ruleset's own.
-LAWS = ("moves", "chance", "views", "clone", "json", "replay", "returns", "invariants")
+LAWS = ("moves", "chance", "views", "twins", "clone", "json", "replay", "returns",
+        "invariants")
 
 #: Legal moves whose text is parsed back at each state (all of them when there are fewer).
 PARSE_SAMPLE = 40
@@ -288,19 +291,87 @@ def _unlike_pairs(cards, rng, n: int = 2) -> list:
     return pairs
 
 
-def swapped(state, a, b):
+def swapped(state, a, b, known: bool = False):
     """Returns a copy of `state` in which cards `a` and `b` have swapped places (and
-    facings): the position as a seat that sees neither card cannot tell it apart."""
+    facings): the position as a seat that sees neither card cannot tell it apart.  With
+    `known`, who knows each card goes with it (twins trading every part of their place)."""
+    from interpreter.values import card_order
     s = state.clone()
     za, zb = s.loc[a.id], s.loc[b.id]
     ia, ib = s.zones[za].index(a), s.zones[zb].index(b)
     s.zones[za][ia], s.zones[zb][ib] = b, a
     s.loc[a.id], s.loc[b.id] = zb, za
     s.up[a.id], s.up[b.id] = s.up[b.id], s.up[a.id]
+    if known:
+        s.known = [k & ~(1 << a.id | 1 << b.id) | (k >> a.id & 1) << b.id
+                   | (k >> b.id & 1) << a.id for k in s.known]
     for slot in {za, zb}:
-        if s.prog.is_set[slot]:                 # unordered zones keep card order
-            s.zones[slot].sort(key=lambda c: c.id)
+        if s.prog.is_set[slot]:                 # unordered zones keep the engine's order
+            s.zones[slot].sort(key=card_order)
     return s
+
+
+def _twins(seen, rng) -> Iterable[str]:
+    """Twins are told apart only by their places: a seat that could tell which of two
+    identical cards is where, or a move that took the one a seat knows and not the other
+    (the engine takes the one most seats know), would show here.  Keys are compared (a
+    key holds each card's kind, facing and who knows it, so equal keys make equal
+    views); the views only to say what differs.  The generator is left as it was found,
+    so that the law changes no other law's draws, nor the fuzzer's."""
+    if not seen.state.prog.has_twins:
+        return
+    kept = rng.getstate()
+    try:
+        yield from _twins_drawn(seen, rng)
+    finally:
+        rng.setstate(kept)
+
+
+def _twins_drawn(seen, rng) -> Iterable[str]:
+    state = seen.state
+    pair = _twin_pair(state, rng)
+    if pair is None:
+        return
+    a, b = pair
+    other = swapped(state, a, b, known=True)
+    what = f"twins {a.text} trade places (in {_where(state, a)} and {_where(state, b)})"
+    seats = state.game.seats
+    deciding = [p for p in state.to_move() if seen.moves(p)]
+    if not deciding:
+        return
+    mover = deciding[rng.randrange(len(deciding))]
+    texts = seen.moves(mover)
+    if [m.text for m in other.legal_moves(mover)] != texts:
+        yield f"{mover.name}'s legal moves change when {what}"
+        return
+    text = texts[rng.randrange(len(texts))]
+    after = state.clone()
+    try:
+        after.apply(text, mover)
+        other.apply(text, mover)
+    except GdlError:
+        return                                  # the rules' own error: not this law's
+    if other.key() != after.key():          # equal keys make equal views: looked at only
+        seat = next((q for q in seats if other.view(q) != after.view(q)), None)  # if not
+        yield (f"after {mover.name}: {text}, the state differs as {what}" + (
+            f"; {seat.name}'s view:\n{_diff(after.view(seat), other.view(seat))}"
+            if seat is not None else " (its key, not a seat's view)"))
+
+
+def _twin_pair(state, rng):
+    """Returns two twins of the kind of a card drawn with `rng` (a few tries), or None."""
+    cards = state.prog.cards
+    for _ in range(8):
+        kind = cards[rng.randrange(len(cards))].kind
+        twins = [c for c in cards if c.kind == kind]
+        if len(twins) > 1:
+            i, j = rng.sample(range(len(twins)), 2)
+            return twins[i], twins[j]
+    return None
+
+
+def _where(state, card) -> str:
+    return state.prog.zones[state.loc[card.id]].text
 
 
 def _diff(before: str, after: str) -> str:
@@ -373,8 +444,9 @@ def _invariants(seen, rng) -> Iterable[str]:
         yield f"the ruleset's invariant {name!r} does not hold"
 
 
-_LAWS = {"moves": _moves, "chance": _chance, "views": _views, "clone": _clone, "json": _json,
-         "replay": _replay, "returns": _returns, "invariants": _invariants}
+_LAWS = {"moves": _moves, "chance": _chance, "views": _views, "twins": _twins,
+         "clone": _clone, "json": _json, "replay": _replay, "returns": _returns,
+         "invariants": _invariants}
 
 
 # ---------------------------------------------------------------------------- seeded runs

@@ -28,7 +28,7 @@ from ._keys import header
 
 #: Laws of `gdl.testing` checked now and then during play (the ruleset's invariants are
 #: checked after every step anyway; `replay` is checked at the end of some playthroughs).
-LIGHT_LAWS = ("moves", "chance", "returns", "views", "clone", "json")
+LIGHT_LAWS = ("moves", "chance", "returns", "views", "twins", "clone", "json")
 #: How many new coverage start points a playthrough may pick from (the most recent).
 CORPUS_LIMIT = 200
 #: A counter is a whole-number variable that goes up by one at least this often in a

@@ -39,8 +39,8 @@ RECORDED_ENUMERATION = 10_318_100
 #: the twenty-eighth round
 RECORDED_FUZZ = {
     ("gerry.gdl", 5): 2_042_818,
-    ("double_dealing_shuffle.gdl", 5): 2_943_770,
-    ("double_down.gdl", 5): 2_252_977,
+    ("double_dealing_shuffle.gdl", 5): 3_035_520,
+    ("double_down.gdl", 5): 2_321_287,
     ("evil_deal.gdl", 2): 3_668_671,
     ("pescetti.gdl", 5): 133_465,
 }

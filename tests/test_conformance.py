@@ -307,6 +307,55 @@ def test_twins_trading_places_change_nothing_in_games_that_name_none(tmp_path):
         check_game(game, seeds=range(6), laws=["twins"], undo=False)
 
 
+def test_every_broken_invariant_is_named_even_where_one_cannot_be_worked_out(tmp_path):
+    game = _variant(tmp_path, "classics/kuhn_poker.gdl", '''
+invariant raises "cannot be worked out: a division by zero":
+    put[p1] / (put[p2] - put[p2]) == 0
+invariant small_pot "false after a bet and a call":
+    put[p1] + put[p2] <= 3
+''')
+    with pytest.raises(LawBroken) as caught:
+        check_game(game, seeds=[4], laws=["invariants"])
+    text = str(caught.value)
+    assert "invariant 'raises' cannot be worked out here" in text and "division by zero" in text
+    state = game.new_state(4)
+    state.apply(state.chance_outcomes()[0][0])
+    state.apply(state.chance_outcomes()[0][0])
+    state.apply("bet", "p1")
+    state.apply("bet", "p2")
+    problems = law_problems(state, ["invariants"])
+    assert len(problems) == 2 and "'small_pot' does not hold" in problems[1]
+
+
+def test_a_laws_failure_carries_the_trace_that_replays_it(tmp_path):
+    from interpreter import replay
+    game = _variant(tmp_path, "classics/kuhn_poker.gdl", '''
+invariant small_pot "a false claim: the pot never holds more than 3 chips":
+    put[p1] + put[p2] <= 3
+''')
+    for seed in range(40):
+        try:
+            check_game(game, seeds=[seed], laws=["invariants"])
+        except LawBroken as err:
+            back = replay(game, err.trace)
+            assert back.failed_invariants() == ["small_pot"]
+            assert f"{len(err.trace['steps'])} steps:" in str(err)
+            return
+    pytest.fail("no seed bet and called")
+
+
+def test_a_rule_error_in_a_step_a_law_tries_on_a_copy_is_not_that_laws_failure(tmp_path):
+    game = _variant(tmp_path, "classics/kuhn_poker.gdl", '''
+action bet():
+    fail "no betting today"
+''')
+    state = game.new_state()
+    state.apply(state.chance_outcomes()[0][0])
+    state.apply(state.chance_outcomes()[0][0])
+    assert all(law_problems(state, ["clone"], random.Random(seed)) == []
+               for seed in range(12))       # half the seeds bet on the copy
+
+
 def test_a_rule_error_ends_a_playthrough_and_is_kept(tmp_path):
     game = _variant(tmp_path, "classics/kuhn_poker.gdl", '''
 action bet():

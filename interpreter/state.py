@@ -674,6 +674,10 @@ class State:
             elif type(move) is not Move:
                 raise _not_a_move(move, seat)
             return self._decided(node[1], seat, move.action, move.args, move._text or move.text)
+        if player is None and len(node[2]) - len(node[3]) > 1:
+            waiting = [p.name for p in node[2] if p not in node[3]]
+            raise MoveError(f"{', '.join(waiting)} are each to commit a move here: name the "
+                            f"seat, as apply(move, {waiting[0]!r})")
         seat = self._seat(player)
         if seat not in node[2] or seat in node[3]:            # not among `to_move()`
             raise MoveError(f"{seat.name} has already committed a move or is not deciding")

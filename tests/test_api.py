@@ -628,6 +628,21 @@ def test_a_chance_outcome_applied_where_a_seat_decides_is_a_move_error():
         state.apply(outcome)
 
 
+def test_apply_without_a_seat_where_several_are_to_commit_asks_for_one():
+    # it committed the move for the first seat still to commit, whoever it was meant for
+    from gdl.errors import MoveError
+    state = game_of("dds-small").new_state(0)
+    assert state.is_simultaneous()
+    move = state.legal_moves("p2")[-1]
+    with pytest.raises(MoveError, match="p1, p2 are each to commit a move here: name the "
+                                        "seat, as apply\\(move, 'p1'\\)"):
+        state.apply(move)
+    assert state.committed() == []
+    state.apply(move, "p2")
+    state.apply(move.text)                  # one seat left: it is that seat's
+    assert not state.is_simultaneous() or state.committed() == []
+
+
 def test_sees_and_unseen_take_seat_names_and_card_texts():
     game = game_of("gerry")
     state = game.new_state(0)

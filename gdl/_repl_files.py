@@ -5,11 +5,12 @@
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Optional
 
 from ._repl_input import command
 from ._repl_render import columns
-from ._repl_session import ReplError
+from ._repl_session import Halted, ReplError
 from .errors import GdlError
 
 
@@ -35,25 +36,40 @@ class FileCommands:
                                      f"the file's default applies"))
         self.say(f"reloaded {s.path}: replayed {replayed} of {total} steps")
         self._warn_clashes()
+        self.say_notes()
         if stopped:
-            self.say(self.paint.error(stopped.describe(total)))
+            self.say(self.paint.error(self.stopped_text(stopped)))
             self.say(self.paint.note("the steps from there on wait in `redo`"))
-        self.say(self.paint.status(self.status_line()))
+        self._played_on()
+
+    def _played_on(self) -> None:
+        """After new rules or a loaded trace: where no undone step waits, chance and the
+        agents act until you must, as after a move; then the state is said."""
+        shown = [] if self.session.redo_steps else self.session.advance()
+        self.show_steps(shown)
+        if not self.session.state.is_terminal() or not shown:
+            self.say(self.paint.status(self.status_line()))
 
     @command("set NAME=VALUE ...", "restart the game with changed options",
              "The new game starts from the beginning with the same seed, on the rules as\n"
              "last read (`reload` re-reads the file).  `NAME=` with no value goes back to\n"
-             "the file's default.  `set` alone lists the options (as `options` does).")
+             "the file's default; a value with spaces is quoted or simply written out\n"
+             "(`set ages=8 35 41 70`).  `set` alone lists the options (as `options` does).")
     def cmd_set(self, arg: str) -> None:
-        from interpreter.options import parse_set_args
         if not arg:
             self.cmd_options("")
             return
-        changes = parse_set_args(re.sub(r"\s*=\s*", "=", arg).split())
-        shown = self.session.set_options(changes)
+        changes = _set_items(arg)
         done = ", ".join(f"{k}={v}" if v else f"{k} at its default"
                          for k, v in changes.items())
+        try:
+            shown = self.session.set_options(changes)
+        except Halted:
+            self.say(f"restarted with {done} (seed {self.session.seed})")
+            self.say_notes()
+            raise
         self.say(f"restarted with {done} (seed {self.session.seed})")
+        self.say_notes()
         if self.session.file_changed():
             self.say(self.paint.note(f"note: {self.session.path} has changed since it was "
                                      f"read; these are the rules as last read (`reload` "
@@ -101,12 +117,14 @@ class FileCommands:
         self.loaded(arg, self.session.load_trace(arg, extra))
 
     def loaded(self, path: str, done) -> None:
-        """Says what loading a trace did (`Session.load_trace`'s Replayed)."""
+        """Says what loading a trace did (`Session.load_trace`'s Replayed), then plays
+        on as after a move."""
         replayed, total, stopped, _ = done
         self.say(f"loaded {path}: replayed {replayed} of {total} steps")
+        self.say_notes()
         if stopped:
-            self.say(self.paint.error(stopped.describe(total)))
-        self.say(self.paint.status(self.status_line()))
+            self.say(self.paint.error(self.stopped_text(stopped)))
+        self._played_on()
 
     @command("eval EXPR", "evaluate a gdl expression in the current state",
              "E.g. `eval count(deck[p1])`.  The expression is gdl, never Python; it sees the\n"
@@ -133,6 +151,27 @@ class FileCommands:
         elif arg:
             raise ReplError(f"symbols takes on or off, not {arg!r}")
         self.say(f"symbols {'on' if self.symbols else 'off'}")
+
+
+def _set_items(arg: str) -> dict:
+    """Returns {name: value text} from `set`'s words: NAME=VALUE, a value quoted or
+    written out over several words (a word without `=` goes on the value before it)."""
+    try:
+        words = shlex.split(re.sub(r"\s*=\s*", "=", arg))
+    except ValueError as err:                   # an unclosed quote
+        raise ReplError(f"set cannot read {arg!r}: {err}") from None
+    out: dict = {}
+    last = None
+    for word in words:
+        name, sep, value = word.partition("=")
+        if sep and name:
+            out[name] = value
+            last = name
+        elif last is not None:
+            out[last] = f"{out[last]} {word}"
+        else:
+            raise ReplError(f"set takes NAME=VALUE, not {word!r}")
+    return out
 
 
 def _type_text(t) -> str:

@@ -17,7 +17,7 @@ import threading
 from contextlib import contextmanager
 from typing import Dict, List, NamedTuple, Optional
 
-from .errors import GdlError, MoveError, OptionError, TraceError, did_you_mean
+from .errors import GdlError, MoveError, OptionError, TraceError, counted, did_you_mean
 
 #: A step of a trace: {"player": name, "move": text} or {"chance": text, "kind", "data"}.
 Step = dict
@@ -41,6 +41,15 @@ class Shown(NamedTuple):
     text: str
 
 
+class Halted(Exception):
+    """Steps were made, then the next one failed: the REPL shows `shown`, then `error`
+    (the steps are kept; the error is the rules', or a recorded step's)."""
+
+    def __init__(self, shown: List["Shown"], error: GdlError):
+        super().__init__(error.message)
+        self.shown, self.error = shown, error
+
+
 class Replayed(NamedTuple):
     """What a replay onto new rules or a loaded trace did: steps replayed of the total,
     where it stopped (None if it did not), and the option overrides dropped because
@@ -59,15 +68,30 @@ class Stopped(NamedTuple):
     step: Step
     reason: str
 
-    def describe(self, total: int) -> str:
-        return f"stopped before step {self.number} of {total} ({step_text(self.step)}): " \
-               f"{self.reason}"
+    def describe(self, total: int, seat=None) -> str:
+        """Says where and why, the step as `seat` may know it (None: all of it)."""
+        return f"stopped before step {self.number} of {total} " \
+               f"({step_text(self.step, seat, SHORT_CHANCE)}): {self.reason}"
 
 
-def step_text(step: Step) -> str:
-    """Returns a step as `p1: move text` or `chance: outcome text`."""
+#: A chance outcome's text is cut to this many characters in a one-line message.
+SHORT_CHANCE = 60
+
+
+def step_text(step: Step, seat=None, most: Optional[int] = None) -> str:
+    """Returns a step as `p1: move text` or `chance: outcome text`.  For a step not made
+    (no seat has seen it), as `seat` may know it: another seat's arguments and chance's
+    outcome hidden (`shuffle deck`, `random ?`, `p2: shuffle_packet ...`); `most` cuts a
+    long outcome."""
     if "chance" in step:
-        return f"chance: {step['chance']}"
+        text = step["chance"]
+        if seat is not None:
+            text = text.split(":", 1)[0] if ":" in text else text.split(" ", 1)[0] + " ?"
+        if most is not None and len(text) > most:
+            text = text[:most] + "..."
+        return f"chance: {text}"
+    if seat is not None and step["player"] != seat.name and " " in step["move"]:
+        return f"{step['player']}: {step['move'].split(' ', 1)[0]} ..."
     return f"{step['player']}: {step['move']}"
 
 
@@ -126,6 +150,8 @@ class Session:
             else None
         self.chance_manual = False
         self.interrupted = False
+        self.made = 0                   # steps the last `advance` made
+        self.notes: List[str] = []      # what a change of rules did to `as` and agents
         self.redo_steps: List[Step] = []
         #: The automatic steps of the first game (chance, agents), for the REPL to show.
         self.opening = self.restart()
@@ -215,9 +241,12 @@ class Session:
         """Makes a move given by its text, or by its number in `legal_moves`; returns the
         steps made, then the automatic steps that follow (agents, chance)."""
         seat = seat or self.current_seat()
-        if seat is None:
+        if seat is None or self.state.is_terminal() or self.state.is_chance():
             raise MoveError("the game is over" if self.state.is_terminal() else
                             "chance acts now: `chance draw`, or `chance` to pick an outcome")
+        if seat not in self.state.to_move():
+            raise MoveError(f"{seat.name} is not to move now (to move: "
+                            f"{', '.join(p.name for p in self.state.to_move())})")
         text = " ".join(text.split())
         if text.isdigit():
             moves = self.state.legal_moves(seat)
@@ -228,7 +257,17 @@ class Session:
             text = moves[n - 1].text
         shown = self._apply({"player": seat.name, "move": text})
         self.redo_steps = []                    # a move made afresh: the agents act anew
-        return shown + self.advance()
+        return self._then_advance(shown)
+
+    def _then_advance(self, shown: List[Shown]) -> List[Shown]:
+        """`shown` (steps just made), then what `advance` makes; if that fails, Halted
+        with every step made."""
+        try:
+            return shown + self.advance()
+        except Halted as halted:
+            raise Halted(shown + halted.shown, halted.error) from None
+        except GdlError as err:
+            raise Halted(shown, err) from None
 
     def chance_outcomes(self):
         """Returns [(outcome, probability)], or None when there are too many to list."""
@@ -253,24 +292,33 @@ class Session:
             outcome = outcomes[number - 1][0]
         shown = self._apply(_chance_step(outcome))
         self.redo_steps = []
-        return shown + self.advance()
+        return self._then_advance(shown)
 
     def advance(self, limit: Optional[int] = None, everyone: bool = False) -> List[Shown]:
         """Lets chance (unless manual) and the agents act until the user must; with
         `everyone`, every seat without an agent plays at random and chance is always
-        drawn.  Stops after `limit` steps."""
+        drawn.  Stops after `limit` steps (a commit at a simultaneous decision is one,
+        shown only when the last seat's resolves it); `made` counts them.  A step that
+        fails raises Halted with the steps made before it (or its error, if none)."""
         shown: List[Shown] = []
         self.interrupted = False
+        self.made = 0
         try:
             with self._ctrl_c_noted():
-                while not self.state.is_terminal() and len(shown) < (limit or MAX_AUTO_STEPS):
-                    made = self._auto_step(everyone)
-                    if made is None or self.interrupted:
-                        shown += made or []
+                while not self.state.is_terminal() and self.made < (limit or MAX_AUTO_STEPS):
+                    step = self._auto_step(everyone)
+                    if step is None:
                         break
-                    shown += made
+                    self.made += 1
+                    shown += step
+                    if self.interrupted:
+                        break
         except KeyboardInterrupt:               # a second Ctrl-C: keep the steps made so far
             self.interrupted = True
+        except GdlError as err:
+            if self.made:
+                raise Halted(shown, err) from None
+            raise
         return shown
 
     @contextmanager
@@ -340,7 +388,8 @@ class Session:
         if n < 1:
             raise ReplError("undo takes a positive number of steps")
         if n > len(steps):
-            raise ReplError(f"cannot undo {n} steps: {len(steps)} were made")
+            raise ReplError(f"cannot undo {counted(n, 'step')}: "
+                            f"{len(steps)} {'was' if len(steps) == 1 else 'were'} made")
         target = len(steps) - n
         idle = self._idle_points(steps[:target])
         while target > 0 and not idle[target]:
@@ -365,12 +414,17 @@ class Session:
         if not self.redo_steps:
             raise ReplError("nothing to redo")
         shown: List[Shown] = []
-        for _ in range(n):
-            if not self.redo_steps:
-                break
-            shown += self._redo_one()
-            while self.redo_steps and not self.idle():
+        try:
+            for _ in range(n):
+                if not self.redo_steps:
+                    break
                 shown += self._redo_one()
+                while self.redo_steps and not self.idle():
+                    shown += self._redo_one()
+        except ReplError as err:
+            if shown:
+                raise Halted(shown, err) from None
+            raise
         return shown
 
     def _redo_one(self) -> List[Shown]:
@@ -379,7 +433,8 @@ class Session:
             return self._apply(step)            # which takes it off the queue
         except GdlError as err:
             why = Stopped(self.step_count() + 1, step, why_not(self.state, step, err))
-            raise ReplError(why.describe(self.step_count() + len(self.redo_steps))) from None
+            raise ReplError(why.describe(self.step_count() + len(self.redo_steps),
+                                         self.observer)) from None
 
     def back_to(self, k: int) -> Optional[Stopped]:
         """Goes to the state after the first `k` steps (forward into undone steps too)."""
@@ -415,14 +470,39 @@ class Session:
                 else:
                     overrides[name] = value
             game = Game(ruleset, overrides)
+            game.new_state(self.seed)           # the setup: a rule error keeps the old game
         except OptionError as err:
             if self.file_changed():
                 raise OptionError(f"{err.message}: these are the rules as last read, "
                                   f"and the file has changed since (`reload` reads it)"
                                   ) from None
             raise
-        self.game, self.overrides = game, overrides
+        self.overrides = overrides
+        self._take(game)
         return self.restart()
+
+    def _take(self, game) -> None:
+        """Plays on with `game`: the `as` seat and the agents follow the seats by name and
+        number; one the new rules do not have is let go, with a note in `notes`."""
+        self.game = game
+        if self.observer is not None:
+            seat = next((p for p in game.seats if p.name == self.observer.name), None)
+            if seat is None:
+                self.notes.append(f"the rules have no seat {self.observer.name} now: "
+                                  f"viewing as all")
+            self.observer = seat
+        gone = sorted(i for i in self.agents if i >= len(game.seats))
+        if gone:
+            which = ", ".join(str(i + 1) for i in gone)
+            self.notes.append(f"the rules have {len(game.seats)} seats now: " + (
+                f"the agent of seat {which} is let go" if len(gone) == 1 else
+                f"the agents of seats {which} are let go"))
+            self.agents = {i: a for i, a in self.agents.items() if i < len(game.seats)}
+
+    def take_notes(self) -> List[str]:
+        """Returns the notes of the last change of rules, and forgets them."""
+        notes, self.notes = self.notes, []
+        return notes
 
     def file_changed(self) -> bool:
         """Returns whether the ruleset file changed since the rules were read."""
@@ -439,8 +519,8 @@ class Session:
         game = Game(ruleset, overrides)
         steps = self.steps()
         state, stopped = self._replay(game, steps)
-        self.game, self.state, self.overrides, self.read_at = game, state, overrides, read_at
-        self.agents = {i: a for i, a in self.agents.items() if i < len(game.seats)}
+        self.state, self.overrides, self.read_at = state, overrides, read_at
+        self._take(game)
         self.redo_steps = (steps[stopped.number - 1:] if stopped else []) + self.redo_steps
         return Replayed(stopped.number - 1 if stopped else len(steps), len(steps), stopped,
                         tuple(dropped))
@@ -472,10 +552,12 @@ class Session:
         other = trace.get("game")
         if stopped and stopped.number == 1 and isinstance(other, str) and \
                 not _same_file(other, self.path):
+            shown = step_text(stopped.step, self.observer, SHORT_CHANCE)
             raise TraceError(f"{path} is a trace of {other}, not of {self.path}, and its "
-                             f"first step does not apply here ({step_text(stopped.step)}: "
-                             f"{stopped.reason}); the game is left as it was")
-        self.game, self.state, self.overrides = game, state, overrides
+                             f"first step does not apply here ({shown}: {stopped.reason}): "
+                             f"nothing was loaded")
+        self.state, self.overrides = state, overrides
+        self._take(game)
         self.seed = seed if seed is not None else self.seed
         self.rng = random.Random(self.seed)
         self.redo_steps = steps[stopped.number - 1:] if stopped else []

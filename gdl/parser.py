@@ -72,7 +72,9 @@ _NO_SUCH_STATEMENT = {
 }
 
 
-def _syntax_error(err: UnexpectedInput, path: str, text: str) -> GdlSyntaxError:
+def _syntax_error(err: UnexpectedInput, path: str, text: str,
+                  whole: str = "file") -> GdlSyntaxError:
+    """The error of lark's `err` in `text`; `whole` names what ended too soon."""
     lark = _lark()
     line, col = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken)
@@ -80,7 +82,7 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str) -> GdlSyntaxError:
         line = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
         col = len(text.splitlines()[-1]) + 1 if text.splitlines() else 1
         expected = _expected_text(lark, getattr(err, "expected", ()) or ())
-        return GdlSyntaxError("the file ends in the middle of a construct",
+        return GdlSyntaxError(f"the {whole} ends in the middle of a construct",
                               Span(path, line, col), source=text, expected=expected)
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
@@ -175,7 +177,7 @@ def parse_expression(text: str, path: str = "<expression>"):
     try:
         tree = _lark().parse(text.strip(), start="expr")
     except UnexpectedInput as err:
-        raise _syntax_error(err, path, text) from None
+        raise _syntax_error(err, path, text, "expression") from None
     try:
         return ToAst(path).transform(tree)
     except VisitError as err:

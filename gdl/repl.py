@@ -26,8 +26,9 @@ from ._repl_input import ALIASES, COMMANDS, Quit, command, piped_reader, plain_r
     prompt_toolkit_reader
 from ._repl_render import Painter, one_line, terminal_allows_colour, terminal_allows_symbols
 from . import _repl_session
-from ._repl_session import ReplError, Session, Shown, parse_agent_spec, seat_of, step_text
-from .errors import GdlError, MoveError, did_you_mean
+from ._repl_session import Halted, ReplError, Session, Shown, parse_agent_spec, seat_of, \
+    step_text
+from .errors import GdlError, MoveError, counted, did_you_mean
 
 #: Steps announced at once beyond this many are shortened to their first and last ones.
 MAX_SHOWN_STEPS = 40
@@ -72,7 +73,8 @@ class Repl(FileCommands):
             shown = head + [None] + tail
         for item in shown:
             if item is None:
-                self.say(self.paint.note(f"      ... {skipped} more steps (`log` shows all)"))
+                self.say(self.paint.note(f"      ... {counted(skipped, 'more step')} "
+                                         f"(`log` shows all)"))
             else:
                 self.say(self.paint.step(*item))
         if shown and self.session.state.is_terminal():
@@ -138,10 +140,17 @@ class Repl(FileCommands):
     def handle(self, line: str) -> None:
         """Runs one line: a command, a move (text or number), or `SEAT: move`.  User errors
         print one line; raises Quit to leave."""
+        self.guarded(self._dispatch, line)
+
+    def guarded(self, fn, *args) -> None:
+        """Runs `fn(*args)`, saying any user error in one line (Quit passes through)."""
         try:
-            self._dispatch(line)
+            fn(*args)
         except Quit:
             raise
+        except Halted as halted:                # steps made, then one failed: both shown
+            self.show_steps(halted.shown)
+            self.say(self.paint.error(one_line(halted.error)))
         except GdlError as err:
             self.say(self.paint.error(one_line(err)))
         except KeyboardInterrupt:
@@ -158,18 +167,21 @@ class Repl(FileCommands):
         line = line.strip()
         if not line or line.startswith("#"):
             return
-        word, _, rest = line.partition(" ")
+        word, rest = (line.split(None, 1) + [""])[:2]
         forced = word.startswith(":")
         name = ALIASES.get(word.lstrip(":").lower(), word.lstrip(":").lower())
         actions = self.action_names()
         if name in COMMANDS and not (word in actions and self._is_move(line)):
             after = rest.split()
             if name == "play" and word in actions and not forced and after and \
-                    after[0] not in actions and not rest.strip().isdigit():
-                # `play 10D` where `play` is an action: the command would read `10D` as a
-                # move; the line is that action's move, not legal now: say why
+                    after[0] not in actions and not self._move_number(rest):
+                # `play 10D` (or `play 22`, no move's number) where `play` is an action:
+                # the command would read it as a move; it is that action's move, not
+                # legal now: say why
                 self.cmd_play(line)
                 return
+            if rest and " " not in COMMANDS[name].usage:
+                raise ReplError(f"{name} takes nothing after it, not {rest.strip()!r}")
             COMMANDS[name].run(self, rest.strip())
             return
         if forced:
@@ -250,6 +262,13 @@ class Repl(FileCommands):
             self._check_word(text)
         self.show_steps(s.play(text, seat))
 
+    def _move_number(self, text: str) -> bool:
+        """Returns whether `text` is the number of a legal move of the seat to move."""
+        text = text.strip()
+        seat = self.session.current_seat()
+        return text.isdigit() and seat is not None and \
+            1 <= int(text) <= len(self.session.legal_moves(seat))
+
     def _is_move(self, line: str) -> bool:
         """Returns whether a line is exactly a legal move of the seat to move (such a line
         is played even when its action has the name of a command)."""
@@ -290,8 +309,11 @@ class Repl(FileCommands):
         if seat not in state.to_move():
             self.say(f"{seat.name} is not to move now")
             return
-        moves = s.legal_moves(seat) if text.isdigit() else []
-        if 1 <= len(moves) and 1 <= int(text) <= len(moves):
+        if text.isdigit():
+            moves = s.legal_moves(seat)
+            if not 1 <= int(text) <= len(moves):
+                raise ReplError(f"there is no move {text}: {seat.name} has "
+                                f"{counted(len(moves), 'move')} (`moves` lists them)")
             text = moves[int(text) - 1].text
         reason = state.why_illegal(" ".join(text.split()), seat)
         if reason is None:
@@ -318,9 +340,8 @@ class Repl(FileCommands):
         if not arg.strip().isdigit():
             raise ReplError("back-to takes a step number (as `log` numbers them; 0 is the start)")
         stopped = self.session.back_to(int(arg))
-        total = self.session.step_count() + len(self.session.redo_steps)
         if stopped:
-            self.say(self.paint.error(stopped.describe(total)))
+            self.say(self.paint.error(self.stopped_text(stopped)))
         self.say(f"at step {self.session.step_count()} ({self.status_line()}); "
                  f"`redo` goes forward")
 
@@ -333,11 +354,11 @@ class Repl(FileCommands):
         self.show_steps(shown)
         if self.session.interrupted:
             self.say(self.paint.error(f"interrupted at step {self.session.step_count()}"))
-        elif not shown:
+        elif not self.session.made:
             self.say("nothing to play: " + self.status_line())
-        elif limit is None and len(shown) >= _repl_session.MAX_AUTO_STEPS and \
+        elif limit is None and self.session.made >= _repl_session.MAX_AUTO_STEPS and \
                 not self.session.state.is_terminal():
-            self.say(f"stopped after {len(shown):,} steps, and the game is not over "
+            self.say(f"stopped after {self.session.made:,} steps, and the game is not over "
                      f"(a game that may never end?): `auto` again goes on")
 
     @command("chance [N|draw|manual|auto]", "list, pick or draw chance outcomes; manual/auto",
@@ -439,6 +460,17 @@ class Repl(FileCommands):
         raise Quit()
 
     # ------------------------------------------------------------------ helpers
+    def stopped_text(self, stopped) -> str:
+        """Where and why a replay stopped, the step as the `as` seat may know it, of the
+        steps made and waiting in `redo`."""
+        s = self.session
+        return stopped.describe(s.step_count() + len(s.redo_steps), s.observer)
+
+    def say_notes(self) -> None:
+        """Says what a change of rules did to the `as` seat and the agents."""
+        for note in self.session.take_notes():
+            self.say(self.paint.note("note: " + note))
+
     def _seat_or_all(self, text: str):
         return None if text.strip().lower() in ("all", "*") else seat_of(self.session.game,
                                                                             text.strip())
@@ -478,7 +510,7 @@ def run_repl(args) -> int:
     if getattr(args, "trace", None):
         done = session.load_trace(args.trace, overrides)
         repl.banner()                       # with the trace's seed and options
-        repl.loaded(args.trace, done)
+        repl.guarded(repl.loaded, args.trace, done)
     else:
         repl.banner()
         repl.show_steps(session.opening)

@@ -1122,7 +1122,7 @@ class State:
         # the ids' types and bounds checked by passes in C, and the ids sorted as they
         # are: a replay reads a whole deck's order at every shuffle
         cards = self.prog.cards
-        if not (_INT_TYPES.issuperset(map(type, data))
+        if type(data) not in (tuple, list) or not (_INT_TYPES.issuperset(map(type, data))
                 and (not data or 0 <= min(data) and max(data) < len(cards))):
             raise MoveError("the recorded shuffle names cards this game does not have")
         if sorted(data) != sorted([c.id for c in self.zones[node[2]]]):

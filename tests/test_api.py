@@ -643,6 +643,15 @@ def test_apply_without_a_seat_where_several_are_to_commit_asks_for_one():
     assert not state.is_simultaneous() or state.committed() == []
 
 
+def test_a_recorded_shuffle_that_is_not_a_list_of_cards_is_a_move_error():
+    # a trace edited by hand: the shuffle's data a number or null was a TypeError
+    from gdl.errors import MoveError
+    state = game_of("gerry").new_state(0)
+    for data in (5, None, "5", [1.5]):
+        with pytest.raises(MoveError, match="the recorded shuffle names cards"):
+            state.outcome_from_data("shuffle", data)
+
+
 def test_sees_and_unseen_take_seat_names_and_card_texts():
     game = game_of("gerry")
     state = game.new_state(0)

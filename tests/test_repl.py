@@ -432,10 +432,117 @@ def test_a_trace_of_another_game_leaves_the_session_as_it_was(tmp_path):
     other.save(str(tmp_path / "dds.json"))
     s = Session(str(GERRY), {}, seed=7)
     s.play("select cell[1,1]")
-    with pytest.raises(GdlError, match="is a trace of .*double_dealing_shuffle.gdl.*left "
-                                       "as it was"):
+    with pytest.raises(GdlError, match="is a trace of .*double_dealing_shuffle.gdl.*: "
+                                       "nothing was loaded"):
         s.load_trace(str(tmp_path / "dds.json"))
     assert s.step_count() == 3 and s.seed == 7
+
+
+DOUBLE_DOWN = RULESETS / "double_down.gdl"
+#: Adds until the total passes 9, which the rules refuse.
+TOO_BIG = """game "Inv"
+players p1, p2
+var total: int = 0
+action add(n: 1..3):
+    total += n
+    if total > 9:
+        fail "too big"
+flow:
+    repeat 10:
+        choose p1: add
+        choose p2: add
+    end game
+returns(p) = 0
+"""
+
+
+def test_options_that_fail_the_setup_keep_the_old_game():
+    from gdl._repl_session import Session
+    s = Session(str(DOUBLE_DOWN), {}, seed=2)
+    s.play("1")
+    with pytest.raises(GdlError, match="the deck has 1 cards"):
+        s.set_options({"deck": "1:1"})      # a text option the setup cannot deal from
+    assert s.overrides == {} and s.step_count() == 2
+    assert s.undo() == 1                    # the session goes on, not stuck on the error
+
+
+def test_the_as_seat_and_agents_follow_the_seats_a_change_of_rules_leaves():
+    from gdl._repl_session import Session
+    s = Session(str(DOUBLE_DOWN), {}, seed=2, agents="p4=random", as_player="p4")
+    s.set_options({"players": "3"})
+    assert s.observer is None and s.agents == {}
+    assert s.take_notes() == ["the rules have no seat p4 now: viewing as all",
+                              "the rules have 3 seats now: the agent of seat 4 is let go"]
+    s.play("1")                             # the game goes on, viewed by all
+    s.set_options({"players": "4"})
+    assert s.agents == {} and s.take_notes() == []
+
+
+def test_a_step_not_made_is_told_as_the_as_seat_may_know_it():
+    from gdl._repl_session import Stopped, step_text
+    from interpreter import load
+    p1 = load(str(GERRY)).seats[0]
+    shuffle = {"chance": "shuffle stock: " + "10C " * 40, "kind": "shuffle", "data": []}
+    assert step_text(shuffle, p1) == "chance: shuffle stock"
+    assert step_text({"chance": "random Q", "kind": "random", "data": 1}, p1) == \
+        "chance: random ?"
+    assert step_text({"player": "p2", "move": "shuffle_packet 3 1"}, p1) == \
+        "p2: shuffle_packet ..."
+    assert step_text({"player": "p1", "move": "select cell[1,1]"}, p1) == \
+        "p1: select cell[1,1]"
+    told = Stopped(4, shuffle, "no such card").describe(9)     # all-seeing, cut short
+    assert told.startswith("stopped before step 4 of 9 (chance: shuffle stock: 10C 10C")
+    assert "...): no such card" in told and len(told) < 120
+
+
+def test_steps_made_before_a_rule_error_are_shown_with_it(tmp_path):
+    (tmp_path / "inv.gdl").write_text(TOO_BIG, encoding="utf-8")
+    got = dict(replies(piped(tmp_path / "inv.gdl", "--seed", "1", script="auto\n",
+                             cwd=tmp_path), "inv"))
+    assert got["auto"][-1].endswith("inv.gdl:7:9: rule error: too big")
+    assert [line.split(".")[0].strip() for line in got["auto"][:-1]] == \
+        ["1", "2", "3", "4", "5"]
+
+
+def test_auto_counts_a_commit_as_a_step():
+    got = dict(replies(piped(DDS, "--seed", "4", "--set", "max_rounds=1",
+                             script="auto 1\nauto 3\nlog all\n"), "double_dealing_shuffle"))
+    assert got["auto 1"] == ["1 move committed, hidden until every seat has chosen "
+                             "(waiting for p2)"]
+    assert len(got["log all"]) == 4           # p2's commit, then p1's and p2's: 1 + 3
+
+
+def test_set_takes_a_value_with_spaces_and_plays_on_after_reload(tmp_path):
+    import io
+    from gdl._repl_session import Session
+    from gdl.repl import Repl
+    got = dict(replies(piped(DOUBLE_DOWN, "--seed", "4", script="set ages=8 35 41 70 "
+                             "first_player=by_age\n"), "double_down"))
+    assert got["set ages=8 35 41 70 first_player=by_age"][0].startswith(
+        "restarted with ages=8 35 41 70, first_player=by_age")
+    rules = tmp_path / "g.gdl"
+    rules.write_text(GERRY.read_text().replace("1..10 = 10", "1..10 = 1"), encoding="utf-8")
+    s = Session(str(rules), {}, seed=7, agents="p2=random")
+    s.play("1")
+    s.play("1")
+    assert s.state.is_terminal()
+    rules.write_text(GERRY.read_text().replace("1..10 = 10", "1..10 = 2"), encoding="utf-8")
+    out = io.StringIO()
+    Repl(s, colour=False, symbols=False, out=out).handle("reload")
+    assert "   7. p2: " in out.getvalue() and s.current_seat().name == "p1"
+
+
+def test_more_small_wording():
+    script = ("p1: 4\nwhy 99\nreload x\nundo 9\neval 1 +\nhistory\tall\n"
+              "select cell[1,1]\n")
+    got = dict(replies(piped(GERRY, "--seed", "1", script=script), "gerry"))
+    assert got["p1: 4"] == ["move error: p1 is not to move now (to move: p2)"]
+    assert got["why 99"] == ["error: there is no move 99: p2 has 25 moves (`moves` lists "
+                             "them)"]
+    assert got["reload x"] == ["error: reload takes nothing after it, not 'x'"]
+    assert got["undo 9"] == ["error: cannot undo 9 steps: 2 were made"]
+    assert "the expression ends in the middle" in got["eval 1 +"][0]
+    assert got["history\tall"][0].startswith("   1. chance: shuffle stock")
 
 
 def test_ctrl_c_during_auto_stops_between_two_steps(tmp_path, monkeypatch):

@@ -311,10 +311,31 @@ def swapped(state, a, b, known: bool = False):
     if known:
         s.known = [k & ~(1 << a.id | 1 << b.id) | (k >> a.id & 1) << b.id
                    | (k >> b.id & 1) << a.id for k in s.known]
+        _rename(s, {a: b, b: a})
     for slot in {za, zb}:
         if s.prog.is_set[slot]:                 # unordered zones keep the engine's order
             s.zones[slot].sort(key=card_order)
     return s
+
+
+def _rename(state, names: dict) -> None:
+    """Puts each card in `names` for its partner wherever the state holds cards by
+    themselves (variables, the frame's locals and parameters, moves committed at a
+    simultaneous decision), so that two twins trade every part of their places."""
+    from interpreter.values import Card, Move
+
+    def renamed(v):
+        if type(v) in (list, tuple):
+            return type(v)(renamed(x) for x in v)
+        if type(v) is Move:
+            return Move(v.action, renamed(v.args), v._text)
+        return names.get(v, v) if isinstance(v, Card) else v
+    state.vars = [renamed(v) for v in state.vars]
+    state.frame = [renamed(v) for v in state.frame]
+    node = state.node
+    if node is not None and len(node) > 3 and isinstance(node[3], dict):
+        state.node = node[:3] + ({seat: renamed(m) for seat, m in node[3].items()},) \
+            + node[4:]
 
 
 def _twins(seen, rng) -> Iterable[str]:

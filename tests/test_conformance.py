@@ -297,12 +297,32 @@ flow:
 """
 
 
+TWIN_PICKED = """game "twins picked at once"
+players 2
+card n: 1..2
+cards into deck: card(n: 1) for i in 1..2
+cards into deck: card(n: 2) for i in 1..2
+zone deck: stack
+zone hand[player]: set, seen by owner
+zone picked[player]: set, seen by owner
+action pick(c: hand[me]):
+    move c to picked[me]
+flow:
+    shuffle deck
+    deal 2 from deck to hand[p] for p in players
+    simultaneously p in players: pick
+    draw
+"""
+
+
 def test_twins_trading_places_change_nothing_in_games_that_name_none(tmp_path):
     # before b176131 'play 1' took the twin p2 had not seen as often as the one it had,
-    # so p2 learnt which 1 p1 drew second: the law fails there
+    # so p2 learnt which 1 p1 drew second: the law fails there.  A move committed at a
+    # simultaneous decision names its twin too: the law trades it with the cards
     (tmp_path / "peeked.gdl").write_text(TWIN_PEEKED, encoding="utf-8")
-    games = [load_game(tmp_path / "peeked.gdl"), _game("double_dealing_shuffle.gdl"),
-             _game("double_down.gdl")]
+    (tmp_path / "picked.gdl").write_text(TWIN_PICKED, encoding="utf-8")
+    games = [load_game(tmp_path / "peeked.gdl"), load_game(tmp_path / "picked.gdl"),
+             _game("double_dealing_shuffle.gdl"), _game("double_down.gdl")]
     for game in games:
         check_game(game, seeds=range(6), laws=["twins"], undo=False)
 

@@ -278,7 +278,7 @@ class Explorer:
             return False
         steps.append(move_step(seat, move))
         try:
-            state.apply(move, seat)
+            state.apply_listed(move, seat)
         except Exception as err:  # noqa: BLE001 - the rules failed on this step
             self.error(err, steps)
             return False

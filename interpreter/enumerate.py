@@ -389,7 +389,7 @@ def _children(state, kind, seats, options, reuse: bool) -> Iterator[tuple]:
     for i, joint in enumerate(joints):
         child = state if reuse and i == last else state.clone()
         for seat, move in zip(seats, joint):
-            child.apply(move, seat)
+            child.apply_listed(move, seat)
         yield child, p, tuple(sorted(zip(seats, joint), key=_seat_index))
 
 

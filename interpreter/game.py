@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Mapping, Optional
 
 from gdl import ast as A
-from gdl.errors import GdlError, MoveError
+from gdl.errors import GdlError, MoveError, OptionError
 from gdl.parser import parse_file, parse_text
 from gdl.variants import merge_variant
 
@@ -103,6 +103,8 @@ class Game:
         """Returns the state after setup: the first decision or chance event.  With
         `observe`, each state keeps every seat's perfect-recall log as it goes, so
         `infoset_key` is immediate (enumerators, CFR) instead of replaying the history."""
+        if seed is not None and type(seed) is not int:
+            raise OptionError(f"a seed is a whole number or None, not {seed!r}")
         start = self._start
         if start is None:                        # setup involves no chance: run it once
             start = self._start = self._counted_setup()

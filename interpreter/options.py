@@ -79,6 +79,9 @@ def parse_option_value(decl: A.OptionDecl, text: str, known: Mapping[str, object
 def resolve_overrides(ruleset: A.Ruleset, overrides: Mapping[str, object]) -> Dict[str, object]:
     """Returns checked override values by option name; text values are parsed by type."""
     decls = option_decls(ruleset)
+    if not isinstance(overrides, Mapping):
+        raise OptionError(f"options are given as a mapping of names to values, not a "
+                          f"{type(overrides).__name__}")
     out: Dict[str, object] = {}
     for name, value in overrides.items():
         if name not in decls:

@@ -62,17 +62,24 @@ def encode(value) -> Any:
     raise TypeError(f"cannot encode {value!r}")
 
 
+def _index(i) -> int:
+    """A seat's, card's or zone's number read back: never one counted from the end."""
+    if type(i) is not int or i < 0:
+        raise IndexError(f"{i!r} is not a number from 0")
+    return i
+
+
 def decode(prog, data) -> Any:
     if data is None or isinstance(data, (bool, int, str)):
         return data
     if "player" in data:
-        return prog.seats[data["player"]]
+        return prog.seats[_index(data["player"])]
     if "enum" in data:
         return prog.enums[data["enum"]][data["member"]]
     if "card" in data:
-        return prog.cards[data["card"]]
+        return prog.cards[_index(data["card"])]
     if "zone" in data:
-        return prog.zones[data["zone"]]
+        return prog.zones[_index(data["zone"])]
     if "list" in data:
         return tuple(decode(prog, v) for v in data["list"])
     raise TraceError(f"cannot decode {data!r}")
@@ -171,6 +178,11 @@ _ID, _FIRST, _SECOND = attrgetter("id"), itemgetter(0), itemgetter(1)
 def _node_from_json(s, n):
     prog = s.prog
     kind = n[0]
+    if kind not in ("decide", "simultaneous", "chance", "end") or kind != "end" and (
+            len(n) < 3 or kind != "chance" and not all(
+                type(i) is int and 0 <= i < len(prog.seats) for i in n[2])):
+        raise ValueError("'node' must be a decision, a simultaneous decision, a chance "
+                         "event or the end, of this game's seats")
     if kind == "decide":
         return (DECIDE, prog.sites[n[1]], tuple(prog.seats[i] for i in n[2]))
     if kind == "simultaneous":
@@ -263,6 +275,8 @@ def replay(game, trace: Dict[str, Any], upto: int = None):
     if not isinstance(trace, dict) or trace.get("format", TRACE_FORMAT) != TRACE_FORMAT:
         raise TraceError(f"not a gdl trace (expected \"format\": \"{TRACE_FORMAT}\")")
     check_trace_shape(trace)
+    if upto is not None and (type(upto) is not int or upto < 0):
+        raise TraceError(f"upto is a number of steps from 0, not {upto!r}")
     _check_options(game, trace.get("options") or {})
     s = game.new_state(trace.get("seed"))
     steps = trace.get("steps", [])

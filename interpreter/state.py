@@ -654,13 +654,15 @@ class State:
                 frame[slot] = None
 
     def apply(self, move, player=None):
-        """Applies a move (a Move or its text), or a chance outcome at a chance node."""
+        """Applies a move (a Move or its text), or a chance outcome at a chance node.
+        A Move or an outcome is checked as a text is: one made at another state (or by
+        another load of the rules) is taken only where it is legal here."""
         node = self.node
         kind = node[0]
         if kind == CHANCE:
             if not isinstance(move, ChanceOutcome):
                 raise MoveError(f"chance acts here, not a player ({getattr(move, 'text', move)!r})")
-            return self.apply_chance(move)
+            return self.apply_chance(self._this_outcome(move))
         if kind == END:
             raise MoveError("the game is over")
         if kind == DECIDE:
@@ -669,10 +671,7 @@ class State:
                 asked = self._seat(player)
                 if asked is not seat:
                     raise MoveError(f"it is {seat.name}'s turn, not {asked.name}'s")
-            if isinstance(move, str):
-                move = self.parse_move(move, seat)
-            elif type(move) is not Move:
-                raise _not_a_move(move, seat)
+            move = self._legal(node[1], seat, move)
             return self._decided(node[1], seat, move.action, move.args, move._text or move.text)
         if player is None and len(node[2]) - len(node[3]) > 1:
             waiting = [p.name for p in node[2] if p not in node[3]]
@@ -681,13 +680,63 @@ class State:
         seat = self._seat(player)
         if seat not in node[2] or seat in node[3]:            # not among `to_move()`
             raise MoveError(f"{seat.name} has already committed a move or is not deciding")
-        if isinstance(move, str):
-            move = self.parse_move(move, seat)
-        elif type(move) is not Move:
-            raise _not_a_move(move, seat)
+        self._commit(seat, self._legal(node[1], seat, move))
+
+    def _commit(self, seat, move):
+        """Commits a legal move of a seat still to commit at this simultaneous decision;
+        the last resolves it."""
+        node = self.node
         node[3][seat] = move            # nobody observes a commit: the moves show together
         if len(node[3]) == len(node[2]):
             self._resolve_simultaneous(node)
+
+    def apply_listed(self, move, seat):
+        """`apply` of a Move just listed (or drawn) at this state for `seat`, so legal
+        here: without `apply`'s checks (enumerators, the fuzzer, the adapters)."""
+        node = self.node
+        if node[0] == DECIDE:
+            self._decided(node[1], seat, move.action, move.args, move._text or move.text)
+        else:
+            self._commit(seat, move)
+
+    def _legal(self, site, seat, move) -> Move:
+        """Returns the legal Move of `seat` here that `move` (a text or a Move) names,
+        or raises MoveError.  A Move is tested as its text would be: its action one of
+        this decision's, each argument one its parameter may take, every require true;
+        a Move of another load of the rules, or of another state, goes by its text."""
+        if isinstance(move, str):
+            return self.parse_move(move, seat)
+        if type(move) is not Move:
+            raise _not_a_move(move, seat)
+        info = move.action
+        if info.never or not any(a is info for a, _ in site.actions) or \
+                len(move.args) != len(info.params):
+            return self.parse_move(move.text, seat)      # says why, if it is not legal
+        frame = self.frame
+        frame[info.me_slot] = seat
+        try:
+            for (_, slot, domain), v in zip(info.params, move.args):
+                if v not in domain(self):
+                    break
+                frame[slot] = v
+            else:
+                if all(req(self) for req, _, _ in info.requires):
+                    return move
+        finally:
+            frame[info.me_slot] = None
+            for _, slot, _ in info.params:
+                frame[slot] = None
+        return self.parse_move(move.text, seat)
+
+    def _this_outcome(self, outcome: ChanceOutcome) -> ChanceOutcome:
+        """Returns `outcome` if it is one of this chance event's (as `chance_outcomes`
+        or `sample_chance` made it here), else raises MoveError: an outcome drawn at
+        another chance event has another meaning here (the index of another value)."""
+        here = self.outcome_from_data(outcome.kind, outcome.data)
+        if here.text != outcome.text:
+            raise MoveError(f"the outcome {outcome.text!r} is not one of this chance "
+                            f"event's (here it would be {here.text!r})")
+        return outcome
 
     def apply_joint(self, moves):
         """Applies one move per seat still to commit at a simultaneous node, in seat
@@ -699,15 +748,10 @@ class State:
         if len(moves) != len(seats):
             raise MoveError(f"{len(seats)} seats are to commit a move here "
                             f"({', '.join(s.name for s in seats)}), not {len(moves)}")
-        read = []
-        for seat, move in zip(seats, moves):
-            if isinstance(move, str):
-                move = self.parse_move(move, seat)
-            elif type(move) is not Move:
-                raise _not_a_move(move, seat)
-            read.append(move)
+        site = self.node[1]
+        read = [self._legal(site, seat, move) for seat, move in zip(seats, moves)]
         for seat, move in zip(seats, read):
-            self.apply(move, seat)
+            self._commit(seat, move)
 
     def _decided(self, site, seat, info, args, text=None):
         """Records a legal move (info, args) of the one deciding seat, whose text is made
@@ -1268,6 +1312,8 @@ class State:
     def undo(self, steps: int = 1):
         """Takes back the last `steps` steps (moves and chance events), by replay."""
         from .serial import replay, trace_of
+        if type(steps) is not int:
+            raise MoveError(f"undo takes a whole number of steps, not {steps!r}")
         trace = trace_of(self)
         n = len(trace["steps"]) - steps
         if n < 0 or steps < 0:

@@ -652,6 +652,65 @@ def test_a_recorded_shuffle_that_is_not_a_list_of_cards_is_a_move_error():
             state.outcome_from_data("shuffle", data)
 
 
+def test_a_move_or_outcome_made_elsewhere_is_taken_only_where_it_is_legal():
+    from gdl.errors import MoveError
+    from interpreter import load, replay
+    gerry = game_of("gerry")
+    state, rng = gerry.new_state(1), random.Random(1)
+    while state.is_chance():
+        state.apply(state.sample_chance(rng))
+    select = state.legal_moves()[0]                    # p2 selects a cell ...
+    state.apply(select)
+    state.apply(state.legal_moves()[0])
+    assert state.to_move()[0].name == "p1"
+    with pytest.raises(MoveError, match="not a legal move: rule select"):   # ... which p1
+        state.apply(select)                            # may not select now (G5)
+    replay(gerry, state.trace())                       # and nothing was recorded
+    kuhn_a, kuhn_b = (load(str(RULESETS / "classics" / "kuhn_poker.gdl")) for _ in "ab")
+    a, b = kuhn_a.new_state(1), kuhn_b.new_state(1)
+    jack = a.chance_outcomes()[0][0]
+    a.apply(jack)
+    b.apply(b.chance_outcomes()[0][0])
+    with pytest.raises(MoveError, match="'random J' is not one of this chance event's"):
+        a.apply(jack)                                  # the J is gone: index 0 is the Q now
+    a.apply(a.chance_outcomes()[0][0])
+    b.apply(b.chance_outcomes()[0][0])
+    b.apply(a.legal_moves()[0])                        # another load's Move: by its text
+    assert b.history[-1][1] == a.legal_moves()[0].text and b.to_move()[0].name == "p2"
+
+
+def test_apply_joint_checks_moves_made_elsewhere_before_committing_any():
+    from gdl.errors import MoveError
+    game = game_of("dds-small")
+    state = game.new_state(1)
+    later = state.clone()
+    while not any(m.text.startswith("cut") for m in later.legal_moves("p2")):
+        later.apply_joint([later.legal_moves(seat)[0] for seat in later.to_move()])
+    cut = next(m for m in later.legal_moves("p2") if m.text.startswith("cut"))
+    with pytest.raises(MoveError, match="'cut"):
+        state.apply_joint([state.legal_moves("p1")[0], cut])
+    assert state.committed() == []
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda g, s: s.undo("x"), "undo takes a whole number of steps"),
+    (lambda g, s: replay(g, s.trace(), upto=-1), "upto is a number of steps from 0"),
+    (lambda g, s: g.new_state("abc"), "a seed is a whole number or None"),
+    (lambda g, s: load_game(GERRY, **{}).__class__(g.ruleset, [("size", 3)]),
+     "options are given as a mapping"),
+    (lambda g, s: g.state_from_json({**s.to_json(), "node": ["bogus"]}), "'node' must be"),
+    (lambda g, s: g.state_from_json({**s.to_json(), "frame": [{"player": -1}] * len(
+        s.frame)}), "-1 is not a number from 0"),
+])
+def test_the_api_called_wrongly_says_so(call, message):
+    from gdl.errors import GdlError
+    game = game_of("gerry")
+    state = game.new_state(1)
+    state.apply(state.sample_chance(random.Random(1)))
+    with pytest.raises(GdlError, match=message):
+        call(game, state)
+
+
 def test_sees_and_unseen_take_seat_names_and_card_texts():
     game = game_of("gerry")
     state = game.new_state(0)

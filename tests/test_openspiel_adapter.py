@@ -357,3 +357,33 @@ def test_a_clone_answers_as_its_original_until_either_moves_on(path, options):
             else:
                 assert answers(twin) == answers(replayed)
             state = twin
+
+
+def test_a_sampled_game_loaded_again_deals_as_the_first_did():
+    # the generator lived with the game's shared data: a second load went on from the
+    # first one's draws
+    def deals():
+        game = load_openspiel_game(RULESETS / "classics" / "kuhn_poker.gdl", {},
+                                   chance="sampled", seed=3)
+        return [str(game.new_initial_state()) for _ in range(5)]
+    assert deals() == deals()
+
+
+def test_misused_actions_are_integration_errors():
+    from interpreter.integrations import IntegrationError
+    kuhn = load_openspiel_game(RULESETS / "classics" / "kuhn_poker.gdl")
+    state = kuhn.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    with pytest.raises(IntegrationError, match="the game is over"):
+        state.apply_action(0)
+    with pytest.raises(IntegrationError, match="chance is auto or sampled"):
+        load_openspiel_game(RULESETS / "classics" / "kuhn_poker.gdl", chance="bogus")
+    dds = load_openspiel_game(RULESETS / "double_dealing_shuffle.gdl", {"deck_size": 4})
+    state = dds.new_initial_state()
+    assert state.is_simultaneous_node()
+    with pytest.raises(IntegrationError, match="apply_actions takes one action per player"):
+        state.apply_action(state.legal_actions(0)[0])
+    with pytest.raises(IntegrationError, match=r"one action per player \(2\), not 1"):
+        state.apply_actions([state.legal_actions(0)[0]])
+    assert state.is_simultaneous_node() and state.legal_actions(0)

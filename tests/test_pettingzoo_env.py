@@ -138,3 +138,12 @@ def test_illegal_action_is_refused_with_the_legal_moves():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="legal"):
         env.step(env.action_space("p1").n + 5)
+
+
+def test_an_action_that_is_not_a_whole_number_is_refused():
+    env = make_aec_env(RULESETS / "gerry.gdl")
+    env.reset(seed=0)
+    for action in (None, 1.7, True, "1"):
+        with pytest.raises(ValueError, match="is a whole number"):
+            env.step(action)
+    env.step(np.int64(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])))

@@ -96,6 +96,10 @@ class _GameData:
         options = {k: _option_text(v) for k, v in params.items() if k in decls}
         self.game = Game(ruleset, options)
         self.table = ActionTable(self.game)
+        chance = str(params.get("chance", "auto"))
+        if chance not in ("auto", "sampled"):
+            raise IntegrationError(f"the adapter parameter chance is auto or sampled, not "
+                                   f"{chance!r}")
         self.kind: GameKind = game_kind(
             self.game, chance=str(params.get("chance", "auto")),
             max_game_length=int(params.get("max_game_length", 0)) or None,
@@ -184,6 +188,10 @@ class GdlGame(pyspiel.Game):
         params = dict(params or {})
         self.data = _game_data(self.path, params)
         super().__init__(self.data.game_type(self.short_name), self.data.game_info(), params)
+        # each game object its own generator for `chance=sampled` (the data, shared by
+        # every load with these parameters, would carry one load's draws into the next)
+        seed = int(params.get("seed", 0))
+        self.rng = random.Random(seed if seed >= 0 else None)
 
     def new_initial_state(self):
         """Returns the state after the ruleset's setup."""
@@ -450,7 +458,9 @@ class GdlState(pyspiel.State):
     def __init__(self, game, data: Optional[_GameData] = None):
         super().__init__(game)
         data = data or game.data
-        self._h = _Handle(data, None)           # the start, copied when first read
+        rng = getattr(game, "rng", None)        # the start, copied when first read
+        self._h = _Handle(data, None, rng=random.Random(rng.getrandbits(64))
+                          if data.sampled and rng is not None else None)
 
     def current_player(self):
         """Returns the seat index to move, or CHANCE, SIMULTANEOUS or TERMINAL (worked
@@ -529,14 +539,16 @@ class GdlState(pyspiel.State):
         if kind == AT_CHANCE:
             h.apply_chance(action)              # which forgets the node's answers
             return
-        if kind == AT_DECISION:         # `apply`'s lines for a move listed here, inline
-            seat = node[2][0]
+        if kind == AT_DECISION and h.decisions < h.data.max_length:   # `apply`'s lines
+            seat = node[2][0]                                       # for a listed move
             move = (h.legal.get(seat.index) or h.legal_of(seat))[1].get(action) \
                 or self._move(seat, action)
             s._decided(node[1], seat, move.action, move.args, move._text or move.text)
+        elif h.current_player() == _TERMINAL:
+            raise IntegrationError(f"the game is over: action {action} cannot be applied")
         else:
-            seat = s.to_move()[0]
-            s.apply(self._move(seat, action), seat)
+            raise IntegrationError("every player moves at once here: apply_actions takes "
+                                   "one action per player")
         h.decisions += 1
         h.changed()
 
@@ -544,9 +556,14 @@ class GdlState(pyspiel.State):
         """Applies one action per player at a simultaneous node (non-deciders' ignored)."""
         h = self._h
         s = h.state
+        if h.current_player() == _TERMINAL:
+            raise IntegrationError("the game is over: no actions can be applied")
+        if len(actions) != len(h.data.game.seats):
+            raise IntegrationError(f"apply_actions takes one action per player "
+                                   f"({len(h.data.game.seats)}), not {len(actions)}")
         moves = [(seat, self._move(seat, actions[seat.index])) for seat in s.to_move()]
         for seat, move in moves:
-            s.apply(move, seat)
+            s.apply_listed(move, seat)
         h.decisions += 1
         h.changed()
 

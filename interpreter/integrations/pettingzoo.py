@@ -24,6 +24,7 @@
 """
 from __future__ import annotations
 
+import operator
 import random
 from pathlib import Path
 from typing import Mapping, Optional
@@ -118,6 +119,13 @@ class GdlAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        try:
+            if isinstance(action, (bool, np.bool_)):
+                raise TypeError
+            action = operator.index(action)     # an int, a NumPy integer or 0-d array
+        except TypeError:
+            raise ValueError(f"{agent}'s action is a whole number (an index of its action "
+                             f"mask), not {action!r}") from None
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.proceed_only:
@@ -125,7 +133,7 @@ class GdlAECEnv(AECEnv):
                 raise ValueError(f"{self.game.title} has no decisions: the only action is 0")
         else:
             seat = self.game.seat(agent)
-            self.state.apply(self._move(seat, int(action)), seat)
+            self.state.apply_listed(self._move(seat, int(action)), seat)
             self.steps += 1
             self._draw_chance()
         if self.state.is_terminal() or self.proceed_only:

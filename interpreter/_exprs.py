@@ -60,7 +60,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         whatever Python error the value's consumer would raise."""
         if _folded(fn) is not None and _folded(fn)[0] is not None:
             return fn
-        word = str(want)
+        family = getattr(want, "family", None)      # a zone of a family: say so
+        word = f"zone of {family}" if family else str(want)
         message = (f"this value is none, where {'an' if word[:1] in 'aeiou' else 'a'} "
                    f"{word} is needed")
 

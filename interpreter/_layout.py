@@ -240,6 +240,8 @@ class LayoutBuilder:
             return False
         if isinstance(t, A.RangeType):
             return self.const(t.lo)
+        if isinstance(t, A.NamedType) and t.name == "text":
+            return ""                   # not none: a text is never none but where `text?`
         return None
 
     def layout_cards(self, d: A.CardsDecl):

@@ -375,6 +375,11 @@ NONE_USES = [
     ("n = worth(held)", "held)", "a card"),
     ("n = bid", "bid\n", "an int"),
     ("n = abs(bid)", "bid)", "an int"),
+    ("n = count(split(note + \"a\", \",\"))", "note +", "a text"),   # statements and
+    ("win maker", "maker\n", "a player"),                 # need the value: internal
+    ("reveal cards(hand[p1]) to maker", "maker\n", "a player"),
+    ("shuffle pile", "pile\n", "a zone of hand"),          # errors before
+    ("move held to hand[p2]", "held to", "a card"),
 ]
 
 
@@ -396,6 +401,8 @@ zone hand[player]: set
 var bid: int? = none
 var maker: player? = none
 var held: card? = none
+var note: text? = none
+var pile: hand? = none
 var n: int = 0
 def worth(c: card) = c.rank * 2
 flow:
@@ -406,8 +413,32 @@ flow:
         load_text(text).new_state()
     shown = str(info.value)
     row, col = map(int, shown.split(":", 3)[1:3])
-    assert row == 12 and (line + "\n")[col - 5:].startswith(at)
+    assert row == 14 and (line + "\n")[col - 5:].startswith(at)
     if want is None:
         assert "none" in shown                  # an attribute of none: its own message
     else:
         assert f"this value is none, where {want} is needed" in shown
+
+
+def test_none_in_the_players_of_simultaneously_and_a_text_without_a_start():
+    # `simultaneously q in [maker]` with maker none was an AttributeError; a `text`
+    # variable declared without a value started as none, and `t + "a"` a TypeError
+    from gdl.errors import RuleError
+    from interpreter import load_text
+    text = '''game "t"
+players p1, p2
+var maker: player? = none
+var t: text
+action a():
+    t = t + "a"
+flow:
+    simultaneously q in [p1]: a
+    simultaneously q in [maker]: a
+    end game
+'''
+    with pytest.raises(RuleError, match="this value is none, where a player is needed"):
+        state = load_text(text).new_state()
+        state.apply("a", "p1")
+    state = load_text(text.replace("    simultaneously q in [maker]: a\n", "")).new_state()
+    state.apply("a", "p1")
+    assert state.is_terminal() and state.vars[1] == "a"

@@ -10,7 +10,7 @@ from .. import ast as A
 from ._consts import Consts, show
 from ._scope import Local, Symbol
 from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, STR, ListT, OptT, Ty, assignable,
-                       is_cards, is_players, is_zone, unify)
+                       is_cards, is_players, is_zone, unify, unwrap)
 from ._types import ExprTyper
 
 
@@ -210,16 +210,28 @@ class TypePass(ExprTyper):
         t = self.type_of(expr)
         if not is_cards(t):
             self.error(f"{verb} needs a card, a list of cards or a zone, not {t}", expr.span)
+        self.note_optional(expr, t)
 
     def need_zone(self, expr, what: str) -> None:
         t = self.type_of(expr)
         if not is_zone(t):
             self.error(f"{what} a zone, not {t}", expr.span)
+        self.note_optional(expr, t)
 
     def need_players(self, expr, what: str) -> None:
         t = self.type_of(expr)
         if not is_players(t):
             self.error(f"{what} a player or a list of players, not {t}", expr.span)
+        self.note_optional(expr, t)
+
+    def note_optional(self, expr, t) -> None:
+        """A `T?` where a statement needs its value is tested for none as it runs (as
+        `fits` notes one in an expression); so is each `T?` of a list written out."""
+        if isinstance(t, OptT):
+            self.optional_uses[id(expr)] = unwrap(t)
+        if isinstance(expr, A.ListLit):
+            for item in expr.items:
+                self.note_optional(item, self.type_of(item))
 
     def shuffle(self, node: A.Shuffle) -> None:
         self.need_zone(node.zone, "shuffle needs")
@@ -235,7 +247,8 @@ class TypePass(ExprTyper):
         self.expect(node.player, PLAYER, "the player who chooses")
 
     def simultaneous(self, node: A.Simultaneous) -> None:
-        self.expect(node.players, ListT(PLAYER), "the players of simultaneously")
+        t = self.expect(node.players, ListT(PLAYER), "the players of simultaneously")
+        self.note_optional(node.players, t)
 
     def random(self, node: A.RandomChoice) -> None:
         self.set_local(node, self.domain_elem(node.domain, f"random {node.var}"))

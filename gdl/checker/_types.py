@@ -381,7 +381,10 @@ class ExprTyper:
 
     def binop(self, node: A.BinOp) -> Ty:
         lt, rt = self.type_of(node.left), self.type_of(node.right)
-        if node.op == "+" and assignable(lt, STR) and assignable(rt, STR) and STR in (lt, rt):
+        if node.op == "+" and assignable(lt, STR) and assignable(rt, STR) and \
+                STR in (unwrap(lt), unwrap(rt)):
+            self.fits(node.left, lt, STR)       # a `text?` joined: tested for none
+            self.fits(node.right, rt, STR)
             return STR
         if not (self.fits(node.left, lt, INT) & self.fits(node.right, rt, INT)):
             self.error(f"cannot compute {lt} {node.op} {rt}: arithmetic works on int only "

@@ -24,6 +24,9 @@ class CollectionMixin:
         constant or family zone's cards are copied without testing the type; those two
         are tagged `live`, the text of one pass over the zone's own list in that order,
         for generated code that only passes over them."""
+        members = self.choice_members(node, scope)
+        if members is not None:
+            return members
         inner = self.expr(node, scope)
         is_set = self.prog.is_set
         c = _folded(inner)
@@ -62,6 +65,16 @@ class CollectionMixin:
             return value
         return as_tuple
 
+    def choice_members(self, node, scope):
+        """A choice option's name where a collection is wanted (`for x in o`, `k: o`)
+        is its enum's members, as the checker has it, not the option's value; else
+        None."""
+        p = self.prog
+        if isinstance(node, A.Name) and node.id in p.options and node.id in p.enums and \
+                scope.lookup(node.id) is None:
+            return _const(tuple(p.enums[node.id]))
+        return None
+
     def domain(self, node, scope):
         """A closure giving an action parameter's candidates, which are only iterated: a
         run-time range stays a `range` (same values, same order) instead of a tuple.  A
@@ -98,6 +111,9 @@ class CollectionMixin:
             range_of.bounds = (lo, hi)
             return fuse(range_of,
                         lambda ctx: f"{ctx.k(range)}({ctx.sub(lo)}, {ctx.sub(hi)} + 1)")
+        members = self.choice_members(node, scope)
+        if members is not None:
+            return members
         inner = self.expr(node, scope)
         is_set = self.prog.is_set
         c = _folded(inner)
@@ -161,6 +177,9 @@ class CollectionMixin:
             if both is not None:
                 return _const(tuple(range(both[0], both[1] + 1)))
             return lambda st: range(lo(st), hi(st) + 1)
+        members = self.choice_members(node, scope)
+        if members is not None:
+            return members
         inner = self.expr(node, scope)
         c = _folded(inner)
         if _tuple_valued(inner):

@@ -494,3 +494,29 @@ flow:
     assert "pick = 3" in s.view(None)
     assert s.observation_log("p2") == ["random ?"]
     assert g.profile()["information"] == "imperfect"
+
+
+def test_a_choice_options_name_where_a_list_is_wanted_is_its_members():
+    # the checker let `for x in o` go through as the members, the engine gave it the
+    # option's value: TypeError, 'Member' object is not iterable
+    from interpreter import load_text
+    game = load_text('''game "t"
+players p1, p2
+option o: {low, mid, high} = mid
+var n: int = 0
+var seen: bool = false
+action pick(k: o):
+    n += 10
+flow:
+    for x in o:
+        n += 1
+    seen = low in o and o == mid
+    random r in o
+    choose p1: pick
+    end game
+''')
+    state = game.new_state(0)
+    state.apply(state.chance_outcomes()[2][0])
+    assert [m.text for m in state.legal_moves()] == ["pick low", "pick mid", "pick high"]
+    state.apply("pick high")
+    assert state.vars[0] == 13 and state.vars[1] is True

@@ -11,7 +11,7 @@ import attrs
 from gdl import ast as A
 from gdl.checker._walk import walk
 
-from ._closures import _all_cards, _all_zones, _const, _folded
+from ._closures import _all_cards, _all_zones, _const, _folded, range_tuple
 from . import _fuse
 from ._fuse import UNSET, Ctx, build, fuse, holding
 from ._listing_memo import guard_of, listing_inputs, memo_lines, names_in
@@ -302,8 +302,8 @@ class ActionMixin:
         both = _folded(lo, hi)
         if both is not None:
             a, b = both
-            return _const(tuple(range(a if low is None else max(a, low),
-                                      (b if high is None else min(b, high)) + 1)))
+            a, b = a if low is None else max(a, low), b if high is None else min(b, high)
+            return _const(range_tuple(a, b, self.error, node) if b >= a else ())
         if high is None:
             fn = lambda st: range(max(lo(st), low), hi(st) + 1)  # noqa: E731
         elif low is None:

@@ -6,6 +6,20 @@ from __future__ import annotations
 from .values import ZoneRef
 
 
+#: The most values a range written in the rules may hold (as many as a rule's loops may
+#: go through): a larger one is an error where the rules are loaded, not a MemoryError.
+MOST_IN_RANGE = 1_000_000
+
+
+def range_tuple(lo: int, hi: int, error, node) -> tuple:
+    """The values lo..hi of a range whose ends are constants, or `error(message, node)`
+    raised where there are more than MOST_IN_RANGE."""
+    if hi - lo + 1 > MOST_IN_RANGE:
+        raise error(f"the range {lo}..{hi} holds {hi - lo + 1:,} values, more than the "
+                    f"{MOST_IN_RANGE:,} a rule may go through", node)
+    return tuple(range(lo, hi + 1))
+
+
 def _const(value):
     fn = lambda st: value  # noqa: E731
     fn.constant = (value,)

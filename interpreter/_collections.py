@@ -6,7 +6,7 @@ from typing import Optional
 
 from gdl import ast as A
 
-from ._closures import (_all_cards, _all_zones, _cards, _const, _folded, _texts,
+from ._closures import (_all_cards, _all_zones, _cards, _const, _folded, _texts, range_tuple,
                         _tuple_valued, _tuples)
 from ._actions import _comprehension_vars, _free_names, _invariant_parts
 from ._fuse import UNSET, fuse, fuse_body
@@ -89,7 +89,7 @@ class CollectionMixin:
                 return fuse(fn, lambda ctx: "{}({}, {})".format(ctx.k(range),
                                                                *fn.range_ends(ctx)))
             fn = self.collection(node, scope)
-            fn.numbers = range(both[0], both[1] + 1)
+            fn.numbers = range(both[0], both[1] + 1)      # (the collection checked it)
             return fn
         return self.collection(node, scope)
 
@@ -103,7 +103,7 @@ class CollectionMixin:
             lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
             both = _folded(lo, hi)
             if both is not None:
-                return _const(tuple(range(both[0], both[1] + 1)))
+                return _const(range_tuple(both[0], both[1], self.error, node))
 
             def range_of(st):   # `1..left[d]`: the same values, no tuple built
                 return range(lo(st), hi(st) + 1)
@@ -175,7 +175,7 @@ class CollectionMixin:
             lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
             both = _folded(lo, hi)
             if both is not None:
-                return _const(tuple(range(both[0], both[1] + 1)))
+                return _const(range_tuple(both[0], both[1], self.error, node))
             return lambda st: range(lo(st), hi(st) + 1)
         members = self.choice_members(node, scope)
         if members is not None:

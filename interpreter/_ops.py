@@ -7,7 +7,7 @@ import operator
 
 from gdl import ast as A
 
-from ._closures import _const, _folded, _rendered, _tuple_valued, _tuples
+from ._closures import _const, _folded, _rendered, _tuple_valued, _tuples, range_tuple
 from ._fuse import fuse
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -155,7 +155,7 @@ class OperatorMixin:
         lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)
         both = _folded(lo, hi)
         if both is not None:
-            return _const(tuple(range(both[0], both[1] + 1)))
+            return _const(range_tuple(both[0], both[1], self.error, node))
         return _tuples(_rendered(
             lambda st: tuple(range(lo(st), hi(st) + 1)),
             lambda ctx: f"{ctx.k(tuple)}({ctx.k(range)}({ctx.sub(lo)}, {ctx.sub(hi)} + 1))"))

@@ -822,7 +822,7 @@ returns(p) = if p == a then out else 0
 '''
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
-        with pytest.raises(RuleError, match="there is no card here"):
+        with pytest.raises(RuleError, match="this value is none, where a card is needed"):
             load_text(text).new_state()
         game = load_text(text.replace("        move gone to row", "        pass"))
         # the row: two (face down) on five (face up); the box: three and four; the pile:

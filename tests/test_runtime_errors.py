@@ -442,3 +442,23 @@ flow:
     state = load_text(text.replace("    simultaneously q in [maker]: a\n", "")).new_state()
     state.apply("a", "p1")
     assert state.is_terminal() and state.vars[1] == "a"
+
+
+@pytest.mark.parametrize("line", ["x = count(1..1000000000000)", "b = 5 in 1..2000000",
+                                  "x = sum(i for i in 1..1000000000000 if i < 0)",
+                                  "random r in 1..1000000000000"])
+def test_a_range_too_large_to_go_through_is_refused_where_the_rules_load(line):
+    # each was a MemoryError (an internal error) as the rules loaded or ran
+    from interpreter import load_text
+    text = f'''game "t"
+players p1, p2
+var x: int = 0
+var b: bool = false
+flow:
+    {line}
+    end game
+'''
+    with pytest.raises(GdlError, match=r"holds [\d,]+ values, more than the 1,000,000 a "
+                                       r"rule may go through") as info:
+        load_text(text).new_state(0)
+    assert ":6:" in str(info.value)

@@ -11,7 +11,7 @@ import json
 import weakref
 from itertools import chain
 from operator import attrgetter, itemgetter
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 from gdl.errors import GdlError, TraceError
 
@@ -197,19 +197,23 @@ def _node_from_json(s, n):
     return (END,)
 
 
-def trace_of(state) -> Dict[str, Any]:
-    """Returns the trace of a state's history: enough to replay it exactly."""
+def trace_of(state, upto: Optional[int] = None, pending=None) -> Dict[str, Any]:
+    """Returns the trace of a state's history: enough to replay it exactly.  With `upto`,
+    of its first `upto` entries then the (seat, Move) commits `pending` (the state as it
+    was before a step that failed half way)."""
     seats = state.prog.seats
     steps = []
-    for who, text, data in state.history:
+    for who, text, data in state.history[:upto]:
         if who < 0:
             steps.append({"chance": text, "kind": data[0],
                           "data": list(data[1]) if isinstance(data[1], tuple) else data[1]})
         else:
             steps.append({"player": seats[who].name, "move": text})
-    if state.node[0] == SIMUL:                    # commits made at an unresolved node
-        steps.extend({"player": seat.name, "move": move.text}
-                     for seat, move in state.node[3].items())
+    if upto is not None:
+        pending = pending or ()
+    elif state.node[0] == SIMUL:                  # commits made at an unresolved node
+        pending = state.node[3].items()
+    steps.extend({"player": seat.name, "move": move.text} for seat, move in pending or ())
     return {"format": TRACE_FORMAT, "game": state.game.path,
             "options": {k: encode(v) for k, v in state.game.overrides.items()},
             "seed": state.seed, "steps": steps}

@@ -16,7 +16,7 @@ from random import Random
 from typing import List, Optional
 
 from gdl.ast import PlaceKind
-from gdl.errors import SOURCES, MoveError, RuleError, counted, did_you_mean, listed
+from gdl.errors import SOURCES, GdlError, MoveError, RuleError, counted, did_you_mean, listed
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_joint, generated_pick, generated_plain, generated_step
@@ -662,7 +662,12 @@ class State:
         if kind == CHANCE:
             if not isinstance(move, ChanceOutcome):
                 raise MoveError(f"chance acts here, not a player ({getattr(move, 'text', move)!r})")
-            return self.apply_chance(self._this_outcome(move))
+            outcome, n = self._this_outcome(move), len(self.history)
+            try:
+                return self.apply_chance(outcome)
+            except GdlError:
+                self._as_before(n, ())
+                raise
         if kind == END:
             raise MoveError("the game is over")
         if kind == DECIDE:
@@ -671,8 +676,13 @@ class State:
                 asked = self._seat(player)
                 if asked is not seat:
                     raise MoveError(f"it is {seat.name}'s turn, not {asked.name}'s")
-            move = self._legal(node[1], seat, move)
-            return self._decided(node[1], seat, move.action, move.args, move._text or move.text)
+            move, n = self._legal(node[1], seat, move), len(self.history)
+            try:
+                return self._decided(node[1], seat, move.action, move.args,
+                                     move._text or move.text)
+            except GdlError:
+                self._as_before(n, ())
+                raise
         if player is None and len(node[2]) - len(node[3]) > 1:
             waiting = [p.name for p in node[2] if p not in node[3]]
             raise MoveError(f"{', '.join(waiting)} are each to commit a move here: name the "
@@ -680,7 +690,26 @@ class State:
         seat = self._seat(player)
         if seat not in node[2] or seat in node[3]:            # not among `to_move()`
             raise MoveError(f"{seat.name} has already committed a move or is not deciding")
-        self._commit(seat, self._legal(node[1], seat, move))
+        move, n, pending = self._legal(node[1], seat, move), len(self.history), \
+            list(node[3].items())
+        try:
+            self._commit(seat, move)
+        except GdlError:
+            self._as_before(n, pending)
+            raise
+
+    def _as_before(self, n: int, pending) -> None:
+        """Puts the state back as it was before a step whose rules failed half way (its
+        first `n` history entries, then the commits `pending`), by replay as `undo` does:
+        `apply` changes nothing where it raises."""
+        from .observe import log_of
+        from .serial import replay, trace_of
+        observed = self.obs is not None
+        back = replay(self.game, trace_of(self, n, pending))
+        for name in State.__slots__:
+            setattr(self, name, getattr(back, name))
+        if observed:                            # its seats' logs kept on, as before
+            self.obs = log_of(self)
 
     def _commit(self, seat, move):
         """Commits a legal move of a seat still to commit at this simultaneous decision;

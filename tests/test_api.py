@@ -748,3 +748,34 @@ def test_an_integration_without_its_extra_says_how_to_install_it(monkeypatch, mo
     monkeypatch.delitem(sys.modules, module, raising=False)
     with pytest.raises(ImportError, match=re.escape(says)):
         importlib.import_module(module)
+
+
+def test_a_step_whose_rules_fail_leaves_the_state_as_it_was():
+    # the history kept the move and the node was cleared: every later call raised a
+    # bare TypeError
+    from gdl.errors import RuleError
+    from interpreter import load_text
+    game = load_text('''game "t"
+players 2
+var x: int = 0
+action a(k: 1..2):
+    x = 10 / (k - 1)
+flow:
+    simultaneously p in players: a
+    choose p1: a
+    draw
+''')
+    for observe in (False, True):
+        state = game.new_state(1, observe=observe)
+        state.apply("a 2", "p1")
+        before = (state.key(), state.trace(), state.infoset_key("p2"))
+        with pytest.raises(RuleError, match="division by zero"):
+            state.apply("a 1", "p2")            # resolves the decision: p2's move fails
+        assert (state.key(), state.trace(), state.infoset_key("p2")) == before
+        assert (state.obs is not None) == observe
+        state.apply("a 2", "p2")
+        with pytest.raises(RuleError, match="division by zero"):
+            state.apply("a 1")
+        assert [m.text for m in state.legal_moves()] == ["a 1", "a 2"]
+        state.apply("a 2")
+        assert state.is_terminal()

@@ -12,7 +12,7 @@ import attrs
 
 from gdl import ast as A
 
-from .values import Card, Member, Seat, ZoneRef
+from .values import Card, Member, Seat, ZoneRef, text_of
 
 
 @attrs.define
@@ -142,10 +142,27 @@ class LayoutBuilder:
             self.layout_var(d)
         for d in by_type.get(A.CardsDecl, ()):
             self.layout_cards(d)
+        self.texts_apart(by_type.get(A.CardDecl, ()))
         p.has_hidden = any(z.seen is not A.Seen.ALL for z in p.zone_info)
         p.has_twins = len(self.card_kinds) < len(p.cards)
         for n, card in enumerate(sorted(p.cards, key=lambda c: (c.kind, c.id))):
             card.order = n      # kinds are numbered as they first come: no twins, the id
+
+    def texts_apart(self, card_decls) -> None:
+        """Two cards of different kinds with one text (`1`,`11` and `11`,`1` both `111`)
+        are an error where the rules load: a move's text, a view or a trace naming one
+        could be read as the other (a replay would not be exact)."""
+        first: dict = {}
+        for card in self.prog.cards:
+            other = first.setdefault(card.text, card)
+            if other.kind != card.kind:
+                def fields(c):
+                    return ", ".join(f"{k}: {text_of(v)}" for k, v in c.attrs.items())
+                decl = next(iter(card_decls), None)
+                raise self.error(f"the cards ({fields(other)}) and ({fields(card)}) both "
+                                 f"have the text {card.text!r}: moves, views and traces "
+                                 f"could not tell them apart; give their fields texts "
+                                 f"that do not run together", decl)
 
     def layout_seats(self, d: A.PlayersDecl):
         p = self.prog

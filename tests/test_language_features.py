@@ -520,3 +520,23 @@ flow:
     assert [m.text for m in state.legal_moves()] == ["pick low", "pick mid", "pick high"]
     state.apply("pick high")
     assert state.vars[0] == 13 and state.vars[1] is True
+
+
+def test_two_cards_of_one_text_are_refused_where_the_rules_load():
+    # (1, 11) and (11, 1) both read 111: a replay took one for the other
+    from gdl.errors import GdlError
+    from interpreter import load_text
+    text = '''game "t"
+players 2
+card a: 1..11, b: 1..11
+cards into pile: card(a: 1, b: 11)
+cards into pile: card(a: 11, b: 1)
+zone pile: stack
+flow:
+    draw
+'''
+    with pytest.raises(GdlError, match=r"the cards \(a: 1, b: 11\) and \(a: 11, b: 1\) both "
+                                       r"have the text '111'") as info:
+        load_text(text)
+    assert ":3:1:" in str(info.value)
+    load_text(text.replace("card(a: 11, b: 1)", "card(a: 1, b: 11)"))   # twins: one kind

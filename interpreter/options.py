@@ -92,7 +92,27 @@ def resolve_overrides(ruleset: A.Ruleset, overrides: Mapping[str, object]) -> Di
                 suggestion=did_you_mean(name, decls), expected=sorted(decls))
         text = value if isinstance(value, str) else _text(value)
         out[name] = parse_option_value(decls[name], text, out, ruleset)
+    _check_bounds(decls, out)
     return out
+
+
+def _check_bounds(decls, out) -> None:
+    """Raises OptionError where an option's number, set or by default, lies outside its
+    range once every option has its value: bounds that name other options (`hi:
+    lo..20`) are known only then."""
+    values: Dict[str, object] = {}
+    for name, d in decls.items():
+        values[name] = out[name] if name in out else \
+            _const_int(d.default, values) if d.default is not None else None
+    for name, d in decls.items():
+        v, t = values[name], d.type
+        if not isinstance(t, A.RangeType) or type(v) is not int:
+            continue
+        lo, hi = _const_int(t.lo, values), _const_int(t.hi, values)
+        if lo is not None and hi is not None and not lo <= v <= hi:
+            where = f"option {name} ({d.span})" if d.span.line else f"option {name}"
+            raise OptionError(f"{where} must be between {lo} and {hi}, not {v}"
+                              + ("" if name in out else " (its default)"))
 
 
 def parse_set_args(items) -> Dict[str, str]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import re
 from fractions import Fraction
 
 import pytest
@@ -540,3 +541,22 @@ flow:
         load_text(text)
     assert ":3:1:" in str(info.value)
     load_text(text.replace("card(a: 11, b: 1)", "card(a: 1, b: 11)"))   # twins: one kind
+
+
+def test_an_options_range_that_names_another_option_is_checked():
+    # `hi: lo..20` was never checked: hi=25 and hi=-100 were taken, and lo=30 left hi at 30
+    from gdl.errors import OptionError
+    from interpreter import load_text
+    text = '''game "t"
+players 2
+option lo: 1..40 = 2
+option hi: lo..20 = lo
+flow:
+    draw
+'''
+    assert load_text(text, {"hi": "7"}).options == {"lo": 2, "hi": 7}
+    for options, message in [({"hi": "25"}, "between 2 and 20, not 25"),
+                             ({"hi": "1"}, "between 2 and 20, not 1"),
+                             ({"lo": "30"}, "between 30 and 20, not 30 (its default)")]:
+        with pytest.raises(OptionError, match=re.escape(message)):
+            load_text(text, options)

@@ -228,9 +228,12 @@ class CallMixin:
             if other is not None and not st.out:
                 return other[me]
             others = [s for s in seats if s is not me and not st.out >> s.index & 1]
-            if len(others) != 1:
-                raise self.runtime_error(f"opponent() needs exactly two active players, "
-                                         f"there are {len(others) + 1}", node, st)
+            out = st.out >> me.index & 1
+            if len(others) != 1 or out:
+                raise self.runtime_error(
+                    f"opponent() needs exactly two active players, one of them "
+                    f"{me.name}; there are {len(others) + (not out)}"
+                    + (f", and {me.name} is out" if out else ""), node, st)
             return others[0]
         if other is not None:   # two seats, both in: one dict lookup
             def render(ctx):

@@ -560,3 +560,19 @@ flow:
                              ({"lo": "30"}, "between 30 and 20, not 30 (its default)")]:
         with pytest.raises(OptionError, match=re.escape(message)):
             load_text(text, options)
+
+
+def test_the_opponent_of_a_seat_that_is_out_is_a_rule_error():
+    # it was the last seat left (the reference: a rule error unless exactly two are in)
+    text = '''game "t"
+players 3
+var x: player? = none
+flow:
+    eliminate p3
+    x = opponent(p1)
+    eliminate p2
+    x = opponent(p2)
+    draw
+'''
+    with pytest.raises(RuleError, match="one of them p2; there are 1, and p2 is out"):
+        load_text(text).new_state()

@@ -1003,10 +1003,21 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         here = len(code)
         site.next_pc = here + 1
 
+        def twice(st, who):
+            """A seat named twice would commit twice, or wait for ever: the rules' error."""
+            names = [p.name for p in who]
+            named = sorted({n for n in names if names.count(n) > 1})
+            raise self.runtime_error(f"simultaneously names {', '.join(named)} twice: each "
+                                     f"seat decides once", s, st)
+
+        unique = _seats_once(s.players)
+
         def simultaneous(st):
             who = tuple(players(st))
             if not who:
                 return here + 1
+            if not unique and len(set(who)) != len(who):
+                twice(st, who)
             st.node = (SIMUL, site, who, {})
             st.pc = here
             return PAUSE
@@ -1015,10 +1026,21 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             who = ctx.tmp()
             return [f"{who} = {ctx.k(tuple)}({ctx.sub(players)})",
                     f"if not {who}: return {here + 1:d}",
+                    *([] if unique else [f"if len({ctx.k(set)}({who})) != len({who}): "
+                                         f"{ctx.k(twice)}(st, {who})"]),
                     f"st.node = ({SIMUL:d}, {ctx.k(site)}, {who}, {{}})",
                     f"st.pc = {here:d}", f"return {PAUSE:d}"]
         simultaneous.tail = tail
         code.append(simultaneous)
+
+
+def _seats_once(node) -> bool:
+    """Whether a list of seats names each at most once whatever the state: `players`,
+    `all_players`, or those of them a comprehension keeps as they are."""
+    if isinstance(node, A.ListComp) and len(node.fors) == 1 and \
+            isinstance(node.item, A.Name) and node.item.id == node.fors[0].var:
+        node = node.fors[0].iter
+    return isinstance(node, A.Name) and node.id in ("players", "all_players", "player")
 
 
 class _DeadCode(list):

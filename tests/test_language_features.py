@@ -576,3 +576,24 @@ flow:
 '''
     with pytest.raises(RuleError, match="one of them p2; there are 1, and p2 is out"):
         load_text(text).new_state()
+
+
+@pytest.mark.parametrize("generated", [True, False], ids=["generated", "closures"])
+def test_a_seat_named_twice_by_simultaneously_is_a_rule_error(monkeypatch, generated):
+    # gdl run applied p1's move twice; the REPL failed with an AttributeError
+    from interpreter import _fuse
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    text = '''game "t"
+players p1, p2
+var n: int = 0
+action a():
+    n += 1
+flow:
+    simultaneously q in [p for p in players]: a
+    simultaneously q in [p1, p1, p2]: a
+    draw
+'''
+    state = load_text(text).new_state(0)
+    state.apply("a", "p1")
+    with pytest.raises(RuleError, match="simultaneously names p1 twice"):
+        state.apply("a", "p2")

@@ -21,7 +21,7 @@ FUNCTIONS = {
     "facedown": (("card",), "bool", "whether a card lies face down"),
     "zone_of": (("card",), "zone", "the zone a card is in"),
     "owner": (("zone",), "player", "the player a zone belongs to (its first index)"),
-    "knows": (("player", "card"), "bool", "whether a player has seen this card's face"),
+    "knows": (("player", "card"), "bool", "whether a card lies face up or was revealed to a player"),
     "next": (("player",), "player", "the next active player in seat order"),
     "prev": (("player",), "player", "the previous active player in seat order"),
     "opponent": (("player",), "player", "the other active player (two active players only)"),

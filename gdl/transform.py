@@ -156,7 +156,12 @@ class ToAst(Transformer):
         name, params, *rest = items
         cite = rest.pop(0) if rest and isinstance(rest[0], str) else ""
         rows = tuple(r for r in rest if isinstance(r, A.TableRow))
-        default = next((r[1] for r in rest if isinstance(r, tuple)), None)
+        defaults = [r[1] for r in rest if isinstance(r, tuple)]
+        if len(defaults) > 1:
+            raise GdlSyntaxError(f"table {name} has {len(defaults)} else rows: one gives "
+                                 f"the value of every key no row names",
+                                 getattr(defaults[1], "span", self._span(meta)))
+        default = defaults[0] if defaults else None
         return A.TableDecl(str(name), params, cite, rows, default, span=self._span(meta))
 
     @v_args(meta=True)

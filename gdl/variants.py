@@ -27,9 +27,14 @@ def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0,
                   chain: tuple = ()) -> A.Ruleset:
     """Returns `ruleset` with its base merged in, or unchanged if it is not a variant.
     `chain` holds the files of the variants above it, to name a cycle."""
-    header = next((d for d in ruleset.decls if isinstance(d, A.VariantOf)), None)
-    if header is None:
+    headers = [d for d in ruleset.decls if isinstance(d, A.VariantOf)]
+    if not headers:
         return ruleset
+    header = headers[0]
+    if len(headers) > 1:
+        raise GdlError(f"a ruleset is a variant of one base, and this one names a second "
+                       f"({headers[1].path!r} after {header.path!r})", headers[1].span,
+                       source=ruleset.source)
     here = Path(ruleset.path).resolve()
     if here in chain:
         names = [str(Path(p).name) for p in chain[chain.index(here):]] + [here.name]

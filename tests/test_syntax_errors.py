@@ -88,3 +88,19 @@ def test_a_keyword_out_of_place_is_not_suggested_as_itself():
         parse_text(src, PATH)
     text = str(info.value)
     assert "unexpected 'secret'" in text and "did you mean 'secret'" not in text
+
+
+def test_a_table_with_two_else_rows_and_a_variant_of_two_bases_are_refused(tmp_path):
+    # each was taken silently: the first else, the first base
+    from gdl.errors import GdlError
+    from gdl.parser import parse_file
+    from gdl.variants import merge_variant
+    with pytest.raises(GdlSyntaxError, match="table t has 2 else rows") as info:
+        parse_text('game "x"\nplayers 2\ntable t(k: 1..2):\n    1 => 3\n    else => 1\n'
+                   '    else => 2\nflow:\n    draw\n')
+    assert info.value.span.line == 6
+    (tmp_path / "base.gdl").write_text('game "b"\nplayers 2\nflow:\n    draw\n')
+    (tmp_path / "v.gdl").write_text('variant of "base.gdl"\nvariant of "base.gdl"\n')
+    with pytest.raises(GdlError, match="a variant of one base") as info:
+        merge_variant(parse_file(tmp_path / "v.gdl"), parse_file)
+    assert info.value.span.line == 2

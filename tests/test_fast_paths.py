@@ -1238,8 +1238,9 @@ flow:
 def test_a_generated_step_goes_on_into_the_rules_of_the_move_it_makes():
     # A step (of a lone action, and of a site of two actions) ends with the run of the
     # rules its move enters, written in the same function: the game is the one apply
-    # makes; an error in those rules leaves the move made and its slots bound, as apply
-    # leaves them (the step clears them only when its draw fails).
+    # makes; an error in those rules leaves the move made and its slots bound, as
+    # apply_listed leaves them (the step clears them only when its draw fails; apply
+    # puts the state back as it was before the move).
     import linecache
     from gdl.errors import RuleError
     game = load_text(ON_INTO_THE_RULES)
@@ -1258,8 +1259,12 @@ def test_a_generated_step_goes_on_into_the_rules_of_the_move_it_makes():
         rng = random.Random(seed)
         with pytest.raises(RuleError, match="empty"):
             while True:
-                slow.apply(slow.random_move(rng))
+                before = slow.clone()
+                slow.apply_listed(slow.random_move(rng), slow.to_move()[0])
         assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
+        with pytest.raises(RuleError, match="empty"):
+            before.apply(slow.history[-1][1])
+        assert before.trace_texts() == slow.trace_texts()[:-1]
         assert fast.history[-1][1].startswith("give")       # total >= 3 after a give
         assert fast.frame[info.me_slot] is not None and fast.frame[info.slots[0]] is not None
 

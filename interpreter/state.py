@@ -701,7 +701,8 @@ class State:
     def _as_before(self, n: int, pending) -> None:
         """Puts the state back as it was before a step whose rules failed half way (its
         first `n` history entries, then the commits `pending`), by replay as `undo` does:
-        `apply` changes nothing where it raises."""
+        `apply` changes nothing where it raises.  (Like `undo`, it cannot bring back what
+        `place` did outside the rules: a position built so is not in its trace.)"""
         from .observe import log_of
         from .serial import replay, trace_of
         observed = self.obs is not None
@@ -777,10 +778,15 @@ class State:
         if len(moves) != len(seats):
             raise MoveError(f"{len(seats)} seats are to commit a move here "
                             f"({', '.join(s.name for s in seats)}), not {len(moves)}")
-        site = self.node[1]
-        read = [self._legal(site, seat, move) for seat, move in zip(seats, moves)]
-        for seat, move in zip(seats, read):
-            self._commit(seat, move)
+        node = self.node
+        read = [self._legal(node[1], seat, move) for seat, move in zip(seats, moves)]
+        n, pending = len(self.history), list(node[3].items())
+        try:
+            for seat, move in zip(seats, read):
+                self._commit(seat, move)
+        except GdlError:
+            self._as_before(n, pending)
+            raise
 
     def _decided(self, site, seat, info, args, text=None):
         """Records a legal move (info, args) of the one deciding seat, whose text is made

@@ -242,15 +242,17 @@ action bet() "a leak: the bet names the opponent's card":
     assert problems and "legal moves change" in problems[0]
 
 
-TWIN_NAMED = """game "a rule that names one of two identical cards"
-players 2
+#: Two 1s and a 2 in a deck, a hand each and a pile: the twin games' cards and places.
+TWO_ONES_AND_A_TWO = """players 2
 card n: 1..2
 cards into deck: card(n: 1) for k in 1..2
 cards into deck: card(n: 2)
 zone deck: stack
 zone hand[player]: set, seen by owner
 zone pile: stack, face up
-action take() "p1 takes 'the 1': the engine takes the first of the two, wherever it is":
+"""
+TWIN_NAMED = """game "a rule that names one of two identical cards"
+""" + TWO_ONES_AND_A_TWO + """action take() "p1 takes 'the 1': the engine takes the first of the two, wherever it is":
     move card(n: 1) to pile face up
 flow:
     shuffle deck
@@ -278,14 +280,7 @@ def test_a_rule_naming_one_of_two_twins_breaks_the_twins_law(tmp_path):
 
 
 TWIN_PEEKED = """game "p2 peeks at one of p1's cards, two of which may be twins"
-players 2
-card n: 1..2
-cards into deck: card(n: 1) for k in 1..2
-cards into deck: card(n: 2)
-zone deck: stack
-zone hand[player]: set, seen by owner
-zone pile: stack, face up
-action play(c: hand[me]):
+""" + TWO_ONES_AND_A_TWO + """action play(c: hand[me]):
     move c to pile face up
 flow:
     shuffle deck

@@ -153,8 +153,13 @@ class Session:
         self.made = 0                   # steps the last `advance` made
         self.notes: List[str] = []      # what a change of rules did to `as` and agents
         self.redo_steps: List[Step] = []
-        #: The automatic steps of the first game (chance, agents), for the REPL to show.
-        self.opening = self.restart()
+        #: The automatic steps of the first game (chance, agents), for the REPL to show,
+        #: and the rule error that stopped them, if one did.
+        self.opening_error: Optional[GdlError] = None
+        try:
+            self.opening = self.restart()
+        except Halted as halted:
+            self.opening, self.opening_error = halted.shown, halted.error
 
     # ------------------------------------------------------------------ reading the state
     def steps(self) -> List[Step]:

@@ -514,6 +514,8 @@ def run_repl(args) -> int:
     else:
         repl.banner()
         repl.show_steps(session.opening)
+        if session.opening_error is not None:
+            repl.say(repl.paint.error(one_line(session.opening_error)))
     if sys.stdin.isatty():
         # Ctrl-C stops a long `auto`: a process started with SIGINT ignored (a parent
         # inside system(), some launchers) would otherwise run it to the end

@@ -656,3 +656,22 @@ def test_auto_without_a_count_says_when_it_stops_before_the_end(tmp_path, monkey
     out.truncate(0)
     repl.handle("auto 5")
     assert "stopped after" not in out.getvalue()
+
+
+def test_agents_whose_rules_fail_at_the_start_show_their_steps_and_the_error(tmp_path):
+    # the session was made by a constructor that raised: an internal error
+    (tmp_path / "s.gdl").write_text('''game "t"
+players p1, p2
+var n: int = 0
+action a():
+    n += 1
+    if n > 2:
+        fail "too many"
+flow:
+    repeat 5:
+        choose p1: a
+    draw
+''', encoding="utf-8")
+    out = piped("s.gdl", "--agents", "p1=random", script="log\n", cwd=tmp_path)
+    assert out.splitlines()[2:6] == ["   1. p1: a", "   2. p1: a",
+                                     "s.gdl:7:9: rule error: too many", "s 2 p1 (random)> log"]

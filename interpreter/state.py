@@ -570,7 +570,7 @@ class State:
         only where that finds nothing."""
         tidy = text
         if "]" in tidy and _SPACED_BRACKET.search(tidy):     # a canonical text has none
-            tidy = _BEFORE_CLOSE.sub("]", _BRACKET_SPACES.sub(r"\1", tidy))
+            tidy = _unspaced_brackets(tidy)
         wanted = " ".join(tidy.split())
         found = self._named_move(wanted, player)
         if found is not None:
@@ -1423,12 +1423,32 @@ def _in_range(values: range, word: str) -> tuple:
     return (v,) if v in values and str(v) == word else ()
 
 
-_BRACKET_SPACES = re.compile(r"\s*([,\[\]])\s*(?=[^\[]*\])")
-#: a space beside a bracket or comma: only then can `_BRACKET_SPACES` change a text (its
-#: every bracket and comma is a match, each costing a replacement of itself)
+def _unspaced_brackets(text: str) -> str:
+    """`text` without the spaces beside the brackets and commas of a zone's indices, at
+    any depth (`fam[ grid[2, black], true ]` is `fam[grid[2,black],true]`), or before
+    an opening bracket; other spaces stay (between words, inside brackets too)."""
+    out, depth, i, n = [], 0, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            j = i
+            while j < n and text[j].isspace():
+                j += 1
+            after = text[j] if j < n else ""
+            if not (after == "[" or depth and (out[-1] in ",[" or after in ",]")):
+                out.append(text[i:j])
+            i = j
+            continue
+        depth += ch == "["
+        depth -= ch == "]" and depth > 0
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+#: a space beside a bracket or comma: only then can `_unspaced_brackets` change a text (a
+#: canonical text has none)
 _SPACED_BRACKET = re.compile(r"\s[,\[\]]|[,\[\]]\s")
-#: spaces before a closing bracket, which `_BRACKET_SPACES` leaves (no `]` follows it)
-_BEFORE_CLOSE = re.compile(r"\s+\]")
 
 
 def _moves_0(st, info):

@@ -597,3 +597,22 @@ flow:
     state.apply("a", "p1")
     with pytest.raises(RuleError, match="simultaneously names p1 twice"):
         state.apply("a", "p2")
+
+
+def test_a_move_text_may_have_spaces_beside_brackets_at_any_depth():
+    # spaces inside a zone nested in a zone's indices made the text one argument too many
+    game = load_text('''game "t"
+players 2
+enum colour = red, black
+zone grid[1..2, colour]: stack
+zone fam[grid, bool]: stack
+action pick(z: fam):
+    require index(z, 2)
+flow:
+    choose p1: pick
+    draw
+''')
+    state = game.new_state(0)
+    for text in ("pick fam[ grid[2,black],true]", "pick fam[grid[ 2 , black ] , true ]",
+                 "pick  fam [grid[2,black],true]", "pick fam[grid[2,black],true]"):
+        assert state.parse_move(text).text == "pick fam[grid[2,black],true]"

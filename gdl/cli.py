@@ -76,7 +76,12 @@ def cmd_replay(args) -> int:
     options.update(parse_set_args(args.set))
     game = load(path, {k: v for k, v in options.items()})
     state = replay(game, trace, args.step)
-    print(state.view(args.view, symbols=args.symbols))
+    if args.view not in (None, "all"):
+        try:
+            game.seat(args.view)
+        except GdlError as err:             # an option's error, not a move's
+            raise OptionError(f"--view: {err.message}", suggestion=err.suggestion) from None
+    print(state.view(None if args.view == "all" else args.view, symbols=args.symbols))
     print(f"after {len(state.history)} steps of {len(trace.get('steps', []))}")
     return 0
 
@@ -85,6 +90,9 @@ def cmd_bench(args) -> int:
     from interpreter.agents import AGENTS, play_out
     if not args.seconds > 0:
         raise OptionError(f"--seconds must be more than 0, not {args.seconds:g}")
+    if args.seconds == float("inf"):
+        raise OptionError("--seconds must be a number of seconds, not inf (it would run "
+                          "for ever)")
     game = _load(args.file, args.set)
     game.compile_now()                      # steady play: no run compiled while timed
     agents = [AGENTS["random"]] * game.num_players
@@ -193,7 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("enumerate", help="exhaustive traversal of every reachable state")
     p.add_argument("file", help=RULESET)
-    p.add_argument("--max-states", type=int, help="stop cleanly after this many states")
+    p.add_argument("--max-states", type=int,
+                   help="stop cleanly before the walk would hold more than this many states")
     p.add_argument("--max-depth", type=int, help="do not expand states deeper than this")
     p.add_argument("--no-infosets", dest="infosets", action="store_false",
                    help="do not count information sets (a faster walk: no seat's view "
@@ -228,6 +237,10 @@ def main(argv=None) -> int:
     try:
         # inside: building the parser imports the engine, and a Ctrl-C then is a Ctrl-C
         args = build_parser().parse_args(argv)
+        seed = getattr(args, "seed", None)
+        if seed is not None and seed < 0:       # random.Random(-3) is random.Random(3)
+            raise OptionError(f"--seed must be 0 or more, not {seed} (a negative seed "
+                              f"would play the games of {-seed})")
         return args.func(args)
     except GdlError as err:
         print(str(err), file=sys.stderr)

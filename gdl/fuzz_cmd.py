@@ -90,6 +90,22 @@ def _check(args):
                         ("--max-states", getattr(args, "max_states", 1))):
         if value < 1:
             raise OptionError(f"{flag} must be 1 or more, not {value}")
+    if getattr(args, "out", None):
+        _writable(args.out)
+
+
+def _writable(folder: str) -> None:
+    """Raises OptionError now, not after the budget is spent, where --out's folder cannot
+    be made or written."""
+    import os
+    import tempfile
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        raise OptionError(f"--out {folder}: {err.strerror or err}: the traces could not be "
+                          f"written there") from None
 
 
 def run_fuzz(args) -> int:

@@ -357,6 +357,8 @@ def read_trace(path) -> Dict[str, Any]:
         data = json.loads(text) if not path.endswith(".jsonl") else json.loads(first)
     except (json.JSONDecodeError, IndexError) as err:
         raise TraceError(f"{path} is not a JSON trace: {err}") from None
+    except RecursionError:
+        raise TraceError(f"{path} nests too deeply to be a trace") from None
     if not isinstance(data, dict) or data.get("format") != TRACE_FORMAT:
         raise TraceError(f"{path} is not a gdl trace (no \"format\": \"{TRACE_FORMAT}\")")
     check_trace_shape(data)

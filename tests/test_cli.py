@@ -306,6 +306,10 @@ def test_a_killed_worker_is_a_one_line_error_with_status_4(command):
     (["bench", GERRY, "--seconds", "-1"], "--seconds must be more than 0, not -1"),
     (["replay", "no-such-trace.jsonl"], "cannot read"),
     (["replay", "no-such-trace.jsonl", "--step", "-1"], "--step must be 0 or more"),
+    (["run", GERRY, "--seed", "-3"], "--seed must be 0 or more, not -3"),   # plays seed 3
+    (["bench", GERRY, "--seconds", "inf"], "not inf (it would run for ever)"),
+    (["fuzz", GERRY, "--budget", "1", "--out", "/proc/no/such"],    # known only after
+     "the traces could not be written there"),                      # the budget was spent
     (["check", "no-such-file.gdl"], "cannot read"),
 ])
 def test_user_errors_exit_2(capsys, argv, message):
@@ -331,6 +335,18 @@ def test_variants_that_are_variants_of_each_other_are_named_as_a_cycle(tmp_path,
     code, out, err = run(capsys, "check", tmp_path / "a.gdl")
     assert code == 2 and "variants form a cycle: a.gdl -> b.gdl -> a.gdl" in err
     assert "a.gdl:1:1" in err and "nest deeper" not in err
+
+
+def test_a_trace_nested_too_deeply_or_a_seat_to_view_that_is_not_one(tmp_path, capsys):
+    # each was labelled wrongly: the ruleset nesting too deeply, a move error
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    code, out, err = run(capsys, "replay", deep)
+    assert code == 2 and "deep.json nests too deeply to be a trace" in err
+    trace = tmp_path / "t.json"
+    assert run(capsys, "run", GERRY, "--seed", 3, "--trace", trace)[0] == 0
+    code, out, err = run(capsys, "replay", trace, "--view", "p9")
+    assert code == 2 and err.startswith("option error: --view: no player 'p9'")
 
 
 def test_bench_reports_rates(capsys):

@@ -109,6 +109,14 @@ def test_reader_follows_the_standard(tmp_path):
     assert read_pbn_deals(path) == [PBN_EXAMPLE, PBN_EXAMPLE]
 
 
+def test_a_file_in_the_standards_latin_1_is_read(tmp_path):
+    # the PBN standard's character set: 'é' as one byte was an internal UnicodeDecodeError
+    path = tmp_path / "old.pbn"
+    path.write_bytes(f'[Event "Coupe d\xe9partementale"]\n[Board "1"]\n[Deal "{PBN_EXAMPLE}"]'
+                     f'\n'.encode("latin-1"))
+    assert read_pbn_tags(path)[0]["Event"] == "Coupe départementale"
+
+
 @pytest.mark.parametrize("deal,message", [
     ("X:" + PBN_EXAMPLE[2:], "must start with"),
     (PBN_EXAMPLE.rsplit(" ", 1)[0], "3 hands"),

@@ -128,6 +128,8 @@ def read_pbn_tags(path: Union[str, Path]) -> List[Dict[str, str]]:
         text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as err:
         raise PbnError(f"cannot read {path}: {err.strerror}") from None
+    except UnicodeDecodeError:          # the PBN standard's own character set: Latin-1
+        text = Path(path).read_text(encoding="latin-1")
     games: List[Dict[str, str]] = []
     current: Dict[str, str] = {}
     previous: Dict[str, str] = {}

@@ -6,8 +6,9 @@ differ in what kind of node they are, who is to move, the legal moves, the chanc
 outcomes, the table as the all-seeing view shows it, or the returns (or where a step
 fails in one game and not in the other).  Breadth first, that pair is reached by as few
 steps as any.  Chance events too large to list are sampled (the same outcome is applied in
-both games) and so are large simultaneous decisions; the answer "no difference" is then
-bounded by the budget, and says so.
+both games) and so are large simultaneous decisions, the search starting again with other
+samples while the budget lasts; the answer "no difference" is then bounded by the
+budget, and says so.
 """
 from __future__ import annotations
 
@@ -284,6 +285,11 @@ def diff(path_a, path_b, overrides=None, *, budget: float = 10.0, seed: int = 0,
     interrupted = False
     try:
         found = search.run()
+        # a tree whose chance was sampled is done long before the budget: search again
+        # (the generator has moved on, so other outcomes are drawn) while time is left
+        while found is None and search.sampled and search.complete and \
+                time.monotonic() < start + budget and search.pairs < max_pairs:
+            found = search.run()
     except KeyboardInterrupt:
         if not stop_on_interrupt:
             raise

@@ -743,6 +743,31 @@ def test_diff_finds_a_face_up_move_to_a_cell_that_is_not_adjacent(tmp_path):
     assert far not in [m.text for m in session.legal_moves()]
 
 
+TOP_CARD = """game "top card"
+players 2
+card n: 1..8
+cards into deck: card(n: k) for k in 1..8
+zone deck: stack
+flow:
+    shuffle deck
+    if top(deck).n == 1:
+        win p1
+    else:
+        draw
+"""
+
+
+def test_diff_samples_a_large_shuffle_again_while_the_budget_lasts(tmp_path):
+    # 8! orders are sampled two at a time: the first two (seed 0) never put the 1 on
+    # top, and the search said "no difference" with its budget unspent
+    a, b = tmp_path / "a.gdl", tmp_path / "b.gdl"
+    a.write_text(TOP_CARD, encoding="utf-8")
+    b.write_text(TOP_CARD.replace("win p1", "win p2"), encoding="utf-8")
+    result = diff(str(a), str(b), budget=5, seed=0, write_trace=False)
+    assert result.differs and result.sampled and len(result.steps) == 1
+    assert result.steps[0]["chance"].startswith("shuffle deck: 1 ")   # the 1 on top
+
+
 def test_diff_of_identical_copies_finds_no_difference(tmp_path, capsys):
     copy = tmp_path / "gerry_copy.gdl"
     shutil.copy(RULESETS / "gerry.gdl", copy)

@@ -105,7 +105,7 @@ class GameRun:
     def _unpack(blocks) -> Iterator[PlayedGame]:
         for records in blocks:
             for record in records:
-                if isinstance(record, GdlError):
+                if isinstance(record, (GdlError, KeyboardInterrupt)):
                     # the workers stop now: left to the error's collection (its traceback
                     # holds this frame, a cycle), they played on until a later collection
                     blocks.close()
@@ -134,6 +134,8 @@ class TallyRun:
     @staticmethod
     def _unpack(blocks) -> Iterator["Tally"]:
         for tally, error in blocks:
+            if isinstance(error, KeyboardInterrupt):
+                yield tally                   # the games before the Ctrl-C count
             if error is not None:
                 blocks.close()                # the workers stop now (see GameRun)
                 raise error
@@ -276,9 +278,9 @@ class _Player:
                 state = game.new_state(seed)
                 rng.seed(seed)
                 play_out(state, agents, rng)
-            except GdlError as err:
-                yield seed, err
-                return
+            except (GdlError, KeyboardInterrupt) as err:    # a Ctrl-C: the games before
+                yield seed, err                             # it are kept (in a process
+                return                                      # of its own, never)
             yield seed, state
 
     def block(self, seeds: range) -> list:
@@ -288,14 +290,17 @@ class _Player:
         frozen attrs record goes through its Python `__getstate__` and `__setstate__`."""
         from .serial import trace_line
         records: list = []
-        for seed, state in self.played(seeds):
-            if isinstance(state, GdlError):
-                records.append(state)
-                break
-            records.append((
-                seed, tuple(state.returns()), state.is_terminal(), len(state.history),
-                trace_line(state) if self.traces else None,
-                state.view(None, symbols=self.symbols) if self.tables else None))
+        try:
+            for seed, state in self.played(seeds):
+                if isinstance(state, (GdlError, KeyboardInterrupt)):
+                    records.append(state)
+                    break
+                records.append((
+                    seed, tuple(state.returns()), state.is_terminal(), len(state.history),
+                    trace_line(state) if self.traces else None,
+                    state.view(None, symbols=self.symbols) if self.tables else None))
+        except KeyboardInterrupt as err:      # while a trace was written: the games before
+            records.append(err)
         return records
 
     def tally(self, seeds: range) -> tuple:
@@ -303,10 +308,13 @@ class _Player:
         the block)."""
         tally = Tally(self.game.num_players)
         add = tally.add
-        for _, state in self.played(seeds):
-            if isinstance(state, GdlError):
-                return tally, state
-            add(state.is_terminal(), tuple(state.returns()), len(state.history))
+        try:
+            for _, state in self.played(seeds):
+                if isinstance(state, (GdlError, KeyboardInterrupt)):
+                    return tally, state
+                add(state.is_terminal(), tuple(state.returns()), len(state.history))
+        except KeyboardInterrupt as err:      # between two games
+            return tally, err
         return tally, None
 
 

@@ -181,6 +181,10 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             self.stmt(s, scope, code)
             if not self.in_trigger and self.prog.triggers and isinstance(s, _EFFECTS):
                 code.append(self.trigger_op(len(code) + 1, written(s, scope)))
+        ended = [local.slot for local in scope.names.values() if local.where == "frame"]
+        if ended and not isinstance(code, _DeadCode):   # the block's `let` and `random`
+            code.append(_clearing(ended, len(code) + 1))   # locals: out of use, so out
+                                                           # of the state's key
 
     def stmt(self, s, scope, code):
         if self.coverage is not None and not isinstance(s, A.Pass):

@@ -629,3 +629,30 @@ flow:
         shown.add(state.view("p2").splitlines()[2])
         assert [c.text for c in state.cards_in("pile")] == ["1"]
     assert shown == {"hand[p1] (1): ?"}
+
+
+@pytest.mark.parametrize("generated", [True, False], ids=["generated", "closures"])
+def test_a_local_whose_block_has_ended_does_not_keep_positions_apart(monkeypatch, generated):
+    # `c` of the finished repeat stayed in the state's key: 16 states for the 10 there
+    # are (a card dealt one by one made a four-seat auction 1,536,993 for 603,401)
+    from interpreter import _fuse
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    game = load_text('''game "t"
+players 2
+card n: 1..3
+cards into deck: card(n: i) for i in 1..3
+zone deck: set
+zone pile: set, face up
+action stop():
+    let x = count(pile)
+    pass
+flow:
+    repeat 2:
+        random c in cards(deck)
+        let d = c.n
+        move c to pile
+    choose p1: stop
+    draw
+''')
+    report = enumerate_states(game)
+    assert (report.states, report.decision, report.chance, report.terminal) == (10, 3, 4, 3)

@@ -31,7 +31,7 @@ from typing import Callable, Dict, List, Optional
 
 import attrs
 
-from ._fuzz_common import DEAD, HOLES, KINDS, declarations
+from ._fuzz_common import DEAD, ENDLESS, HOLES, KINDS, declarations
 from ._fuzz_diff import DiffResult, diff
 from ._fuzz_report import coverage_rows, dead_findings, report_json, report_text
 from ._fuzz_sweep import changed_option, player_configs, sweep_configs, value_text
@@ -331,6 +331,17 @@ def fuzz(path, overrides: Optional[Dict[str, str]] = None, *, budget: float = DE
     return report
 
 
+def _proven_finite(run: _Run, f: dict) -> bool:
+    """Whether a counter finding ("only a limit on X ends this line") is refuted: in every
+    configuration it showed in, the breadth-first walk saw every state and no cycle (a
+    bound the rules do set, such as an action's range, stops the counter)."""
+    if f["kind"] != ENDLESS or f["subkind"] != "counter":
+        return False
+    cyclic = {_key(c) for g in run.findings.values()
+              if g["kind"] == ENDLESS and g["subkind"] == "cycle" for c in g["configs"]}
+    return all(_key(c) in run.exhausted and _key(c) not in cyclic for c in f["configs"])
+
+
 def _unique(configs: List[dict]) -> List[dict]:
     out, seen = [], set()
     for c in configs:
@@ -346,7 +357,7 @@ def _report(run: _Run, base_game, configs, sweeps, interrupted: bool = False) ->
     and the coverage of every rule."""
     ruleset = base_game.ruleset
     decls = declarations(ruleset)
-    findings = [_finding(f) for f in run.findings.values()]
+    findings = [_finding(f) for f in run.findings.values() if not _proven_finite(run, f)]
     if not interrupted:
         findings += [Finding(**f)
                      for f in dead_findings(ruleset, decls, run.coverage, run.base)]

@@ -892,3 +892,29 @@ def test_a_process_keeps_a_game_per_options_for_its_tasks_with_coverage_from_zer
     finally:
         tasks.forget_run()
     assert not tasks._GAMES and not tasks._RULESET
+
+
+BOUNDED_COUNTER = """game "Bounded counter"
+players 2
+var level: int = 0
+var done: bool = false
+var turn: player = p1
+action up(n: 1..6) "raise the level by one; 6 is the most":
+    require n == level + 1
+    level = n
+action stop():
+    done = true
+flow:
+    while not done:
+        choose turn: up, stop
+        turn = next(turn)
+    draw
+"""
+
+
+def test_a_counter_the_complete_walk_proves_bounded_is_not_endless_play(tmp_path):
+    # "only a limit on level ends this line", where the action's range is that limit and
+    # the walk had seen every state without a cycle
+    report = run(ruleset(tmp_path, BOUNDED_COUNTER), tmp_path, budget=3)
+    assert report.stats["walk_complete"]
+    assert not [f for f in report.findings if f.kind == "endless play"], report.text()

@@ -6,7 +6,7 @@ import random
 import sys
 from contextlib import contextmanager
 
-from .errors import OptionError
+from .errors import GdlError, OptionError
 
 
 @contextmanager
@@ -44,10 +44,10 @@ def run_games(args) -> int:
     else:                                   # the summary only: each block's tally
         run = tally_games(args.file, args.n, seed=seed0, options=options,
                           agents=args.agents, jobs=args.jobs)
-    return _run(args, run, show)
+    return _run(args, run, show, seed0)
 
 
-def _run(args, run, show) -> int:
+def _run(args, run, show, seed0: int = 0) -> int:
     """Sums up what `run` yields, games (`PlayedGame`, written and shown as they come)
     or blocks' tallies, and prints the summary (of the games so far, on Ctrl-C)."""
     from interpreter.simulate import Tally
@@ -68,6 +68,13 @@ def _run(args, run, show) -> int:
                     print(f"--- game {tally.games} (seed {item.seed}), final table:")
                     print(item.table)
                 advance(1)
+    except GdlError as err:                 # the rules failed in a game: which one, and
+        if tally.games:                     # the summary of those played before it
+            _summary(run.game, tally)
+        err.notes += (f"in game {tally.games + 1} of {args.n} (seed "
+                      f"{seed0 + tally.games}): `gdl run FILE --seed "
+                      f"{seed0 + tally.games}` plays it alone",)
+        raise
     except KeyboardInterrupt:               # Ctrl-C: the summary of the games played
         if hasattr(items, "close"):
             items.close()                   # the games not yet played are not started

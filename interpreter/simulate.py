@@ -64,7 +64,7 @@ def tally_games(path: str, n: int, *, seed: int = 0, options: Optional[dict] = N
     per block of consecutive games, in seed order: what `gdl run` sums up, without
     making a record of each game or, with workers, sending it back (a block's figures
     cross instead of its games).  Errors as for `play_games`; a rule error met in a game
-    is raised where that game's block would come."""
+    is raised after the tally of the games before it in its block."""
     game, blocks = _run_blocks("tally_games", path, n, seed, options, jobs,
                                (agents, False, False, False), "tally")
     return TallyRun(game, blocks)
@@ -134,10 +134,10 @@ class TallyRun:
     @staticmethod
     def _unpack(blocks) -> Iterator["Tally"]:
         for tally, error in blocks:
-            if isinstance(error, KeyboardInterrupt):
-                yield tally                   # the games before the Ctrl-C count
             if error is not None:
                 blocks.close()                # the workers stop now (see GameRun)
+                if tally.games:
+                    yield tally               # the games before the error count
                 raise error
             yield tally
 

@@ -331,14 +331,13 @@ def fuzz(path, overrides: Optional[Dict[str, str]] = None, *, budget: float = DE
     return report
 
 
-def _proven_finite(run: _Run, f: dict) -> bool:
+def _proven_finite(run: _Run, f: dict, cyclic: set) -> bool:
     """Whether a counter finding ("only a limit on X ends this line") is refuted: in every
-    configuration it showed in, the breadth-first walk saw every state and no cycle (a
-    bound the rules do set, such as an action's range, stops the counter)."""
+    configuration it showed in, the breadth-first walk saw every state and no cycle (the
+    configurations in `cyclic` had one); a bound the rules do set, such as an action's
+    range, stops the counter."""
     if f["kind"] != ENDLESS or f["subkind"] != "counter":
         return False
-    cyclic = {_key(c) for g in run.findings.values()
-              if g["kind"] == ENDLESS and g["subkind"] == "cycle" for c in g["configs"]}
     return all(_key(c) in run.exhausted and _key(c) not in cyclic for c in f["configs"])
 
 
@@ -357,7 +356,10 @@ def _report(run: _Run, base_game, configs, sweeps, interrupted: bool = False) ->
     and the coverage of every rule."""
     ruleset = base_game.ruleset
     decls = declarations(ruleset)
-    findings = [_finding(f) for f in run.findings.values() if not _proven_finite(run, f)]
+    cyclic = {_key(c) for g in run.findings.values()
+              if g["kind"] == ENDLESS and g["subkind"] == "cycle" for c in g["configs"]}
+    findings = [_finding(f) for f in run.findings.values()
+                if not _proven_finite(run, f, cyclic)]
     if not interrupted:
         findings += [Finding(**f)
                      for f in dead_findings(ruleset, decls, run.coverage, run.base)]

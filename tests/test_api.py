@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from conftest import DDS, GERRY, RULESETS, load_game, random_playout
 from interpreter import replay
+from interpreter.game import Game
 
 GAMES = {
     "gerry": (GERRY, {}),
@@ -696,8 +697,7 @@ def test_apply_joint_checks_moves_made_elsewhere_before_committing_any():
     (lambda g, s: s.undo("x"), "undo takes a whole number of steps"),
     (lambda g, s: replay(g, s.trace(), upto=-1), "upto is a number of steps from 0"),
     (lambda g, s: g.new_state("abc"), "a seed is a whole number or None"),
-    (lambda g, s: load_game(GERRY, **{}).__class__(g.ruleset, [("size", 3)]),
-     "options are given as a mapping"),
+    (lambda g, s: Game(g.ruleset, [("size", 3)]), "options are given as a mapping"),
     (lambda g, s: g.state_from_json({**s.to_json(), "node": ["bogus"]}), "'node' must be"),
     (lambda g, s: g.state_from_json({**s.to_json(), "frame": [{"player": -1}] * len(
         s.frame)}), "-1 is not a number from 0"),

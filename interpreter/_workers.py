@@ -74,6 +74,7 @@ def stop_now(pool):
     workers += [p for p in getattr(getattr(pool, "_mp_context", None), "started", ())
                 if p.pid is not None and p not in workers]
     results = getattr(pool, "_result_queue", None)     # `shutdown` forgets it
+    manager = getattr(pool, "_executor_manager_thread", None)       # and this
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.terminate()
@@ -93,3 +94,10 @@ def stop_now(pool):
     writer = getattr(results, "_writer", None)
     if writer is not None:
         writer.close()
+    # That thread, seeing the pool broken, closes its wake-up pipe, and Python's exit
+    # writes to every pool's wake-up pipe without the lock the thread closes it under:
+    # an exit in the middle of the closing printed "Exception ignored ... handle is
+    # closed" after a Ctrl-C.  Let the thread finish first (it has nothing left to wait
+    # for; the bound is for a pool in a state nobody foresaw).
+    if manager is not None:
+        manager.join(timeout=2.0)

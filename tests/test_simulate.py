@@ -246,6 +246,23 @@ def test_a_worker_stopped_while_it_sends_a_result_leaves_no_thread_waiting():
     thread.join(timeout=20)
     assert not thread.is_alive()
 
+def test_a_stopped_pool_has_closed_its_wake_up_pipe_before_stop_now_returns():
+    """Python's exit writes to each pool's wake-up pipe without the lock the pool's thread
+    closes it under: where that thread was still closing it, a Ctrl-C's exit printed
+    "Exception ignored ... handle is closed".  `stop_now` waits for the thread."""
+    import time
+    from interpreter._workers import ignore_interrupts, stop_now, worker_pool
+    pool = worker_pool(2, ignore_interrupts, ())
+    try:
+        for _ in range(4):
+            pool.submit(time.sleep, 30)
+        thread, wakeup = pool._executor_manager_thread, pool._executor_manager_thread_wakeup
+        time.sleep(0.3)                             # the workers are sleeping
+    finally:
+        stop_now(pool)
+    assert not thread.is_alive() and wakeup._closed
+
+
 
 def test_errors_pickle_with_all_their_fields(tmp_path):
     """Workers send errors to the parent pickled: the text it prints must survive."""

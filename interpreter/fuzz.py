@@ -402,11 +402,18 @@ def _dead_options(run: _Run, base: dict, sweeps: List[dict]) -> List[Finding]:
     return out
 
 
+#: the names `write_trace_files` gives its traces: `NN-kind.json`
+TRACE_NAME = re.compile(r"[0-9]{2,}-[a-z-]+\.json")
+
+
 def write_trace_files(report: FuzzReport, out_dir: Optional[str] = None) -> str:
     """Writes each finding's trace as JSON to `out_dir` (default: a new temporary
     directory); returns the directory."""
     folder = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="gdl-fuzz-"))
     folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.json"):       # an earlier fuzz's traces, mixed in with
+        if TRACE_NAME.fullmatch(old.name):  # these, were read as this run's findings
+            old.unlink()
     n = 0
     for f in report.findings:
         if f.steps is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 
 import pytest
@@ -89,9 +90,12 @@ flow:
     draw
 '''
 
+#: more states than the walk's bound: a walk that saw them all would prove the limit ends
+#: play and drop the finding (as for BOUNDED_COUNTER below), and a walk of 2,001 states
+#: did so in a test run on a busy machine, where the playthroughs had less time
 COUNTER = '''game "Counting turns"
 players 2
-option limit: 1..1000 = 1000 "The game is a draw after this many turns"
+option limit: 1..100000 = 100000 "The game is a draw after this many turns"
 var turns: int = 0
 var done: bool = false
 action wait() "Let the turn go by":
@@ -251,6 +255,20 @@ def test_a_deadlock_is_found_with_its_shortest_trace_and_opens_at_the_deadlock(t
     assert (replayed, total, stopped) == (4, 4, None)
     with pytest.raises(RuleError, match="deadlock"):
         session.legal_moves()
+
+
+def test_a_fuzz_into_a_used_folder_leaves_only_its_own_traces_there(tmp_path):
+    # the earlier run's 02-... and 03-... stayed among this run's, read as its findings
+    folder = tmp_path / "traces"
+    folder.mkdir()
+    for name in ("01-deadlock.json", "02-endless-game.json", "103-uncovered-case.json"):
+        (folder / name).write_text("{}")
+    (folder / "notes.json").write_text("{}")            # not a name the fuzzer gives
+    report = run(ruleset(tmp_path, DEADLOCK), tmp_path)
+    written = sorted(p.name for p in folder.iterdir())
+    traces = [os.path.basename(f.trace_path) for f in report.findings if f.trace_path]
+    assert traces and written == sorted(traces + ["notes.json"])
+    assert json.loads((folder / traces[0]).read_text())["steps"]
 
 
 def test_equal_priority_triggers_whose_order_matters(tmp_path):

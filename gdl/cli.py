@@ -74,7 +74,14 @@ def cmd_replay(args) -> int:
         raise TraceError("the trace names no ruleset (no \"game\"): give it with --file")
     options = dict(trace.get("options") or {})
     options.update(parse_set_args(args.set))
-    game = load(path, {k: v for k, v in options.items()})
+    try:
+        game = load(path, {k: v for k, v in options.items()})
+    except GdlError as err:
+        if not args.file and not os.path.isabs(path) and not os.path.exists(path):
+            err.notes += (f"the trace names its ruleset by the path gdl was given "
+                          f"({path}), relative to the folder gdl ran in: replay from that "
+                          f"folder, or give the ruleset with --file",)
+        raise
     state = replay(game, trace, args.step)
     if args.view not in (None, "all"):
         try:
@@ -169,8 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="play games with agents and print a summary")
     p.add_argument("file", help=RULESET)
     p.add_argument("-n", type=int, default=1, help="number of games (default 1)")
-    p.add_argument("--seed", type=int, help="seed of the first game (game i uses seed+i)")
-    p.add_argument("--agents", help="one agent per seat: random, first, last (default random)")
+    p.add_argument("--seed", type=int, help="seed of the first game (game i uses seed+i; default: "
+                   "drawn at random, and the summary names it)")
+    p.add_argument("--agents", help="one agent per seat: random, first, last (default random; "
+                   "the last one given plays the seats left)")
     p.add_argument("--trace", help="write every game's trace to this .jsonl file")
     p.add_argument("--show", action="store_true", help="print every game's final table")
     p.add_argument("--symbols", action="store_true", help="show suit symbols")

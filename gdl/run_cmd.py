@@ -44,12 +44,13 @@ def run_games(args) -> int:
     else:                                   # the summary only: each block's tally
         run = tally_games(args.file, args.n, seed=seed0, options=options,
                           agents=args.agents, jobs=args.jobs)
-    return _run(args, run, show, seed0)
+    return _run(args, run, show, seed0, drawn=args.seed is None)
 
 
-def _run(args, run, show, seed0: int = 0) -> int:
+def _run(args, run, show, seed0: int = 0, drawn: bool = False) -> int:
     """Sums up what `run` yields, games (`PlayedGame`, written and shown as they come)
-    or blocks' tallies, and prints the summary (of the games so far, on Ctrl-C)."""
+    or blocks' tallies, and prints the summary (of the games so far, on Ctrl-C), and the
+    seeds where they were `drawn` at random."""
     from interpreter.simulate import Tally
     tally = Tally(run.game.num_players)     # running figures: a million games keep no list
     out = open(args.trace, "w", encoding="utf-8") if args.trace else None
@@ -81,6 +82,8 @@ def _run(args, run, show, seed0: int = 0) -> int:
         if tally.games:
             _summary(run.game, tally)
             print(f"  interrupted (Ctrl-C) after {tally.games} of {args.n} games")
+            if args.seed is None:
+                _drawn_seeds(seed0, tally.games)
         else:
             print(f"{run.game.title}: interrupted (Ctrl-C) before the first of "
                   f"{args.n} games ended")
@@ -89,7 +92,14 @@ def _run(args, run, show, seed0: int = 0) -> int:
         if out:
             out.close()
     _summary(run.game, tally)
+    if drawn:                               # say it, or nobody can play these games again
+        _drawn_seeds(seed0, tally.games)
     return 0
+
+
+def _drawn_seeds(seed0: int, games: int) -> None:
+    seeds = f"seed {seed0}" if games == 1 else f"seeds {seed0} to {seed0 + games - 1}"
+    print(f"  no --seed given: the games had {seeds} (`--seed {seed0}` plays them again)")
 
 
 def _summary(game, tally):

@@ -34,6 +34,10 @@ AGENTS: Dict[str, Agent] = {"random": random_agent, "first": first_agent, "last"
 def parse_agents(spec: Optional[str], n_seats: int) -> List[Agent]:
     """Returns one agent per seat from `random,first,...` (the last one repeats)."""
     names = [a.strip() for a in (spec or "random").split(",") if a.strip()] or ["random"]
+    if len(names) > n_seats:                # the extra ones were dropped without a word
+        raise OptionError(f"--agents names {len(names)} agents for a game of {n_seats} "
+                          f"seat{'s' if n_seats != 1 else ''} (one a seat; the last one given "
+                          f"plays the seats left over)")
     out = []
     for name in names:
         if name not in AGENTS:

@@ -88,6 +88,19 @@ def test_run_summary_and_trace_replay(tmp_path, capsys):
     assert "game over" in out
 
 
+def test_a_trace_replayed_from_another_folder_says_how_to_find_its_rules(
+        tmp_path, capsys, monkeypatch):
+    trace = tmp_path / "t.json"
+    monkeypatch.chdir(GERRY.parent.parent)
+    assert run(capsys, "run", "rulesets/gerry.gdl", "--seed", 3, "--trace", trace)[0] == 0
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "replay", trace)
+    assert code == 2 and "cannot read rulesets/gerry.gdl" in err
+    assert "relative to the folder gdl ran in" in err and "--file" in err
+    code, out, err = run(capsys, "replay", trace, "--file", GERRY)
+    assert code == 0 and "game over" in out, err
+
+
 def test_run_one_game_shows_the_final_table(capsys):
     code, out, err = run(capsys, "run", DDS, "--seed", 1, "--set", "max_rounds=3")
     assert code == 0, err
@@ -301,6 +314,8 @@ def test_a_killed_worker_is_a_one_line_error_with_status_4(command):
     (["run", GERRY, "--set", "size=9"], "between 2 and 5"),
     (["run", GERRY, "--set", "size"], "name=value"),
     (["run", GERRY, "--agents", "randm"], "did you mean 'random'"),
+    (["run", GERRY, "--agents", "random,first,last"],       # the third was dropped
+     "--agents names 3 agents for a game of 2 seats"),
     (["run", GERRY, "--jobs", "-1"], "--jobs must be 0 (one per core) or more"),
     (["run", GERRY, "-n", "0"], "-n must be 1 or more"),
     (["bench", GERRY, "--seconds", "0"], "--seconds must be more than 0, not 0"),
@@ -317,6 +332,17 @@ def test_user_errors_exit_2(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == 2
     assert message in err and "Traceback" not in err
+
+
+def test_a_run_without_a_seed_names_the_seeds_it_drew(capsys):
+    # the summary could not be had again: nothing said which games were played
+    code, out, err = run(capsys, "run", GERRY, "-n", 7, "--agents", "random,first")
+    assert code == 0, err
+    first = int(re.search(r"no --seed given: the games had seeds (\d+) to (\d+)", out)[1])
+    assert f"to {first + 6} (`--seed {first}` plays them again)" in out
+    code, again, err = run(capsys, "run", GERRY, "-n", 7, "--agents", "random,first",
+                           "--seed", first)
+    assert code == 0 and "no --seed" not in again and again in out
 
 
 def test_a_byte_order_mark_is_not_text(tmp_path, capsys):

@@ -117,7 +117,8 @@ def _header(r) -> List[str]:
     swept = len(r.configs) - 1
     lines = [f"gdl fuzz {r.path}: {r.title}",
              f"  options:  {_options_text(r.options)}"
-             + (f"  (+{swept} other configurations)" if swept else ""),
+             + (f"  (+{swept} other configuration{'s' if swept != 1 else ''})"
+                if swept else ""),
              f"  explored: {s['playthroughs']:,} playthroughs ({s['ended']:,} to the end), "
              f"{s['steps']:,} steps{walk}{orders}",
              f"  time:     {r.seconds:.1f} s (budget {r.budget:g} s), {r.jobs} "

@@ -64,10 +64,12 @@ def sweep_configs(ruleset, base: Dict[str, str], current: Dict[str, object]
     return configs
 
 
-def player_configs(ruleset, base: Dict[str, str], counts) -> List[Dict[str, str]]:
+def player_configs(ruleset, base: Dict[str, str], counts,
+                   default: int) -> List[Dict[str, str]]:
     """Returns one configuration per player count, or raises OptionError naming the
     counts the game does not take (a usage error, not a finding of the game's): a game of
-    a fixed number of seats takes that number alone, as it is."""
+    a fixed number of seats takes that number alone, as it is.  The count `base` plays
+    (`default`) is `base` itself, not a second configuration of the same game."""
     from gdl.errors import OptionError
     decl = next(d for d in ruleset.decls if isinstance(d, A.PlayersDecl))
     wrong = [n for n in counts if not decl.lo <= n <= decl.hi]
@@ -77,7 +79,8 @@ def player_configs(ruleset, base: Dict[str, str], counts) -> List[Dict[str, str]
                           f"{', '.join(map(str, wrong))}")
     if decl.lo == decl.hi:
         return [dict(base)]
-    return [{**base, "players": str(n)} for n in counts]
+    return [dict(base) if n == default else {**base, "players": str(n)}
+            for n in dict.fromkeys(counts)]
 
 
 def parse_players(text: str) -> List[int]:

@@ -304,7 +304,8 @@ def fuzz(path, overrides: Optional[Dict[str, str]] = None, *, budget: float = DE
         check_main_guard("fuzz")
     base = {k: v if isinstance(v, str) else value_text(v) for k, v in (overrides or {}).items()}
     base_game = load(path, base)
-    mains = player_configs(base_game.ruleset, base, players) if players else [base]
+    mains = (player_configs(base_game.ruleset, base, players, base_game.num_players)
+             if players else [base])
     sweeps = sweep_configs(base_game.ruleset, base, base_game.options) if sweep else []
     run = _Run(path, base, budget=budget, seed=seed, jobs=max(1, jobs),
                max_steps=max_steps, max_states=max_states, progress=progress)

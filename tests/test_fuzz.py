@@ -578,6 +578,11 @@ def test_player_counts_and_option_values_that_cannot_be_set_up_clash(tmp_path):
     assert clashes[0].rules == [("flow", str(path), 12)]
     swept = run(path, tmp_path, budget=1.0, sweep=True)
     assert {"players": "4"} in [f.options for f in swept.by_kind("option clash")]
+    # the default count is the base configuration, fuzzed once (it was fuzzed as
+    # `players=2` too), and a count named twice is one configuration
+    again = run(path, tmp_path, budget=0.5, players=[3, 2, 3])
+    assert again.configs == [{}, {"players": "3"}]
+    assert "(+1 other configuration)\n" in again.text()
 
 
 def test_player_counts_the_game_does_not_take_are_a_usage_error(tmp_path):

@@ -1,9 +1,12 @@
-# Quick start: `make run` (install, check every ruleset, play a seeded demo game of each)
-# and `make test` (install with the test extras, run the whole suite).
+# Quick start: `make run` (install, check every ruleset, play a seeded demo game of each in
+# rulesets/ and classics/) and `make test` (install with the test extras, run the whole suite).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-RULESETS := $(sort $(wildcard rulesets/*.gdl))
+# every ruleset is checked; the games of rulesets/ and classics/ are played (the literal
+# readings in variants/literal/ are there for the fuzzer to find their holes)
+CHECKED := $(sort $(wildcard rulesets/*.gdl rulesets/*/*.gdl rulesets/*/*/*.gdl))
+PLAYED := $(sort $(wildcard rulesets/*.gdl rulesets/classics/*.gdl))
 
 .PHONY: run test bench clean
 
@@ -21,14 +24,14 @@ $(VENV)/.test-extras: $(BIN)/gdl
 	touch $@
 
 run: $(BIN)/gdl
-	$(BIN)/gdl check $(RULESETS)
-	@for f in $(RULESETS); do echo; echo "=== $$f"; $(BIN)/gdl run $$f -n 1 --seed 1 || exit 1; done
+	$(BIN)/gdl check $(CHECKED)
+	@for f in $(PLAYED); do echo; echo "=== $$f"; $(BIN)/gdl run $$f -n 1 --seed 1 || exit 1; done
 
 test: $(VENV)/.test-extras
 	$(BIN)/python -m pytest -q
 
 bench: $(BIN)/gdl
-	@for f in $(RULESETS); do $(BIN)/gdl bench $$f --seconds 3; done
+	@for f in $(PLAYED); do $(BIN)/gdl bench $$f --seconds 3; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info

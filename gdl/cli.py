@@ -66,6 +66,7 @@ def cmd_run(args) -> int:
 def cmd_replay(args) -> int:
     from interpreter import load, read_trace, replay
     from interpreter.options import parse_set_args
+    from interpreter.values import text_of
     if args.step is not None and args.step < 0:
         raise OptionError(f"--step must be 0 or more steps, not {args.step}")
     trace = read_trace(args.trace)
@@ -82,7 +83,16 @@ def cmd_replay(args) -> int:
                           f"({path}), relative to the folder gdl ran in: replay from that "
                           f"folder, or give the ruleset with --file",)
         raise
-    state = replay(game, trace, args.step)
+    try:
+        state = replay(game, trace, args.step)
+    except GdlError as err:
+        recorded = load(path, dict(trace.get("options") or {})).options if args.set else {}
+        changed = [k for k in recorded if text_of(recorded[k]) != text_of(game.options[k])]
+        if changed:                         # the steps were made under other options
+            shown = ", ".join(f"{k}={text_of(game.options[k])}" for k in changed)
+            err.notes += (f"--set changed what the trace was made with ({shown}): its "
+                          f"steps were made under the options it records",)
+        raise
     if args.view not in (None, "all"):
         try:
             game.seat(args.view)

@@ -101,6 +101,17 @@ def test_a_trace_replayed_from_another_folder_says_how_to_find_its_rules(
     assert code == 0 and "game over" in out, err
 
 
+def test_a_replay_under_changed_options_says_the_steps_were_made_under_others(
+        tmp_path, capsys):
+    trace = tmp_path / "t.json"
+    assert run(capsys, "run", GERRY, "--seed", 1, "--trace", trace)[0] == 0
+    code, out, err = run(capsys, "replay", trace, "--set", "size=3", "--set", "turns_each=10")
+    assert code == 2 and "cannot be replayed" in err
+    assert "--set changed what the trace was made with (size=3): its steps" in err
+    code, out, err = run(capsys, "replay", trace, "--set", "size=5")     # the default
+    assert code == 0, err
+
+
 def test_run_one_game_shows_the_final_table(capsys):
     code, out, err = run(capsys, "run", DDS, "--seed", 1, "--set", "max_rounds=3")
     assert code == 0, err

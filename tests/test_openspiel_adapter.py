@@ -72,6 +72,23 @@ def test_sampled_chance_mode():
     assert str(twin) == str(state) and twin.returns() == state.returns()
 
 
+def test_a_state_of_another_game_or_other_options_is_not_deserialised():
+    # a Kuhn state went into a Leduc game without a word: Leduc's type, Kuhn's cards
+    from interpreter.integrations._actions import IntegrationError
+    kuhn, leduc = load_openspiel_game(KUHN), load_openspiel_game(LEDUC)
+    state = kuhn.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    text = state.serialize()
+    assert str(load_openspiel_game(KUHN, seed=9).deserialize_state(text)) == str(state)
+    with pytest.raises(IntegrationError, match=r"serialised from .*kuhn_poker.gdl with no "
+                                               r"options, not from this game \(.*leduc"):
+        leduc.deserialize_state(text)
+    small = load_openspiel_game(RULESETS / "gerry.gdl", {"size": 3})
+    with pytest.raises(IntegrationError, match="size=3.*not from this game.*size=4"):
+        load_openspiel_game(RULESETS / "gerry.gdl", {"size": 4}).deserialize_state(
+            small.new_initial_state().serialize())
+
+
 @pytest.mark.parametrize("path,options,expected", [
     (KUHN, {}, dict(dynamics=GT.Dynamics.SEQUENTIAL, chance=GT.ChanceMode.EXPLICIT_STOCHASTIC,
                     information=GT.Information.IMPERFECT_INFORMATION,

@@ -52,6 +52,7 @@ from .._compiler import SIMUL as AT_SIMULTANEOUS
 from ..game import Game
 from ..observe import key_of, log_of, observations
 from ..options import option_decls
+from ..values import text_of
 from ._actions import ActionTable, IntegrationError
 from ._encode import DEFAULT_SIZE, encode_view
 from ._kind import GameKind, game_kind
@@ -176,6 +177,17 @@ def _game_data(path: str, params: Mapping[str, object]) -> _GameData:
     return _DATA[key]
 
 
+def _identity(data: _GameData) -> tuple:
+    """What makes two loads one game for a state: the ruleset file, the options in force
+    and how chance is told (not the seed of sampled chance)."""
+    return data.resolved, _options_shown(data), data.sampled
+
+
+def _options_shown(data: _GameData) -> str:
+    shown = ", ".join(f"{k}={text_of(v)}" for k, v in data.game.options.items())
+    return f"options {shown}" if shown else "no options"
+
+
 # ---------------------------------------------------------------------- game and state
 class GdlGame(pyspiel.Game):
     """A gdl ruleset with fixed options, as a pyspiel game.  `register` makes one
@@ -196,6 +208,19 @@ class GdlGame(pyspiel.Game):
     def new_initial_state(self):
         """Returns the state after the ruleset's setup."""
         return GdlState(self, self.data)
+
+    def deserialize_state(self, text: str):
+        """Returns the state `serialize` wrote, refusing one of another game: OpenSpiel puts
+        whatever it reads into a state of this game (a Kuhn state in a Leduc game)."""
+        state = super().deserialize_state(text)
+        theirs = getattr(state, "_h", None)
+        if theirs is None or _identity(theirs.data) != _identity(self.data):
+            made = (f"{theirs.data.path} with {_options_shown(theirs.data)}"
+                    if theirs is not None else "no gdl game")
+            raise IntegrationError(f"this state was serialised from {made}, not from this "
+                                   f"game ({self.data.path} with "
+                                   f"{_options_shown(self.data)})")
+        return state
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         """Returns an observer: the seat's view, or its infoset key with perfect recall."""

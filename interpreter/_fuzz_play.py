@@ -391,8 +391,9 @@ class Explorer:
     def check_laws(self, state, steps, laws) -> bool:
         try:
             problems = self.laws(state, laws, self.rng)
-        except Exception:  # noqa: BLE001 - a crash in a step a law tries on a copy: play
-            return True    # meets that step itself and reports it with its trace
+        except Exception as err:  # noqa: BLE001 - not the rules' error (the laws report
+            self.law_crash(state, steps, laws, err)      # those): a bug in gdl
+            return False
         # A rule error met in a step a law tries on a copy is the rules' problem, not the
         # law's: play meets that step itself and reports it with its own trace.
         problems = [p for p in problems if not p.split("] ", 1)[-1].startswith("RuleError:")]
@@ -403,6 +404,26 @@ class Explorer:
                 self.options, steps=steps, subkind="law", sig=(law,),
                 detail=problem.splitlines()[1:8], probe={"type": "law", "law": law}))
         return not problems
+
+    def law_crash(self, state, steps, laws, err):
+        """Reports a crash met while checking laws as an internal error, naming the law
+        (found by checking each again on a copy).  It was taken for a step's crash that
+        play would meet itself, but a crash in what only a law does (a key, a snapshot,
+        a replay) no playthrough meets."""
+        law = next((law for law in laws if self._crashes(state.clone(), law)), "")
+        where = internal_where(err)
+        self.add(raw_finding(
+            INTERNAL, error_text(err), self.options, steps=steps, sig=(type(err).__name__,
+                                                                       where, law),
+            detail=[f"a bug in gdl: {type(err).__name__} at {where}, while the built-in "
+                    f"law {law or '?'!r} was checked"]))
+
+    def _crashes(self, state, law) -> bool:
+        try:
+            self.laws(state, (law,), random.Random(0))
+        except Exception:  # noqa: BLE001 - the crash sought
+            return True
+        return False
 
     def end_laws(self, state, steps):
         if self.laws is not None and self.ended % 4 == 1:

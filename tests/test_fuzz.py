@@ -534,6 +534,26 @@ action bet() "a leak: the bet names the opponent's card":
     assert "'views'" in f.message and "legal moves change" in f.message
 
 
+def test_a_crash_in_a_law_is_an_internal_error_naming_the_law(monkeypatch):
+    # it was taken for a step's crash that play would meet itself, and dropped: a crash
+    # in what only a law does (here the snapshot) no playthrough meets
+    from gdl import testing
+    from interpreter._fuzz_common import declarations
+    from interpreter._fuzz_play import Explorer
+
+    def crashing(seen, rng):
+        raise ZeroDivisionError("in the snapshot")
+        yield
+    monkeypatch.setitem(testing._LAWS, "json", crashing)
+    game = load(str(RULESETS / "classics/kuhn_poker.gdl"))
+    x = Explorer(game, declarations(game.ruleset), 0, 100, law_every=1)
+    x.run(float("inf"), max_playthroughs=1)
+    (found,) = x.findings.values()
+    assert found["kind"] == "internal error" and found["steps"] == []
+    assert found["message"] == "ZeroDivisionError: in the snapshot"
+    assert "while the built-in law 'json' was checked" in found["detail"][0]
+
+
 def test_any_other_rule_error_is_a_finding(tmp_path):
     path = ruleset(tmp_path, RULE_ERROR)
     f = one(run(path, tmp_path), "rule error")

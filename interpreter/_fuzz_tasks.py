@@ -171,8 +171,9 @@ def _explore(task) -> dict:
     game = _load(task)
     x = Explorer(game, declarations(game.ruleset), task["seed"], task["max_steps"])
     extra = {}
-    if task.get("walk"):
-        extra["walk"] = walk(x, task["max_states"], start + task["seconds"] * 0.4)
+    if task.get("walk"):                # 40% of what loading the game left
+        now = time.monotonic()
+        extra["walk"] = walk(x, task["max_states"], now + (end - now) * 0.4)
     if task.get("orders") and trigger_groups(game):
         share = (end - time.monotonic()) / 2
         ox = OrderExplorer(lambda: _load(task, fresh=True), x)

@@ -63,7 +63,10 @@ class Walk:
         root = self.game.new_state(self.x.seed)
         queue = deque([(self.add(root, None, ()), root)])
         while queue:
-            if time.monotonic() > self.deadline or len(self.parent) >= self.max_states:
+            # the first state is always seen: a deadline passed before the walk began (a
+            # worker's first task compiles the rules) made a game of one state "partial"
+            if len(self.parent) >= self.max_states or \
+                    time.monotonic() > self.deadline and len(self.parent) > 1:
                 return
             sid, state = queue.popleft()
             if state.is_terminal():

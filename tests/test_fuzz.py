@@ -554,6 +554,22 @@ def test_a_crash_in_a_law_is_an_internal_error_naming_the_law(monkeypatch):
     assert "while the built-in law 'json' was checked" in found["detail"][0]
 
 
+def test_a_walk_begun_after_its_deadline_still_sees_the_first_state():
+    # with -j 2 a worker's first task compiled the rules inside the walk's time, and a
+    # game of one state came out "partial"
+    from interpreter import load_text
+    from interpreter._fuzz_common import declarations
+    from interpreter._fuzz_play import Explorer
+    from interpreter._fuzz_walk import walk
+    for text, states, complete in (('game "z"\nplayers 2\nflow:\n    draw\n', 1, True),
+                                   ('game "c"\nplayers 2\naction a():\n    pass\nflow:\n'
+                                    '    choose p1: a\n    draw\n', 1, False)):
+        game = load_text(text)
+        x = Explorer(game, declarations(game.ruleset), 0, 100, law_every=0)
+        w = walk(x, 1000, deadline=0.0)
+        assert (w["complete"], w["states"] > states) == (complete, not complete), text
+
+
 def test_any_other_rule_error_is_a_finding(tmp_path):
     path = ruleset(tmp_path, RULE_ERROR)
     f = one(run(path, tmp_path), "rule error")

@@ -211,7 +211,7 @@ class GdlGame(pyspiel.Game):
 
     def deserialize_state(self, text: str):
         """Returns the state `serialize` wrote, refusing one of another game: OpenSpiel puts
-        whatever it reads into a state of this game (a Kuhn state in a Leduc game)."""
+        whatever it reads into a state of this game (one ruleset's state in another's)."""
         state = super().deserialize_state(text)
         theirs = getattr(state, "_h", None)
         if theirs is None or _identity(theirs.data) != _identity(self.data):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.exceptions import VisitError
 from lark.indenter import DedentError
 from lark.indenter import Indenter
@@ -108,6 +108,9 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
     if str(tok) == "elif" and "then" in before:
         msg += ": an if ... then ... else value has no elif; write `else if ... then ...`"
         suggestion = None
+    if str(tok) == "for" and "if" in before and "for" in before[:before.index("if")]:
+        msg += (": a comprehension's `if` comes after all its `for`s (`... for a in A "
+                "for b in B if ...`)")
     if len(before) == 1 and before[0] in _NO_SUCH_STATEMENT and tok.type == "_NL":
         msg += f": gdl has no {before[0]} statement; {_NO_SUCH_STATEMENT[before[0]]}"
     if tok.type == "_INDENT":
@@ -136,6 +139,33 @@ def _dedent_error(text: str, path: str) -> GdlSyntaxError:
     return GdlSyntaxError("inconsistent indentation", Span(path, 1, 1), source=text)
 
 
+#: the deepest a parse tree may nest: the seed games reach 23 levels, and every stage
+#: after the parser (the transformer, the checker, the compiler) recurses, some by two
+#: frames a level, within Python's limit of 1,000 (a sum of 480 terms or 200 calls one
+#: inside the other failed with no place named)
+MAX_NESTING = 300
+
+
+def _check_nesting(tree, text: str, path: str) -> None:
+    """Raises GdlSyntaxError at the declaration (or statement, or expression) that nests
+    deeper than MAX_NESTING."""
+    stack = [(tree, 1, tree)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth, top = pop()
+        if depth > MAX_NESTING:
+            meta = top.meta
+            line, column = (meta.line, meta.column) if not meta.empty else (1, 1)
+            raise GdlSyntaxError(
+                f"this nests more than {MAX_NESTING} levels deep (expressions or blocks "
+                f"inside one another)", Span(path, line, column), source=text,
+                notes=("write it in smaller pieces: a def for part of an expression, a "
+                       "rule for part of a block",))
+        for child in node.children:
+            if type(child) is Tree:
+                push((child, depth + 1, child if depth == 1 else top))
+
+
 #: how many texts' ASTs `parse_text` keeps (see `_parse`)
 PARSED_KEPT = 16
 
@@ -161,6 +191,7 @@ def _parse(text: str, path: str) -> A.Ruleset:
         raise _syntax_error(err, path, text) from None
     except DedentError:
         raise _dedent_error(text, path) from None
+    _check_nesting(tree, text, path)
     try:
         decls = ToAst(path).transform(tree)
     except VisitError as err:
@@ -178,6 +209,7 @@ def parse_expression(text: str, path: str = "<expression>"):
         tree = _lark().parse(text.strip(), start="expr")
     except UnexpectedInput as err:
         raise _syntax_error(err, path, text, "expression") from None
+    _check_nesting(tree, text, path)
     try:
         return ToAst(path).transform(tree)
     except VisitError as err:

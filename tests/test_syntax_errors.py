@@ -30,6 +30,9 @@ BAD = [
     pytest.param("players a, b\nflow:\n    while true:\n        break\n",
                  ["unexpected end of line: gdl has no break statement; end the loop with "
                   "its condition"], 4, 14, id="break"),
+    pytest.param("players a, b\ndef f() = [a for a in 1..3 if a > 1 for b in 1..2]\n",
+                 ["unexpected 'for': a comprehension's `if` comes after all its `for`s"],
+                 2, 37, id="if-before-for"),
     pytest.param("players a, b $\n",
                  ["unexpected character '$'", "expected: ", "end of line"], 1, 14,
                  id="unexpected-character"),
@@ -104,3 +107,24 @@ def test_a_table_with_two_else_rows_and_a_variant_of_two_bases_are_refused(tmp_p
     with pytest.raises(GdlError, match="a variant of one base") as info:
         merge_variant(parse_file(tmp_path / "v.gdl"), parse_file)
     assert info.value.span.line == 2
+
+
+@pytest.mark.parametrize("nested, line", [
+    ("def big() = " + " + ".join(["x"] * 1000), 3),                 # a long sum
+    ("def big() = " + "abs(" * 200 + "x" + ")" * 200, 3),           # calls in calls
+    ("flow:\n" + "".join("    " * (i + 1) + "if x > 0:\n" for i in range(160))
+     + "    " * 161 + "x += 1", 3),                                  # blocks in blocks
+], ids=["sum", "calls", "blocks"])
+def test_rules_nested_too_deeply_are_a_syntax_error_at_their_declaration(nested, line):
+    # every stage after the parser recurses: a sum of 480 terms or 200 calls in calls said
+    # "the ruleset nests too deeply to evaluate", with no place
+    from gdl.parser import MAX_NESTING, parse_expression
+    with pytest.raises(GdlSyntaxError) as info:
+        parse_text(f"players a, b\nvar x: int = 1\n{nested}\n", PATH)
+    err = info.value
+    assert (err.span.line, err.span.col) == (line, 1)
+    assert f"this nests more than {MAX_NESTING} levels deep" in err.message
+    assert "a def for part of an expression" in str(err)
+    with pytest.raises(GdlSyntaxError, match="levels deep"):
+        parse_expression("abs(" * 200 + "1" + ")" * 200)
+    parse_text("players a, b\nvar x: int = 1\ndef big() = " + " + ".join(["x"] * 250) + "\n")

@@ -95,7 +95,8 @@ class Painter:
             return self(token, "dim")
         if not token:
             return token
-        if plain and plain == plain.lower() and plain != plain.upper():
+        if plain and (plain == plain.lower() and plain != plain.upper() or
+                      plain.startswith("(")):
             return self(token, "dim")              # face down, shown to the all-seeing view
         return self(token, "bold")
 

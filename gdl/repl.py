@@ -214,7 +214,8 @@ class Repl(FileCommands):
 
     @command("view [SEAT|all]", "show the table as a seat sees it (default: `as`)",
              "A seat is its name or its number from 1.  `all` is the all-seeing view, where\n"
-             "face-down cards show in lower case.  `?` is a card the seat cannot see.")
+             "face-down cards show in lower case (`(7)` for a text with no capital).  `?`\n"
+             "is a card the seat cannot see.")
     def cmd_view(self, arg: str) -> None:
         seat = self._seat_or_all(arg) if arg else self.session.observer
         title = f"as {seat.name} sees it" if seat is not None else "all-seeing view"

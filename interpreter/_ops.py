@@ -165,7 +165,10 @@ class OperatorMixin:
 
     def _e_ListLit(self, node, scope):
         items = [self.expr(i, scope) for i in node.items]
-        if all(isinstance(i, (A.IntLit, A.Name, A.Attr)) for i in node.items):
+        # names of options, enums and cards make a constant, worked out once; a local
+        # (a comprehension's variable, a parameter, `me`) reads as none before the game
+        if all(isinstance(i, (A.IntLit, A.Name, A.Attr)) and not _reads_local(i, scope)
+               for i in node.items):
             try:
                 values = tuple(f(self.const_state) for f in items)
                 return _const(values)
@@ -174,6 +177,13 @@ class OperatorMixin:
         return _tuples(_rendered(   # a tuple display: its items in order, inline
             lambda st: tuple([f(st) for f in items]),
             lambda ctx: f"({''.join(ctx.sub(f) + ', ' for f in items)})"))
+
+
+def _reads_local(node, scope) -> bool:
+    """Whether a name, or a name's field (`x.suit`), is a local's."""
+    while isinstance(node, A.Attr):
+        node = node.obj
+    return isinstance(node, A.Name) and (node.id == "me" or scope.lookup(node.id) is not None)
 
 
 def _join(ctx, parts, word):

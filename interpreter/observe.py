@@ -17,6 +17,14 @@ from .values import Card, Member, Seat, ZoneRef, text_of
 HIDDEN = "?"
 
 
+def known_text(text: str) -> str:
+    """A face-down card as a seat that knows it (or the all-seeing view) sees it: in lower
+    case, or in brackets where lower case would not tell it from a face-up card (`7`,
+    `b`: a text with no capital letter)."""
+    low = text.lower()
+    return low if low != text else f"({text})"
+
+
 def card_text(state, seat: Optional[Seat], card: Card, symbols: bool = False) -> str:
     """A card as `seat` sees it: its text, `?` if unseen, in lower case (in brackets with
     symbols) if it lies face down and the seat knows it only from having seen it (its zone
@@ -31,7 +39,7 @@ def card_text(state, seat: Optional[Seat], card: Card, symbols: bool = False) ->
     if seat is not None and (not state.known[seat.index] >> card.id & 1 or
                              state.prog.zone_info[state.loc[card.id]].shows(seat)):
         return text                              # its zone shows it to this seat (a hand)
-    return f"({text})" if symbols else text.lower()
+    return f"({text})" if symbols else known_text(text)
 
 
 class _Plan:
@@ -47,9 +55,9 @@ class _Plan:
         # the first line of every view while one seat decides and nobody is out (made once:
         # a text made anew would be hashed anew in every memo key it is part of)
         self.to_move = [f"to move: {seat.name}" for seat in seats]
-        # per card id: its text face up (or shown), and face down but known (lower case)
+        # per card id: its text face up (or shown), and face down but known (`known_text`)
         self.face = ([c.text for c in prog.cards], [c.symbol for c in prog.cards])
-        self.known = ([c.text.lower() for c in prog.cards],
+        self.known = ([known_text(c.text) for c in prog.cards],
                       [f"({c.symbol})" for c in prog.cards])
         self.is_set = list(prog.is_set)
         self.shows = [tuple(info.shows(seat) for seat in seats)

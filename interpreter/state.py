@@ -568,16 +568,20 @@ class State:
         The text is first read word by word against the action's parameter domains,
         testing only the candidates it names; the whole list (and its errors) is made
         only where that finds nothing."""
-        tidy = text
-        if "]" in tidy and _SPACED_BRACKET.search(tidy):     # a canonical text has none
-            tidy = _unspaced_brackets(tidy)
-        wanted = " ".join(tidy.split())
+        wanted = " ".join(text.split())
         found = self._named_move(wanted, player)
         if found is not None:
             return found
+        tidy = wanted           # `fam[ 1, 2 ]` typed for `fam[1,2]` (but a list argument's
+        if "]" in tidy and _SPACED_BRACKET.search(tidy):      # canonical text is `pick [1,2]`)
+            tidy = _unspaced_brackets(tidy)
+            found = self._named_move(tidy, player)
+            if found is not None:
+                return found
         moves = self.legal_moves(player)
-        for m in moves:
-            if m.text == wanted:
+        for m in moves:         # as typed, with spaces tidied (a text argument may be "",
+            if m.text == wanted or " ".join(m.text.split()) == wanted or (  # a list `[1,2]`)
+                    "[" in tidy and _unspaced_brackets(m.text) == tidy):
                 return m
         if not moves:
             raise MoveError(f"no move can be made now ({text!r})")

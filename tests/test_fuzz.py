@@ -708,8 +708,8 @@ def test_double_down_dd8_strict_deadlocks_on_a_hand_of_x2_cards(tmp_path):
         {"player": "p2", "move": "play x2"} in f.steps
     session, (replayed, total, stopped) = opened(path, f)
     assert replayed == total and stopped is None
-    assert "hand[p2] (2): x2 x2" in session.state.view(None) or \
-        "hand[p1] (2): x2 x2" in session.state.view(None)
+    assert "hand[p2] (2): (x2) (x2)" in session.state.view(None) or \
+        "hand[p1] (2): (x2) (x2)" in session.state.view(None)
     with pytest.raises(RuleError, match="deadlock"):
         session.legal_moves()
 

@@ -73,6 +73,29 @@ action wait():
     assert "stock (2): ? ?" in s.view(p1)
 
 
+def test_the_all_seeing_view_tells_face_down_cards_without_capitals_apart():
+    """Face down is lower case there; a text with no capital (`7`, `x2`) read the same
+    face up and face down, and now reads `(7)` face down."""
+    g = load_text('''game "t"
+players 2
+card face: text
+cards into deck: card(face: f) for f in ["7", "x2", "QS"]
+zone deck: stack
+zone pile: stack, face up
+flow:
+    move top(deck) to pile
+    reveal top(deck) to p1
+    choose p1: wait
+    draw
+action wait():
+    pass
+''')
+    s = g.new_state()
+    view = s.view(None)
+    assert "deck (2): (x2) (7)" in view and "pile (1): QS" in view
+    assert "deck (2): (x2) ?" in s.view("p1") and "deck (2): ? ?" in s.view("p2")
+
+
 def test_a_card_held_in_a_variable_shows_as_each_seat_sees_it_now():
     # the same card in the same variable, seen face down, then in p1's hand, then face
     # up: each view says what the seat sees at that moment (a view must not remember the
@@ -270,6 +293,55 @@ flow:
     draw
 ''')
     assert g.evaluate("total", g.new_state()) == 399
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_a_written_out_list_of_locals_holds_their_values(monkeypatch, generated):
+    """`[p]` of a comprehension's variable or a def's parameter was taken for a constant
+    and worked out once before the game, where a local reads as none."""
+    from interpreter import _fuse
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    g = game('''
+def wrap(p: player) = count(q for q in [p] if q == p)
+flow:
+    total = count(first(q for q in l) != none for l in [[p] for p in players])
+    log = wrap(p2) * 10 + count(x for x in [1, 2] if x in [x, 7])
+    draw
+''')
+    s = g.new_state()
+    assert (g.evaluate("total", s), g.evaluate("log", s)) == (3, 12)
+    assert g.evaluate("[[p] for p in players]", s) == ((g.seat("p1"),), (g.seat("p2"),),
+                                                        (g.seat("p3"),))
+    assert g.evaluate("[clubs, hearts]", s) == g.evaluate("[c for c in suit]", s)
+
+
+def test_moves_with_list_and_empty_text_arguments_read_back():
+    """`pick [1,2]` was read as `pick[1,2]` (a zone's brackets) and `say ` as `say`:
+    neither listed move could be played by its text, nor its trace replayed."""
+    from interpreter import replay
+    g = load_text('''game "t"
+players 2
+var got: int = 0
+action pick(s: [[i + 0, j + 0] for i in 1..2 for j in 1..2 if i != j]):
+    got = sum(x for x in s)
+action say(t: ["a b", "", "d[1]"]):
+    got = count(chars(t))
+flow:
+    choose p1: pick
+    choose p2: say
+    draw
+''')
+    s = g.new_state(1)
+    assert [m.text for m in s.legal_moves()] == ["pick [1,2]", "pick [2,1]"]
+    for typed in ("pick [2,1]", "pick [ 2, 1 ]", "pick[2,1]"):
+        assert s.parse_move(typed).text == "pick [2,1]"
+    s.apply("pick [2,1]")
+    assert [m.text for m in s.legal_moves()] == ["say a b", "say ", "say d[1]"]
+    assert [s.parse_move(t).text for t in ("say", "say ", "say  a   b", "say d[1]")] == \
+        ["say ", "say ", "say a b", "say d[1]"]
+    s.apply("say ")
+    assert s.is_terminal() and g.evaluate("got", s) == 0
+    assert replay(g, s.trace()).key() == s.key()
 
 
 @pytest.mark.parametrize("generated", [True, False])

@@ -160,6 +160,8 @@ class Session:
             self.opening = self.restart()
         except Halted as halted:
             self.opening, self.opening_error = halted.shown, halted.error
+        except GdlError as err:         # the first automatic step failed: the session
+            self.opening, self.opening_error = [], err      # opens before it, with it
 
     # ------------------------------------------------------------------ reading the state
     def steps(self) -> List[Step]:

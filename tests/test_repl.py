@@ -658,6 +658,28 @@ def test_auto_without_a_count_says_when_it_stops_before_the_end(tmp_path, monkey
     assert "stopped after" not in out.getvalue()
 
 
+def test_a_first_chance_step_that_fails_opens_the_session_before_it(tmp_path):
+    from gdl._repl_session import Session
+    # `gdl play` exited with the error (and so did the fuzzer's "open:" command for a
+    # trace of it, where the session's own first game drew such a deal)
+    (tmp_path / "s.gdl").write_text('''game "t"
+players p1, p2
+var n: int = 0
+flow:
+    random k in 1..2
+    if k == 2:
+        fail "two"
+    draw
+''', encoding="utf-8")
+    sessions = [Session(str(tmp_path / "s.gdl"), {}, seed) for seed in range(8)]
+    failing, session = next((seed, s) for seed, s in enumerate(sessions)
+                            if s.opening_error is not None)
+    assert session.state.is_chance() and session.opening == []
+    assert "rule error: two" in str(session.opening_error)
+    out = piped("s.gdl", "--seed", str(failing), script="chance\n", cwd=tmp_path)
+    assert "s.gdl:7:9: rule error: two" in out and "random choice: 2 outcomes" in out
+
+
 def test_agents_whose_rules_fail_at_the_start_show_their_steps_and_the_error(tmp_path):
     # the session was made by a constructor that raised: an internal error
     (tmp_path / "s.gdl").write_text('''game "t"

@@ -570,6 +570,24 @@ def test_a_walk_begun_after_its_deadline_still_sees_the_first_state():
         assert (w["complete"], w["states"] > states) == (complete, not complete), text
 
 
+def test_a_tie_that_leaves_no_player_to_win_is_an_uncovered_case(tmp_path):
+    # "this value is none, where a player is needed" was filed as a plain rule error
+    path = ruleset(tmp_path, '''game "Tie"
+players 2
+var score[player]: int = 0
+def leader() = first(p for p in players if score[p] > score[opponent(p)])
+action up():
+    score[me] += 1
+action stay():
+    pass
+flow:
+    choose p1: up, stay
+    win leader()
+''')
+    f = one(run(path, tmp_path), "uncovered case")
+    assert f.message.startswith("this value is none, where a player is needed")
+
+
 def test_any_other_rule_error_is_a_finding(tmp_path):
     path = ruleset(tmp_path, RULE_ERROR)
     f = one(run(path, tmp_path), "rule error")

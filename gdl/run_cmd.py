@@ -3,6 +3,7 @@ plays them, in worker processes with `-j`; the output is the same for any number
 from __future__ import annotations
 
 import random
+import shlex
 import sys
 from contextlib import contextmanager
 
@@ -72,9 +73,10 @@ def _run(args, run, show, seed0: int = 0, drawn: bool = False) -> int:
     except GdlError as err:                 # the rules failed in a game: which one, and
         if tally.games:                     # the summary of those played before it
             _summary(run.game, tally)
+        sets = "".join(f" --set {shlex.quote(s)}" for s in getattr(args, "set", None) or ())
         err.notes += (f"in game {tally.games + 1} of {args.n} (seed "
                       f"{seed0 + tally.games}): `gdl run FILE --seed "
-                      f"{seed0 + tally.games}` plays it alone",)
+                      f"{seed0 + tally.games}{sets}` plays it alone",)
         raise
     except KeyboardInterrupt:               # Ctrl-C: the summary of the games played
         if hasattr(items, "close"):

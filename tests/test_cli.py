@@ -599,13 +599,16 @@ def test_a_rule_error_in_game_k_of_a_run_names_the_game_and_its_seed(tmp_path, c
                                                                       extra):
     # it named neither, and the games before it were not summed up
     rules = tmp_path / "f.gdl"
-    rules.write_text('game "t"\nplayers 2\nvar n: int = 0\naction a(k: 1..3):\n'
-                     '    n += k\nflow:\n    choose p1: a\n    if n == 3:\n'
+    rules.write_text('game "t"\nplayers 2\noption word: text = "x"\nvar n: int = 0\n'
+                     'action a(k: 1..3):\n    n += k\nflow:\n    choose p1: a\n    if n == 3:\n'
                      '        random r in 1..2\n        if r == 2:\n'
                      '            fail "three and two"\n    draw\n')
     extra = [str(tmp_path / x) if x.endswith(".jsonl") else x for x in extra]
-    code, out, err = run(capsys, "run", rules, "-n", 50, "--seed", 1, *extra)
+    code, out, err = run(capsys, "run", rules, "-n", 50, "--seed", 1, "--set", "word=a b",
+                         *extra)
     assert code == 2 and "rule error: three and two" in err
-    assert "note: in game 5 of 50 (seed 5): `gdl run FILE --seed 5` plays it alone" in err
+    # the options too: without them the game played alone is another game
+    assert ("note: in game 5 of 50 (seed 5): `gdl run FILE --seed 5 --set 'word=a b'` "
+            "plays it alone") in err
     assert "t: 4 game(s)" in out
     assert "three and two" in run(capsys, "run", rules, "--seed", 5)[2]

@@ -61,6 +61,11 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
     def __init__(self, ruleset: A.Ruleset, overrides: dict, coverage: Optional[dict] = None):
         self.coverage = coverage
+        #: the `pass` that is a whole rule's, action's or trigger's body, counted as the
+        #: statement it runs (other `pass`es are not counted: they run nothing)
+        self.sole = {id(d.body[0]) for d in ruleset.decls
+                     if isinstance(d, (A.RuleDecl, A.ActionDecl, A.TriggerDecl, A.FlowDecl))
+                     and len(d.body) == 1 and isinstance(d.body[0], A.Pass)}
         self.ruleset = ruleset
         self.source = ruleset.source
         #: the `T?` values used as a `T` (the checker's `needs_value`), tested for none
@@ -187,7 +192,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                                                            # of the state's key
 
     def stmt(self, s, scope, code):
-        if self.coverage is not None and not isinstance(s, A.Pass):
+        if self.coverage is not None and (not isinstance(s, A.Pass) or id(s) in self.sole):
             self.count_op(code, (self.rule_stack[-1], s.span.line, type(s).__name__))
         if isinstance(s, _PAUSING) and code is not self.prog.code and \
                 not (isinstance(code, _DeadCode) and code.main):

@@ -23,10 +23,6 @@ def _kind(d) -> str:
     return "flow" if isinstance(d, A.FlowDecl) else type(d).__name__[:-4].lower()
 
 
-def _countable(body) -> bool:
-    return any(not isinstance(s, A.Pass) for s in body)
-
-
 def coverage_rows(ruleset, decls, coverage: Dict[tuple, int]) -> List[dict]:
     """Returns one row per rule, action, trigger and the flow, in file order: its
     statements, how many ran, how often it was entered, and the lines that never ran."""
@@ -45,8 +41,7 @@ def coverage_rows(ruleset, decls, coverage: Dict[tuple, int]) -> List[dict]:
             "line": d.span.line,
             "statements": len(lines), "run": sum(1 for n in lines.values() if n),
             "runs": lines[min(lines)] if lines else 0,
-            "dead_lines": sorted(line for line, n in lines.items() if not n),
-            "countable": _countable(d.body)})
+            "dead_lines": sorted(line for line, n in lines.items() if not n)})
     return rows
 
 
@@ -68,8 +63,6 @@ def dead_findings(ruleset, decls, coverage, options) -> List[dict]:
     for row in coverage_rows(ruleset, decls, coverage):
         name, kind = row["name"], row["kind"]
         ref = [(name, row["file"], row["line"])]
-        if not row["countable"]:
-            continue
         if not row["statements"] or not row["run"]:
             verb = "never fires" if kind == "trigger" else \
                 "is never played" if kind == "action" else "never runs"
@@ -198,12 +191,9 @@ def _coverage(r) -> List[str]:
              f"  {'rule':<26}{'kind':<9}{'line':>{wide}}  {'run':>9}  {'entered':>9}  "
              f"never run"]
     for row, where in zip(r.coverage, wheres):
-        if not row["countable"]:
-            ran, dead = "-", "(no statement to count)"
-        else:
-            ran = f"{row['run']}/{row['statements']}"
-            dead = "all" if row["statements"] and not row["run"] else \
-                "never called" if not row["statements"] else _ranges(row["dead_lines"])
+        ran = f"{row['run']}/{row['statements']}"
+        dead = "all" if row["statements"] and not row["run"] else \
+            "never called" if not row["statements"] else _ranges(row["dead_lines"])
         lines.append(f"  {_short(row['name'], 25):<26}{row['kind']:<9}{where:>{wide}}  "
                      f"{ran:>9}  {row['runs']:>9,}  {dead}")
     return lines

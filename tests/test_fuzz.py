@@ -588,6 +588,28 @@ flow:
     assert f.message.startswith("this value is none, where a player is needed")
 
 
+def test_an_action_whose_body_is_pass_is_counted_and_found_dead(tmp_path):
+    # it read "(no statement to count)", entered 0 times, and was never reported dead
+    text = '''game "Waiting"
+players 2
+var n: int = 0
+action wait():
+    pass
+action bump():
+    n += 1
+flow:
+    repeat 4:
+        choose p1: wait, bump
+    draw
+'''
+    report = run(ruleset(tmp_path, text), tmp_path)
+    (row,) = [r for r in report.coverage if r["name"] == "wait"]
+    assert row["statements"] == row["run"] == 1 and row["runs"] > 0
+    dead = run(ruleset(tmp_path, text.replace("    pass", "    require n > 100\n    pass")),
+               tmp_path)
+    assert "action wait is never played" in [f.message for f in dead.findings]
+
+
 def test_any_other_rule_error_is_a_finding(tmp_path):
     path = ruleset(tmp_path, RULE_ERROR)
     f = one(run(path, tmp_path), "rule error")

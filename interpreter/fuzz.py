@@ -43,6 +43,8 @@ from .fuzz_limits import DEFAULT_BUDGET, DEFAULT_MAX_STATES, DEFAULT_MAX_STEPS
 PROBE_RUNS, PROBE_LIMIT, PROBE_LEAST = 12, 300, 3
 #: Share of the budget spent exploring; the rest shrinks the findings.
 EXPLORE_SHARE = 0.7
+#: the share of the exploring time left that the round of tasks with the walks may take
+WALK_ROUND = 0.5
 
 
 @attrs.define
@@ -247,6 +249,11 @@ def _explore_phase(run: _Run, runner: _Runner, mains: List[dict], end: float):
         count = max(run.jobs, len(alive))
         waves = -(-count // run.jobs)            # rounds of tasks one worker runs in turn
         seconds = max(0.2, (min(2.0, left / 2) if left > 0.6 else left) / waves)
+        if any(_key(c) not in run.walked for c in alive):
+            # the round that walks: a longer budget walks further (the walk, 40% of a
+            # task, had at most 0.8 s whatever the budget), every task as long, so that
+            # no worker waits idle for the walking one
+            seconds = max(seconds, left * WALK_ROUND / waves)
         tasks = []
         for n in range(count):
             c = alive[n % len(alive)]

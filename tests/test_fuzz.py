@@ -610,6 +610,20 @@ flow:
     assert "action wait is never played" in [f.message for f in dead.findings]
 
 
+def test_the_walk_gets_a_share_of_the_budget_not_a_fixed_slice(tmp_path, monkeypatch):
+    # the walking task had at most 2 s (the walk 40% of it) whatever the budget
+    from interpreter import fuzz as fuzzing
+    walking = []
+    real = fuzzing._Runner.map
+
+    def recording(self, tasks, on_result):
+        walking.extend(t["seconds"] for t in tasks if t.get("walk"))
+        return real(self, tasks, on_result)
+    monkeypatch.setattr(fuzzing._Runner, "map", recording)
+    run(ruleset(tmp_path, DEADLOCK), tmp_path, budget=30)
+    assert len(walking) == 1 and walking[0] > 8     # half of 70% of 30 s, less the probes
+
+
 def test_any_other_rule_error_is_a_finding(tmp_path):
     path = ruleset(tmp_path, RULE_ERROR)
     f = one(run(path, tmp_path), "rule error")

@@ -356,6 +356,8 @@ class Explorer:
 
     def cycle(self, steps, i: int, j: int, state):
         part = steps[i:j]
+        if all("chance" in s for s in part) and chance_escapes(state, random.Random(j)):
+            return                      # chance goes round it with probability 0
         self.add(raw_finding(
             ENDLESS, f"the state after step {i} comes back after step {j}: play can go "
             f"round this loop of {j - i} steps for ever", self.options,
@@ -428,6 +430,39 @@ class Explorer:
     def end_laws(self, state, steps):
         if self.laws is not None and self.ended % 4 == 1:
             self.check_laws(state, steps, LIGHT_LAWS + ("replay",))
+
+
+#: the states a search for a way out of a loop of chance steps may visit
+ESCAPE_STATES = 2000
+
+
+def chance_escapes(state, rng, outcomes_each: int = 4) -> bool:
+    """Whether chance alone can lead from `state`, a chance node on a loop of chance
+    steps, to a decision or the end: then every state of the loop can, and the loop is
+    gone round for ever with probability 0 (a misdeal dealt again), unlike a loop that
+    chance cannot leave, or one a player can choose to go round.  A search of at most
+    ESCAPE_STATES states; outcomes too many to list are sampled (`outcomes_each`), so a
+    way out may be missed (the loop is then reported), never made up."""
+    seen = {state.key()}
+    queue = [state]
+    while queue and len(seen) < ESCAPE_STATES:
+        s = queue.pop()
+        listed = s.chance_outcomes()
+        outcomes = [o for o, _ in listed] if listed is not None else \
+            [s.sample_chance(rng) for _ in range(outcomes_each)]
+        for o in outcomes:
+            child = s.clone()
+            try:
+                child.apply_chance(o)
+            except Exception:  # noqa: BLE001 - an error is a way out of the loop too,
+                return True    # and play reports it on its own
+            if child.is_terminal() or not child.is_chance():
+                return True
+            key = child.key()
+            if key not in seen:
+                seen.add(key)
+                queue.append(child)
+    return False
 
 
 class _Watch:

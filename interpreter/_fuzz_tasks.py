@@ -20,6 +20,9 @@ from ._fuzz_play import Explorer, fingerprint_runs
 
 #: Steps a start point may have to be passed on to other workers.
 CORPUS_STEPS = 2000
+#: Deals tried before a configuration's failure before its first decision is called an
+#: option clash (the game cannot be set up) rather than one deal's error.
+CLASH_DEALS = 8
 #: Playthroughs after a breadth-first walk that saw every state.
 EXHAUSTED_PLAYTHROUGHS = 50
 
@@ -143,17 +146,32 @@ def _probe(task) -> dict:
     except GdlError as err:
         return _result(task, findings=[_clash(task, err)], setup=False)
     decls = declarations(game.ruleset)
-    steps = []
-    rng = random.Random(task["seed"])
     try:
-        state = game.new_state(task["seed"])
-        while state.is_chance():
-            outcome = state.sample_chance(rng)
-            steps.append(chance_step(outcome))
-            state.apply_chance(outcome)
+        game.new_state(task["seed"])
     except Exception as err:  # noqa: BLE001 - the setup fails: an option clash
-        return _result(task, findings=[_clash(task, err, steps, decls)], setup=False,
+        return _result(task, findings=[_clash(task, err, [], decls)], setup=False,
                        coverage=dict(game.coverage or {}))
+    # A failure after a chance step is that deal's (play finds and reports it as the
+    # rules' error): a clash only where no deal of a few gets past the chance steps.
+    # The steps are bounded: a game of chance alone can go on for ever.
+    failed = None
+    for attempt in range(CLASH_DEALS):
+        steps = []
+        rng = random.Random(task["seed"] + attempt)
+        try:
+            state = game.new_state(task["seed"] + attempt)
+            while state.is_chance() and len(steps) < task["max_steps"]:
+                outcome = state.sample_chance(rng)
+                steps.append(chance_step(outcome))
+                state.apply_chance(outcome)
+            failed = None
+            break
+        except Exception as err:  # noqa: BLE001 - this deal fails
+            if failed is None:
+                failed = (err, steps)
+    if failed is not None:
+        return _result(task, findings=[_clash(task, failed[0], failed[1], decls)],
+                       setup=False, coverage=dict(game.coverage or {}))
     x = Explorer(game, decls, task["fp_seed"], task["max_steps"], law_every=0)
     digests = fingerprint_runs(x, task["runs"], time.monotonic() + task["seconds"],
                                task["limit"])

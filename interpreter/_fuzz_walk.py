@@ -147,6 +147,8 @@ class Walk:
         the setup, or None if the explored graph has none."""
         best = None
         for comp in _components(self.edges):
+            if self.chance_leaves(comp):
+                continue                # gone round for ever with probability 0
             entry = min(comp, key=lambda s: self.depth[s])
             if best is not None and self.depth[entry] >= self.depth[best[0]]:
                 continue
@@ -154,6 +156,19 @@ class Walk:
             if ring is not None:
                 best = (entry, ring)
         return best
+
+    def chance_leaves(self, comp) -> bool:
+        """Whether every state of a loop is a chance node and one of them has an outcome
+        that leads out of it (a misdeal dealt again): chance then leaves the loop with
+        probability 1.  The outcomes seen are real ones, sampled or not."""
+        members = set(comp)
+        out = False
+        for sid in comp:
+            for v, via in self.edges[sid] or ():
+                if "chance" not in via[0]:
+                    return False
+                out = out or v not in members
+        return out
 
     def shortest_ring(self, entry, members) -> Optional[list]:
         back = {entry: None}

@@ -624,6 +624,60 @@ def test_the_walk_gets_a_share_of_the_budget_not_a_fixed_slice(tmp_path, monkeyp
     assert len(walking) == 1 and walking[0] > 8     # half of 70% of 30 s, less the probes
 
 
+MISDEAL = '''game "Misdeal"
+players 2
+card n: 1..2, suit: 1..2
+cards into deck: card(n: k, suit: s) for s in 1..2 for k in 1..2
+zone deck: stack
+zone hand[player]: stack, face up
+flow:
+    while true:
+        for p in players:
+            move hand[p] to deck
+        shuffle deck
+        deal 1 from deck to hand[p] for p in players
+        if top(hand[p1]).n > top(hand[p2]).n:
+            win p1
+        elif top(hand[p2]).n > top(hand[p1]).n:
+            win p2
+'''
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_misdeal_dealt_again_is_not_endless_play_but_a_shuffle_for_ever_is(tmp_path,
+                                                                             seed):
+    # chance leaves the loop of a redeal with probability 1: it was reported as endless
+    report = fuzz(str(ruleset(tmp_path, MISDEAL)), budget=1.5, seed=seed,
+                  out_dir=str(tmp_path / "t"))
+    assert report.by_kind("endless play") == [], report.text()
+    forever = MISDEAL.replace("n > top(hand[p2]).n:", "n > 5:").replace(
+        "n > top(hand[p1]).n:", "n > 5:")                 # nobody ever wins
+    report = fuzz(str(ruleset(tmp_path, forever, "forever.gdl")), budget=1.5, seed=seed,
+                  out_dir=str(tmp_path / "t"))
+    assert [f.subkind for f in report.by_kind("endless play")] == ["cycle"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_deal_that_fails_before_the_first_decision_is_not_an_option_clash(tmp_path,
+                                                                            seed):
+    # one deal in five fails: it was "the game cannot be set up with the defaults", the
+    # other deals unplayed, and the draw after them reported dead
+    path = ruleset(tmp_path, '''game "Rare"
+players 2
+card n: 1..5
+cards into deck: card(n: k) for k in 1..5
+zone deck: stack
+flow:
+    shuffle deck
+    if top(deck).n == 1:
+        fail "an unlucky deal"
+    draw
+''')
+    report = fuzz(str(path), budget=1.0, seed=seed, out_dir=str(tmp_path / "t"))
+    assert [(f.kind, f.message) for f in report.findings] == [
+        ("rule error", "an unlucky deal")], report.text()
+
+
 def test_any_other_rule_error_is_a_finding(tmp_path):
     path = ruleset(tmp_path, RULE_ERROR)
     f = one(run(path, tmp_path), "rule error")

@@ -11,7 +11,7 @@ from typing import Optional
 from ._repl_input import command
 from ._repl_render import columns
 from ._repl_session import Halted, ReplError
-from .errors import GdlError
+from .errors import GdlError, whole_number
 
 
 class FileCommands:
@@ -94,7 +94,7 @@ class FileCommands:
 
     @command("restart [SEED]", "start a new game (same seed, or this one)")
     def cmd_restart(self, arg: str) -> None:
-        seed = int(arg) if arg.strip().lstrip("-").isdigit() else None
+        seed = whole_number(arg)
         if arg and seed is None:
             raise ReplError(f"restart takes a whole-number seed, not {arg!r}")
         shown = self.session.restart(seed)

@@ -17,7 +17,8 @@ import threading
 from contextlib import contextmanager
 from typing import Dict, List, NamedTuple, Optional
 
-from .errors import GdlError, MoveError, OptionError, TraceError, counted, did_you_mean
+from .errors import (GdlError, MoveError, OptionError, TraceError, counted, did_you_mean,
+                     natural)
 
 #: A step of a trace: {"player": name, "move": text} or {"chance": text, "kind", "data"}.
 Step = dict
@@ -123,7 +124,7 @@ def parse_agent_spec(spec: Optional[str], game) -> Dict[int, str]:
 
 def seat_of(game, text: str):
     """Returns the seat named by `text`: its name, or its number counted from 1."""
-    if text.isdigit():
+    if natural(text):
         n = int(text)
         if 1 <= n <= len(game.seats):
             return game.seats[n - 1]
@@ -255,7 +256,7 @@ class Session:
             raise MoveError(f"{seat.name} is not to move now (to move: "
                             f"{', '.join(p.name for p in self.state.to_move())})")
         text = " ".join(text.split())
-        if text.isdigit():
+        if natural(text):
             moves = self.state.legal_moves(seat)
             n = int(text)
             if not 1 <= n <= len(moves):

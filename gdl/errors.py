@@ -61,6 +61,26 @@ def excerpt(source: str, line: int, col: int) -> str:
     return f"    {text}\n    {' ' * len(prefix)}^"
 
 
+#: digits a number a user types (a step count, a seed, a text's number) may have
+MOST_DIGITS = 30
+
+
+def whole_number(text: str) -> Optional[int]:
+    """The whole number `text` is (ASCII digits after an optional `-`, spaces around), or
+    None: `str.isdigit` takes `²`, which `int` refuses, and `int` refuses more than 4,300
+    digits (an internal error either way)."""
+    t = text.strip()
+    digits = t[1:] if t[:1] == "-" else t
+    if digits.isascii() and digits.isdigit() and len(digits) <= MOST_DIGITS:
+        return int(t)
+    return None
+
+
+def natural(text: str) -> bool:
+    """Whether `text` is a number of ASCII digits that `int` takes (see `whole_number`)."""
+    return text.isascii() and text.isdigit() and len(text) <= MOST_DIGITS
+
+
 def listed(items, limit: int) -> str:
     """Returns the first `limit` items joined by commas, and how many more there are, so
     that a cut list never reads as the whole of it."""

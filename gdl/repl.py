@@ -28,7 +28,7 @@ from ._repl_render import Painter, one_line, terminal_allows_colour, terminal_al
 from . import _repl_session
 from ._repl_session import Halted, ReplError, Session, Shown, parse_agent_spec, seat_of, \
     step_text
-from .errors import GdlError, MoveError, counted, did_you_mean
+from .errors import GdlError, MoveError, counted, did_you_mean, natural
 
 #: Steps announced at once beyond this many are shortened to their first and last ones.
 MAX_SHOWN_STEPS = 40
@@ -256,7 +256,7 @@ class Repl(FileCommands):
         if not arg:
             raise ReplError("play what? `moves` lists the legal moves")
         seat, text = self._seat_prefix(arg)
-        if text.isdigit() and s.state.is_chance() and seat is None:
+        if natural(text) and s.state.is_chance() and seat is None:
             self.show_steps(s.pick_chance(int(text)))
             return
         if seat is None and not s.state.is_terminal() and not s.state.is_chance():
@@ -267,7 +267,7 @@ class Repl(FileCommands):
         """Returns whether `text` is the number of a legal move of the seat to move."""
         text = text.strip()
         seat = self.session.current_seat()
-        return text.isdigit() and seat is not None and \
+        return natural(text) and seat is not None and \
             1 <= int(text) <= len(self.session.legal_moves(seat))
 
     def _is_move(self, line: str) -> bool:
@@ -281,7 +281,7 @@ class Repl(FileCommands):
         """Raises a did-you-mean error for a first word that is neither a command nor an
         action (a mistyped command, say), instead of an illegal-move message."""
         word = text.split()[0]
-        if text.isdigit() or word in self.action_names():
+        if natural(text) or word in self.action_names():
             return
         raise ReplError(f"{word!r} is neither a command nor an action "
                         f"(`help` lists the commands, `moves` the moves)",
@@ -291,7 +291,7 @@ class Repl(FileCommands):
         match = re.match(r"^([^\s:]+):\s*(.+)$", text)
         if match:
             names = [p.name for p in self.session.game.seats]
-            if match[1] in names or match[1].isdigit():
+            if match[1] in names or natural(match[1]):
                 return seat_of(self.session.game, match[1]), match[2].strip()
         return None, text
 
@@ -310,7 +310,7 @@ class Repl(FileCommands):
         if seat not in state.to_move():
             self.say(f"{seat.name} is not to move now")
             return
-        if text.isdigit():
+        if natural(text):
             moves = s.legal_moves(seat)
             if not 1 <= int(text) <= len(moves):
                 raise ReplError(f"there is no move {text}: {seat.name} has "
@@ -338,7 +338,7 @@ class Repl(FileCommands):
     @command("back-to STEP", "go to the game after STEP steps (0: the start)",
              "Steps are numbered as in `log`.  Going forward is possible into undone steps.")
     def cmd_back_to(self, arg: str) -> None:
-        if not arg.strip().isdigit():
+        if not natural(arg.strip()):
             raise ReplError("back-to takes a step number (as `log` numbers them; 0 is the start)")
         stopped = self.session.back_to(int(arg))
         if stopped:
@@ -379,7 +379,7 @@ class Repl(FileCommands):
             return
         if word == "draw":
             self.show_steps(s.pick_chance(None))
-        elif word.isdigit():
+        elif natural(word):
             self.show_steps(s.pick_chance(int(word)))
         elif word:
             raise ReplError(f"chance takes a number, draw, manual or auto, not {arg!r}")
@@ -496,7 +496,7 @@ def _count(arg: str, default):
     arg = arg.strip()
     if not arg:
         return default
-    if not arg.isdigit() or int(arg) < 1:
+    if not natural(arg) or int(arg) < 1:
         raise ReplError(f"expected a positive number of steps, not {arg!r}")
     return int(arg)
 

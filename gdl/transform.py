@@ -9,7 +9,7 @@ import ast as _pyast
 from lark import Token, Transformer, v_args
 
 from . import ast as A
-from .errors import GdlSyntaxError
+from .errors import MOST_DIGITS, GdlSyntaxError
 from .span import Span
 
 
@@ -493,6 +493,9 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def int_lit(self, meta, items):
+        if len(items[0]) > MOST_DIGITS:         # int() refuses more than 4,300 digits
+            raise GdlSyntaxError(f"this number has {len(items[0]):,} digits: gdl takes "
+                                 f"at most {MOST_DIGITS}", self._span(meta))
         return A.IntLit(int(items[0]), span=self._span(meta))
 
     @v_args(meta=True)

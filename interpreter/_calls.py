@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from gdl import ast as A
-from gdl.errors import counted
+from gdl.errors import MOST_DIGITS, counted, whole_number
 
 from ._closures import _cards, _const, _folded, _tuple_valued, _tuples
 from ._closures import _rendered, _texts
@@ -391,9 +391,10 @@ class CallMixin:
 
         def parse(st, text):
             t = text.strip()
-            if not (t.isdigit() or (t[:1] == "-" and t[1:].isdigit())):
-                raise self.runtime_error(f"{t!r} is not a whole number", node, st)
-            value = int(t)
+            value = whole_number(t)
+            if value is None:
+                raise self.runtime_error(f"{t!r} is not a whole number (of at most "
+                                         f"{MOST_DIGITS} digits)", node, st)
             if len(numbers) < NUMBERS_KEPT:
                 numbers[text] = value
             return value

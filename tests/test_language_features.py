@@ -315,6 +315,17 @@ flow:
     assert g.evaluate("[clubs, hearts]", s) == g.evaluate("[c for c in suit]", s)
 
 
+@pytest.mark.parametrize("text", ["²", "9" * 4301])
+def test_number_of_a_text_int_refuses_is_a_rule_error(text):
+    g = game(f'''
+flow:
+    total = number("{text}")
+    draw
+''')
+    with pytest.raises(RuleError, match="is not a whole number"):
+        g.new_state()
+
+
 def test_moves_with_list_and_empty_text_arguments_read_back():
     """`pick [1,2]` was read as `pick[1,2]` (a zone's brackets) and `say ` as `say`:
     neither listed move could be played by its text, nor its trace replayed."""

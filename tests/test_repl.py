@@ -658,6 +658,16 @@ def test_auto_without_a_count_says_when_it_stops_before_the_end(tmp_path, monkey
     assert "stopped after" not in out.getvalue()
 
 
+def test_numbers_int_refuses_are_refused_as_numbers():
+    # `str.isdigit` takes '²' and 4,301 digits, which int() refuses: internal errors
+    big = "9" * 4301
+    script = "".join(f"{line}\n" for line in (
+        "²", "why ²", "undo ²", "back-to ²", "auto ²", "chance ²", "restart ²", "p1: ²",
+        big, f"undo {big}", f"back-to {big}", f"restart {big}", "log"))
+    out = piped(RULESETS / "classics" / "kuhn_poker.gdl", "--seed", 1, script=script)
+    assert out.count("error") == 11 and "illegal" in out and "chance: random" in out
+
+
 def test_a_first_chance_step_that_fails_opens_the_session_before_it(tmp_path):
     from gdl._repl_session import Session
     # `gdl play` exited with the error (and so did the fuzzer's "open:" command for a

@@ -33,6 +33,9 @@ BAD = [
     pytest.param("players a, b\ndef f() = [a for a in 1..3 if a > 1 for b in 1..2]\n",
                  ["unexpected 'for': a comprehension's `if` comes after all its `for`s"],
                  2, 37, id="if-before-for"),
+    pytest.param("players a, b\nvar n: int = " + "9" * 5000 + "\n",   # int() refuses it
+                 ["this number has 5,000 digits: gdl takes at most 30"], 2, 14,
+                 id="huge-number"),
     pytest.param("players a, b $\n",
                  ["unexpected character '$'", "expected: ", "end of line"], 1, 14,
                  id="unexpected-character"),

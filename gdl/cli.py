@@ -13,7 +13,7 @@ import sys
 import time
 import traceback
 
-from .errors import GdlError, OptionError, TraceError, did_you_mean
+from .errors import OUT_OF_MEMORY, GdlError, OptionError, TraceError, did_you_mean
 
 
 RULESET = "the ruleset (.gdl) or variant file"
@@ -271,6 +271,9 @@ def main(argv=None) -> int:
         return 0
     except RecursionError:
         print("error: the ruleset nests too deeply to evaluate", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(OUT_OF_MEMORY, file=sys.stderr)
         return 2
     except OSError as err:                     # a path given that cannot be written or read
         where = f"{err.filename}: " if err.filename else ""

@@ -61,6 +61,13 @@ def excerpt(source: str, line: int, col: int) -> str:
     return f"    {text}\n    {' ' * len(prefix)}^"
 
 
+#: what a MemoryError means to a user: the rules, not gdl (a run-time range `1..n`, a text
+#: doubled in a loop), as a one-line message instead of an internal error
+OUT_OF_MEMORY = ("error: the rules need more memory than there is: a value, a range or a "
+                 "list they build grows too large (a range `1..n` of a huge n, a text or a "
+                 "number doubled in a loop)")
+
+
 #: digits a number a user types (a step count, a seed, a text's number) may have
 MOST_DIGITS = 30
 

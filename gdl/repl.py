@@ -28,7 +28,7 @@ from ._repl_render import Painter, one_line, terminal_allows_colour, terminal_al
 from . import _repl_session
 from ._repl_session import Halted, ReplError, Session, Shown, parse_agent_spec, seat_of, \
     step_text
-from .errors import GdlError, MoveError, counted, did_you_mean, natural
+from .errors import OUT_OF_MEMORY, GdlError, MoveError, counted, did_you_mean, natural
 
 #: Steps announced at once beyond this many are shortened to their first and last ones.
 MAX_SHOWN_STEPS = 40
@@ -157,6 +157,8 @@ class Repl(FileCommands):
             self.say(self.paint.error("interrupted"))
         except RecursionError:
             self.say(self.paint.error("error: the expression or rules nest too deeply"))
+        except MemoryError:
+            self.say(self.paint.error(OUT_OF_MEMORY))
         except Exception as err:  # noqa: BLE001 - a bug in gdl: say so and carry on
             if os.environ.get("GDL_DEBUG"):
                 traceback.print_exc()

@@ -12,6 +12,7 @@ import attrs
 
 from gdl import ast as A
 
+from ._closures import MOST_IN_RANGE
 from .values import Card, Member, Seat, ZoneRef, text_of
 
 
@@ -213,9 +214,23 @@ class LayoutBuilder:
             raise self.error("expected a finite domain (a range, an enum, player, ...)", node)
         return v
 
+    def family_domains(self, d) -> list:
+        """The index domains of a zone or variable family, refused where the family would
+        have more than MOST_IN_RANGE members (each index may be in range, and their
+        product out of memory)."""
+        domains = [self.domain_values(i) for i in d.indices]
+        size = 1
+        for values in domains:
+            size *= len(values)
+        if size > MOST_IN_RANGE:
+            raise self.error(f"{d.name} would be a family of {size:,} "
+                             f"{'zones' if isinstance(d, A.ZoneDecl) else 'variables'}: "
+                             f"gdl takes at most {MOST_IN_RANGE:,}", d)
+        return domains
+
     def layout_zone(self, d: A.ZoneDecl):
         p = self.prog
-        domains = [self.domain_values(i) for i in d.indices]
+        domains = self.family_domains(d)
         table = {}
         for key in itertools.product(*domains) if domains else [()]:
             owner = key[0] if key and isinstance(key[0], Seat) else None
@@ -232,7 +247,7 @@ class LayoutBuilder:
     def layout_var(self, d: A.VarDecl):
         p = self.prog
         init = self.const(d.init) if d.init is not None else self.type_default(d.type)
-        domains = [self.domain_values(i) for i in d.indices]
+        domains = self.family_domains(d)
         keys = list(itertools.product(*domains)) if domains else [()]
         base = len(p.var_init)
         table = {}

@@ -455,6 +455,12 @@ BAD = [
             n = 3
             win a
         """, ["var n takes 1 index, not 0"], 4, 5, id="indexed-var-without-index"),
+    pytest.param("""
+        players 2..1000000000 = 2
+        flow:
+            draw
+        """, ["a game of up to 1,000,000,000 players: gdl takes at most 1,000"], 1, 1,
+        id="players-without-end"),        # it hung naming the seats, then ran out of memory
 ]
 
 
@@ -464,6 +470,21 @@ def test_bad_ruleset_is_reported(src, substrings, line, col):
     assert len(problems) == 1, "\n".join(str(p) for p in problems)
     assert problems[0].source, "a problem must carry the source for its excerpt"
     _assert_rendered(problems[0], substrings, line, col)
+
+
+@pytest.mark.parametrize("decl, what", [
+    ("zone z[1..1000000, 1..1000000]: stack", "z would be a family of 1,000,000,000,000 "
+                                                "zones"),
+    ("var v[1..1000000, 1..1000]: int = 0", "v would be a family of 1,000,000,000 variables"),
+])
+def test_a_family_of_more_than_a_million_is_refused_where_it_is_declared(decl, what):
+    # each index was within the million a range may hold, and their product ran out of
+    # memory (with a raw traceback for the zones)
+    from gdl.errors import CheckError
+    from interpreter import load_text
+    with pytest.raises(CheckError) as info:
+        load_text(f"players 2\n{decl}\nflow:\n    draw\n", path="big.gdl")
+    assert f"big.gdl:2:1: check error: {what}: gdl takes at most 1,000,000" in str(info.value)
 
 
 def test_check_error_renders_every_problem():

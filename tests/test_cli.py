@@ -371,6 +371,17 @@ def test_a_run_without_a_seed_names_the_seeds_it_drew(capsys):
     assert code == 0 and "no --seed" not in again and again in out
 
 
+def test_rules_that_run_out_of_memory_are_said_so_not_an_internal_error(capsys,
+                                                                         monkeypatch):
+    from interpreter import simulate
+
+    def huge(*args, **kwargs):                  # a range 1..n of a huge n, say
+        raise MemoryError
+    monkeypatch.setattr(simulate, "tally_games", huge)
+    code, out, err = run(capsys, "run", GERRY, "-n", 5)
+    assert code == 2 and err.startswith("error: the rules need more memory than there is")
+
+
 def test_a_byte_order_mark_is_not_text(tmp_path, capsys):
     # editors on Windows start UTF-8 files with one: it was a syntax error at 1:1
     marked = tmp_path / "marked.gdl"

@@ -17,6 +17,9 @@ from ..keywords import reserved_for
 from ..span import Span
 from ._report import Report
 
+#: the most seats a game may have (each seat is a name, a column of every per-seat value)
+MOST_SEATS = 1_000
+
 
 @attrs.frozen
 class Symbol:
@@ -178,6 +181,10 @@ class _Builder:
             self.report.error(f"players {decl.lo}..{decl.hi} = {decl.default}: the default "
                               f"must lie within the range, and a game needs a player",
                               decl.span)
+        if decl.hi > MOST_SEATS:
+            self.report.error(f"a game of up to {decl.hi:,} players: gdl takes at most "
+                              f"{MOST_SEATS:,}", decl.span)
+            return
         # Unnamed seats are p1, p2, ... as the engine names them; with a range of player
         # counts, only the seats every game has.
         names = decl.names or tuple(f"p{i}" for i in range(1, decl.lo + 1))

@@ -218,13 +218,29 @@ def parse_expression(text: str, path: str = "<expression>"):
         raise
 
 
+#: the largest ruleset file read (the seed games are 10 to 30 KB): a path to a device
+#: such as /dev/zero was read until memory ran out
+MOST_RULESET_BYTES = 10 << 20
+
+
 def parse_file(path) -> A.Ruleset:
     """Returns the AST of a ruleset file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")     # a byte-order mark is not text
+        if p.exists() and not p.is_file():
+            raise GdlError(f"cannot read {p}: it is not a file")
+        with open(p, "rb") as f:
+            data = f.read(MOST_RULESET_BYTES + 1)
     except OSError as err:
         raise GdlError(f"cannot read {p}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise GdlError(f"{p} is not UTF-8 text") from None
+    if len(data) > MOST_RULESET_BYTES:
+        raise GdlError(f"cannot read {p}: it is larger than a ruleset may be "
+                       f"({MOST_RULESET_BYTES >> 20} MB)")
+    try:
+        text = data.decode("utf-8-sig")          # a byte-order mark is not text
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise GdlError(f"{p} is not UTF-8 text (byte {data[err.start]:#04x} here)",
+                       Span(str(path), line, col)) from None
     return parse_text(text, str(path))

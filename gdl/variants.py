@@ -47,6 +47,9 @@ def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0,
     if not base_path.exists():
         raise GdlError(f"the base ruleset {header.path!r} of this variant does not exist "
                        f"(looked for {base_path})", header.span, source=ruleset.source)
+    if not base_path.is_file():             # a folder, or a device such as /dev/zero
+        raise GdlError(f"the base ruleset {header.path!r} of this variant is not a file "
+                       f"({base_path})", header.span, source=ruleset.source)
     base = merge_variant(parse_file(base_path), parse_file, depth + 1, chain + (here,))
     overrides = [d for d in ruleset.decls if not isinstance(d, A.VariantOf)]
     by_key = {_key(d): d for d in overrides if _key(d) is not None}

@@ -382,6 +382,23 @@ def test_rules_that_run_out_of_memory_are_said_so_not_an_internal_error(capsys,
     assert code == 2 and err.startswith("error: the rules need more memory than there is")
 
 
+def test_a_ruleset_path_that_is_no_file_or_no_text_is_said_with_its_place(tmp_path,
+                                                                          capsys):
+    # a variant of "/dev/zero" read until memory ran out; of a folder, and a file that
+    # is not UTF-8, the errors named no place
+    variant = tmp_path / "v.gdl"
+    variant.write_text(f'variant of "{tmp_path.as_posix()}"\n')
+    code, out, err = run(capsys, "check", variant)
+    assert code == 2 and err.startswith(f"{variant}:1:1: error: the base ruleset")
+    assert "is not a file" in err
+    code, out, err = run(capsys, "check", tmp_path)
+    assert code == 2 and f"cannot read {tmp_path}: it is not a file" in err
+    bad = tmp_path / "bad.gdl"
+    bad.write_bytes(b'game "t"\nplayers 2 # caf\xe9\n')
+    code, out, err = run(capsys, "check", bad)
+    assert code == 2 and f"{bad}:2:16: error:" in err and "(byte 0xe9 here)" in err
+
+
 def test_a_byte_order_mark_is_not_text(tmp_path, capsys):
     # editors on Windows start UTF-8 files with one: it was a syntax error at 1:1
     marked = tmp_path / "marked.gdl"

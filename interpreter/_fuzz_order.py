@@ -17,7 +17,9 @@ import random
 import time
 from typing import List
 
-from ._fuzz_common import ORDER, apply_step, option_texts, raw_finding, rule_ref, step_text
+from ._fuzz_common import (ORDER, apply_step, error_place, error_text, option_texts,
+                           raw_finding, rule_ref, step_text)
+from ._fuzz_report import rule_text
 from ._fuzz_play import Explorer
 
 #: At most this many trigger orders are played side by side.
@@ -97,7 +99,7 @@ class OrderExplorer:
         x = self.x
         states = [g.new_state(x.seed) for g in self.games]
         steps: list = []
-        self.failed = set()
+        self.failed = {}                # order number -> the error its step raised
         if self.parted(states, steps, set(self.triggers)):
             return True
         while not states[0].is_terminal() and len(steps) < x.max_steps:
@@ -118,8 +120,8 @@ class OrderExplorer:
             for n, s in enumerate(states[1:], 1):
                 try:
                     apply_step(s, step)
-                except Exception:  # noqa: BLE001 - this order fails where the first does not
-                    self.failed.add(n)
+                except Exception as err:  # noqa: BLE001 - this order fails where the
+                    self.failed[n] = err              # first does not
             if self.parted(states, steps, fired):
                 return True
         return False
@@ -150,20 +152,26 @@ class OrderExplorer:
         base = states[0]
         key = base.key()
         for n, (order, s) in enumerate(zip(self.orders[1:], states[1:]), 1):
-            failed = n in self.failed
-            if not failed and s.key() == key:
+            failed = self.failed.get(n)
+            if failed is None and s.key() == key:
                 continue
-            self.report(steps, self.orders[0], order, base, None if failed else s, fired)
+            self.report(steps, self.orders[0], order, base, s, fired, failed)
             return True
         return False
 
-    def report(self, steps, first, other, a, b, fired):
+    def report(self, steps, first, other, a, b, fired, failed=None):
         x = self.x
-        involved = [n for n in first if n in fired] or [n for n in first if n in self.triggers]
+        # the triggers that fired in the first order, and those the two orders put in
+        # other places (one that ended the game first kept the other from firing)
+        involved = [n for n in first if n in fired or n in other and
+                    first.index(n) != other.index(n)] or \
+            [n for n in first if n in self.triggers]
         where = f"at step {len(steps)} ({step_text(steps[-1])})" if steps else "at the setup"
         detail = [f"order 1: {', '.join(first)}", f"order 2: {', '.join(other)}"]
-        if b is None:
-            detail.append("in order 2 the step raises a rule error")
+        if failed is not None:
+            rule, file, line = error_place(failed)
+            at = f", in {rule_text((rule, file, line), x.game.ruleset.path)}" if line else ""
+            detail.append(f"in order 2 the step raises: {error_text(failed)}{at}")
         else:
             diff = difflib.unified_diff(a.view(None).splitlines(), b.view(None).splitlines(),
                                         "order 1", "order 2", lineterm="", n=0)

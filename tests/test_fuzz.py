@@ -678,6 +678,49 @@ flow:
         ("rule error", "an unlucky deal")], report.text()
 
 
+def test_an_order_that_fails_or_keeps_a_trigger_from_firing_is_told_in_full(tmp_path):
+    # the failing order said only "raises a rule error", and a trigger the other order
+    # kept from firing (the game won first) was left out of the triggers named
+    crash = ruleset(tmp_path, '''game "Order crash"
+players 2
+zone pile: stack, face up
+zone discard: stack, face up
+card n: 1..3
+cards into pile: card(n: k) for k in 1..3
+var total: int = 0
+var plays: int = 0
+action play():
+    plays += 1
+trigger score when changed(plays) and plays == 2:
+    total += top(pile).n
+trigger clear when changed(plays) and plays == 2:
+    move pile to discard
+flow:
+    repeat 3:
+        choose p1: play
+    draw
+''', "crash.gdl")
+    f = one(run(crash, tmp_path), "order dependence")
+    assert [line for line in f.detail if "raises" in line] == [
+        "in order 2 the step raises: top() of an empty zone, in score (line 12)"]
+    ended = ruleset(tmp_path, '''game "Won first"
+players 2
+var score: int = 0
+var reached: bool = false
+action add():
+    score += 1
+trigger target when score >= 2:
+    win p1
+trigger note when not reached and score >= 2:
+    reached = true
+flow:
+    while true:
+        choose p1: add
+''', "ended.gdl")
+    f = one(run(ended, tmp_path), "order dependence")
+    assert names(f) == ["target", "note"] and "triggers target, note fire" in f.message
+
+
 def test_any_other_rule_error_is_a_finding(tmp_path):
     path = ruleset(tmp_path, RULE_ERROR)
     f = one(run(path, tmp_path), "rule error")

@@ -201,6 +201,7 @@ def _explore(task) -> dict:
     # After a walk that saw every state, playthroughs can only find loops that a counter
     # breaks (which the walk cannot tell): a few are enough.
     done = w is not None and w["complete"] and w["exhaustive"]
+    x.few = done
     x.run(end, task.get("starts", ()), max_playthroughs=EXHAUSTED_PLAYTHROUGHS if done else None)
     return _result(task, x, **extra)
 

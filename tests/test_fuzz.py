@@ -624,6 +624,22 @@ def test_the_walk_gets_a_share_of_the_budget_not_a_fixed_slice(tmp_path, monkeyp
     assert len(walking) == 1 and walking[0] > 8     # half of 70% of 30 s, less the probes
 
 
+FOUR_EACH_GAME = '''game "Lay"
+players 2
+card n: 1..4
+cards into deck: card(n: k) for k in 1..4
+zone deck: stack
+zone pile: stack, face up
+action lay():
+    move top(deck) to pile
+flow:
+    repeat 2:
+        choose p1: lay
+        choose p2: lay
+    draw
+'''
+
+
 MISDEAL = '''game "Misdeal"
 players 2
 card n: 1..2, suit: 1..2
@@ -719,6 +735,25 @@ flow:
 ''', "ended.gdl")
     f = one(run(ended, tmp_path), "order dependence")
     assert names(f) == ["target", "note"] and "triggers target, note fire" in f.message
+
+
+def test_after_a_walk_that_saw_every_state_each_playthrough_checks_the_laws():
+    # one playthrough in four did, of the fifty left to run: a twin named by a card
+    # literal went unseen at most seeds
+    from interpreter import load_text
+    from interpreter._fuzz_common import declarations
+    from interpreter._fuzz_play import Explorer
+    game = load_text(FOUR_EACH_GAME)
+    checked = []
+    for few in (False, True):
+        x = Explorer(game, declarations(game.ruleset), 0, 100, law_every=1)
+        x.few = few
+        seen = set()
+        real = x.laws
+        x.laws = lambda state, laws, rng: (seen.add(x.playthroughs), real(state, laws, rng))[1]
+        x.run(float("inf"), max_playthroughs=8)
+        checked.append(sorted(seen))
+    assert checked == [[1, 5], list(range(1, 9))]
 
 
 def test_any_other_rule_error_is_a_finding(tmp_path):

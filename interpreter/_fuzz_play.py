@@ -354,6 +354,7 @@ class Explorer:
             return
         self.add(raw_finding(
             ENDLESS, f"no end within {self.max_steps} steps (--max-steps)", self.options,
+            rules=self.loop_rules(steps[-64:]) or [rule_ref(self.decls, "flow")],
             steps=steps, subkind="bound",
             detail=["last steps: " + " ; ".join(step_text(s) for s in steps[-8:])]))
 

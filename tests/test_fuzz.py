@@ -511,6 +511,7 @@ def test_no_end_within_the_step_bound_is_endless_play(tmp_path):
     f = one(run(ruleset(tmp_path, UNBOUNDED), tmp_path, max_steps=50), "endless play",
             "bound")
     assert f.at == 50 and "no end within 50 steps" in f.message
+    assert names(f) == ["wait"]                 # the actions played last (it named none)
 
 
 def test_an_invariant_violation_is_shrunk_to_the_fewest_steps(tmp_path):

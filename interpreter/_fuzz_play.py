@@ -407,9 +407,25 @@ class Explorer:
             law = problem[1:problem.index("]")] if problem.startswith("[") else "law"
             self.add(raw_finding(
                 INVARIANT, f"the built-in law {law!r} fails: {problem.splitlines()[0]}",
-                self.options, steps=steps, subkind="law", sig=(law,),
+                self.options, rules=self.actions_here(state), steps=steps, subkind="law",
+                sig=(law,),
                 detail=problem.splitlines()[1:8], probe={"type": "law", "law": law}))
         return not problems
+
+    def actions_here(self, state) -> list:
+        """The actions the deciding seats may play here, as rules: where a law fails
+        before a step, what those actions read or do is what breaks it."""
+        names = []
+        try:
+            if not state.is_terminal() and not state.is_chance():
+                for seat in state.to_move():
+                    for m in state.legal_moves(seat):
+                        name = m.text.split(" ", 1)[0]
+                        if name in self.decls and name not in names:
+                            names.append(name)
+        except GdlError:                    # a deadlock here: play reports it
+            pass
+        return [rule_ref(self.decls, n) for n in names]
 
     def law_crash(self, state, steps, laws, err):
         """Reports a crash met while checking laws as an internal error, naming the law

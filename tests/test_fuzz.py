@@ -533,6 +533,7 @@ action bet() "a leak: the bet names the opponent's card":
 ''')
     f = one(run(path, tmp_path), "invariant violation", "law")
     assert "'views'" in f.message and "legal moves change" in f.message
+    assert "bet" in names(f)            # the actions to be played there (it named none)
 
 
 def test_a_crash_in_a_law_is_an_internal_error_naming_the_law(monkeypatch):

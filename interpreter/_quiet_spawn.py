@@ -19,31 +19,14 @@ name, and every command imports `_workers` (`multiprocessing` is imported only h
 from __future__ import annotations
 
 import signal
-import sys
 import threading
 from multiprocessing.context import SpawnContext, SpawnProcess
 
 _SIGINT = {signal.SIGINT}
 
 
-#: the recursion limit while a worker's arguments are pickled (see `QuietProcess.start`)
-PICKLE_DEPTH = 20_000
-
-
 class QuietProcess(SpawnProcess):
     def start(self):
-        # Starting pickles the worker's arguments, the checked ruleset among them, and the
-        # pickler takes several levels for each of the tree's: a def that checks and runs
-        # in one process (a sum of 350 terms) could not be sent to a worker.  Unpickling
-        # takes none, and the worker runs the rules as this process does.
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, PICKLE_DEPTH))
-        try:
-            self._start_quietly()
-        finally:
-            sys.setrecursionlimit(limit)
-
-    def _start_quietly(self):
         if not hasattr(signal, "pthread_sigmask"):      # Windows: no signal masks
             return super().start()
         pressed: list = []

@@ -585,9 +585,9 @@ class State:
                 return m
         if not moves:
             raise MoveError(f"no move can be made now ({text!r})")
-        reason = self.why_illegal(wanted, player) or "it is not legal now"
-        raise MoveError(f"{wanted!r} is not a legal move: {reason}",
-                        suggestion=did_you_mean(wanted, [m.text for m in moves]),
+        reason = self.why_illegal(tidy, player) or "it is not legal now"
+        raise MoveError(f"{tidy!r} is not a legal move: {reason}",
+                        suggestion=did_you_mean(tidy, [m.text for m in moves]),
                         expected=[m.text for m in moves])
 
     def _named_move(self, wanted: str, player) -> Optional[Move]:

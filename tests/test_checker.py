@@ -461,6 +461,14 @@ BAD = [
             draw
         """, ["a game of up to 1,000,000,000 players: gdl takes at most 1,000"], 1, 1,
         id="players-without-end"),        # it hung naming the seats, then ran out of memory
+    pytest.param("""
+        players 2
+        rule lay(cs: list[card]):
+            pass
+        flow:
+            draw
+        """, ["there is no list[...] type to declare"], 2, 14,
+        id="list-type"),                  # "unknown zone or variable list"
 ]
 
 

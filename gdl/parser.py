@@ -229,13 +229,12 @@ def parse_file(path) -> A.Ruleset:
     try:
         if p.exists() and not p.is_file():
             raise GdlError(f"cannot read {p}: it is not a file")
-        with open(p, "rb") as f:
-            data = f.read(MOST_RULESET_BYTES + 1)
+        if p.exists() and p.stat().st_size > MOST_RULESET_BYTES:
+            raise GdlError(f"cannot read {p}: it is larger than a ruleset may be "
+                           f"({MOST_RULESET_BYTES >> 20} MB)")
+        data = p.read_bytes()       # (`read(n)` would set aside n bytes first)
     except OSError as err:
         raise GdlError(f"cannot read {p}: {err.strerror}") from None
-    if len(data) > MOST_RULESET_BYTES:
-        raise GdlError(f"cannot read {p}: it is larger than a ruleset may be "
-                       f"({MOST_RULESET_BYTES >> 20} MB)")
     try:
         text = data.decode("utf-8-sig")          # a byte-order mark is not text
     except UnicodeDecodeError as err:

@@ -131,3 +131,19 @@ def test_rules_nested_too_deeply_are_a_syntax_error_at_their_declaration(nested,
     with pytest.raises(GdlSyntaxError, match="levels deep"):
         parse_expression("abs(" * 200 + "1" + ")" * 200)
     parse_text("players a, b\nvar x: int = 1\ndef big() = " + " + ".join(["x"] * 250) + "\n")
+
+
+def test_reading_a_ruleset_file_sets_aside_no_more_than_the_file():
+    # a read bounded by the largest ruleset allowed set aside 10 MB for every file, which
+    # the memory table of benchmarks/run.py showed as every row's peak
+    import tracemalloc
+    from conftest import GERRY
+    from gdl.parser import parse_file
+    parse_file(GERRY)                               # parsed once: kept by its text
+    tracemalloc.start()
+    try:
+        parse_file(GERRY)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, peak

@@ -86,7 +86,11 @@ def cmd_replay(args) -> int:
     try:
         state = replay(game, trace, args.step)
     except GdlError as err:
-        recorded = load(path, dict(trace.get("options") or {})).options if args.set else {}
+        try:
+            recorded = load(path, dict(trace.get("options") or {})).options \
+                if args.set else {}
+        except GdlError:                    # the recorded options alone do not load
+            recorded = {}
         changed = [k for k in recorded if text_of(recorded[k]) != text_of(game.options[k])]
         if changed:                         # the steps were made under other options
             shown = ", ".join(f"{k}={text_of(game.options[k])}" for k in changed)
@@ -186,10 +190,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="play games with agents and print a summary")
     p.add_argument("file", help=RULESET)
     p.add_argument("-n", type=int, default=1, help="number of games (default 1)")
-    p.add_argument("--seed", type=int, help="seed of the first game (game i uses seed+i; default: "
-                   "drawn at random, and the summary names it)")
-    p.add_argument("--agents", help="one agent per seat: random, first, last (default random; "
-                   "the last one given plays the seats left)")
+    p.add_argument("--seed", type=int, help="seed of the first game (game i uses seed+i; "
+                   "default: drawn at random, and the summary names it)")
+    p.add_argument("--agents", help="one agent per seat: random, first, last (default "
+                   "random; the last one given plays the seats left)")
     p.add_argument("--trace", help="write every game's trace to this .jsonl file")
     p.add_argument("--show", action="store_true", help="print every game's final table")
     p.add_argument("--symbols", action="store_true", help="show suit symbols")

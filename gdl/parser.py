@@ -4,7 +4,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import (Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                  UnexpectedToken)
 from lark.exceptions import VisitError
 from lark.indenter import DedentError
 from lark.indenter import Indenter

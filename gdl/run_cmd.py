@@ -84,7 +84,7 @@ def _run(args, run, show, seed0: int = 0, drawn: bool = False) -> int:
         if tally.games:
             _summary(run.game, tally)
             print(f"  interrupted (Ctrl-C) after {tally.games} of {args.n} games")
-            if args.seed is None:
+            if drawn:
                 _drawn_seeds(seed0, tally.games)
         else:
             print(f"{run.game.title}: interrupted (Ctrl-C) before the first of "

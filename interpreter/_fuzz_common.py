@@ -37,9 +37,8 @@ HOLES = tuple(k for k in KINDS if k != DEAD)
 #: Rule error messages that mean "the rules have no case for a value that occurs".
 _UNCOVERED_WORDS = ("has no case", "has no element", "of no items", "of an empty zone",
                     "the value is none", "this value is none, where", "empty domain",
-                    "source zone is empty",
-                    "of a list of", "needs exactly two active", "no active player left",
-                    "but the zone has")
+                    "source zone is empty", "of a list of", "needs exactly two active",
+                    "no active player left", "but the zone has")
 
 Step = dict
 

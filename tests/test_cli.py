@@ -277,13 +277,15 @@ def test_ctrl_c_prints_the_summary_of_the_games_played(tmp_path):
     import sys
     trace = tmp_path / "games.jsonl"
     argv = [sys.executable, "-m", "gdl.cli", "run", str(RULESETS / "evil_deal.gdl"),
-            "-n", "1000000", "--seed", "1", "--trace", str(trace)]
+            "-n", "1000000", "--trace", str(trace)]
     code, out, err = ctrl_c(argv, ready=lambda pid: _has_lines(trace))
     assert code == 130 and "Traceback" not in err
     played = int(out.split("Evil Deal")[1].split(": ")[1].split(" game(s)")[0])
     assert 0 < played < 1000000
     assert f"interrupted (Ctrl-C) after {played} of 1000000 games" in out
     assert len(trace.read_text().splitlines()) == played   # every game played is kept
+    seed = json.loads(trace.read_text().splitlines()[0])["seed"]    # drawn: and named
+    assert f"no --seed given: the games had seed{'s' if played > 1 else ''} {seed} " in out
 
 
 def _children(pid: int) -> list:

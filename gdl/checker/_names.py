@@ -331,7 +331,8 @@ class _NamePass:
 
     def index(self, node: A.Index, env: _Env, ctx: _Ctx) -> None:
         if isinstance(node.obj, A.Name) and node.obj.id == "list" and \
-                env.lookup("list") is None and "list" not in self.scope.names_of("zone", "var"):
+                env.lookup("list") is None and \
+                "list" not in self.scope.names_of("zone", "var"):
             # the reference writes the types of builtins so (`cards` gives list[card])
             self.report.error("there is no list[...] type to declare: a rule's or def's "
                               "parameter is typed by a name, a range or a choice, and an "

@@ -111,9 +111,15 @@ def _summary(game, tally):
     shown = ", ".join(f"{k}={getattr(v, 'name', None) or text_of(v)}"
                       for k, v in game.options.items())
     print(f"{game.title}: {n} game(s)" + (f", options {shown}" if shown else ""))
-    for seat, mean in zip(game.seats, tally.mean_returns()):
-        won = sum(c for label, c in wins.items()
-                  if label.startswith("win") and str(seat.index) in label[4:].split("+"))
-        print(f"  {seat.name:>8}: won {won:5d}   mean return {mean:+.3f}")
-    print(f"  draws: {wins.get('draw', 0)}   unfinished: {wins.get('unfinished', 0)}")
+    means = tally.mean_returns()
+    if len(game.seats) == 1:                # nobody to win against: every game read "a draw"
+        print(f"  {game.seats[0].name:>8}: mean return {means[0]:+.3f} (one seat: no wins "
+              f"or draws)")
+        print(f"  unfinished: {wins.get('unfinished', 0)}")
+    else:
+        for seat, mean in zip(game.seats, means):
+            won = sum(c for label, c in wins.items()
+                      if label.startswith("win") and str(seat.index) in label[4:].split("+"))
+            print(f"  {seat.name:>8}: won {won:5d}   mean return {mean:+.3f}")
+        print(f"  draws: {wins.get('draw', 0)}   unfinished: {wins.get('unfinished', 0)}")
     print(f"  length in steps: mean {tally.steps / n:.1f}, max {tally.longest}")

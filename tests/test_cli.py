@@ -402,6 +402,17 @@ def test_a_ruleset_path_that_is_no_file_or_no_text_is_said_with_its_place(tmp_pa
     assert code == 2 and f"{bad}:2:16: error:" in err and "(byte 0xe9 here)" in err
 
 
+def test_a_one_seat_game_is_summed_up_by_its_returns_not_as_draws(tmp_path, capsys):
+    # "won 0 ... draws: 50" for a game whose returns ranged from 1 to 3
+    solo = tmp_path / "solo.gdl"
+    solo.write_text('game "solo"\nplayers 1\nvar n: int = 0\naction up(k: 1..3):\n'
+                    '    n += k\nflow:\n    choose p1: up\n    end game\nreturns(p) = n\n')
+    code, out, err = run(capsys, "run", solo, "-n", 50, "--seed", 1)
+    assert code == 0, err
+    assert "p1: mean return +2.020 (one seat: no wins or draws)" in out
+    assert "draws" not in out.replace("no wins or draws", "") and "unfinished: 0" in out
+
+
 def test_a_byte_order_mark_is_not_text(tmp_path, capsys):
     # editors on Windows start UTF-8 files with one: it was a syntax error at 1:1
     marked = tmp_path / "marked.gdl"

@@ -628,11 +628,12 @@ def test_ctrl_c_in_a_run_of_one_process_keeps_the_games_it_finished(tmp_path, tr
     rules.write_text('game "long"\nplayers 2\nvar n: int = 0\naction a():\n    n += 1\n'
                      'flow:\n    repeat 60000:\n        choose p1: a\n    draw\n')
     trace = tmp_path / "t.jsonl"
-    argv = [sys.executable, "-m", "gdl.cli", "run", str(rules), "-n", "100", "--seed", "1"]
+    # 1000 games of 60,000 steps: 100 took under 3 s on an idle machine (20 ms a game)
+    argv = [sys.executable, "-m", "gdl.cli", "run", str(rules), "-n", "1000", "--seed", "1"]
     code, out, err = ctrl_c(argv + (["--trace", str(trace)] if traced else []), wait=3.0)
     assert code == 130, err
-    done = int(re.search(r"interrupted \(Ctrl-C\) after (\d+) of 100 games", out)[1])
-    assert 1 <= done < 100 and f"long: {done} game(s)" in out
+    done = int(re.search(r"interrupted \(Ctrl-C\) after (\d+) of 1000 games", out)[1])
+    assert 1 <= done < 1000 and f"long: {done} game(s)" in out
     if traced:
         assert len(trace.read_text().splitlines()) == done
 

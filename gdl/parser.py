@@ -73,6 +73,9 @@ _NO_SUCH_STATEMENT = {
 }
 
 
+_STATEMENT_LIST = ", ".join(sorted(STATEMENT_WORDS))
+
+
 def _syntax_error(err: UnexpectedInput, path: str, text: str,
                   whole: str = "file") -> GdlSyntaxError:
     """The error of lark's `err` in `text`; `whole` names what ended too soon."""
@@ -98,7 +101,8 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
     if tok.type == "NAME":
         words = [e.strip("'") for e in expected if e.startswith("'")]
         suggestion = did_you_mean(str(tok), [w for w in words if w.isidentifier()])
-        if suggestion is None and "NAME" not in expected_names:
+        if suggestion is None and "NAME" not in expected_names and len(str(tok)) > 2:
+            # ("p" is as near "up" as difflib's cutoff: a name that short is no misspelling)
             suggestion = did_you_mean(str(tok), KEYWORDS)
     msg = f"unexpected {shown}"
     line_text = text.splitlines()[(tok.line or 1) - 1] if text.splitlines() else ""
@@ -112,6 +116,12 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
     if str(tok) == "for" and "if" in before and "for" in before[:before.index("if")]:
         msg += (": a comprehension's `if` comes after all its `for`s (`... for a in A "
                 "for b in B if ...`)")
+    if (tok.type == "NAME" and len(before) == 1 and before[0].isidentifier()
+            and before[0] not in STATEMENT_WORDS and "'='" in expected):
+        # `ask p: ...`: an unknown first word was read as a variable being assigned
+        msg += (f": a line starting with {before[0]!r} can only assign it (`{before[0]} = "
+                f"...`); a statement starts with a statement word ({_STATEMENT_LIST})")
+        suggestion = did_you_mean(before[0], STATEMENT_WORDS)
     if len(before) == 1 and before[0] in _NO_SUCH_STATEMENT and tok.type == "_NL":
         msg += f": gdl has no {before[0]} statement; {_NO_SUCH_STATEMENT[before[0]]}"
     if tok.type == "_INDENT":

@@ -62,6 +62,10 @@ BAD = [
     pytest.param("players a, b\nvar draw: int = 0\nflow:\n    draw = 1\n    win a\n",
                  ["unexpected '='", "draw starts a statement here"], 4, 10,
                  id="statement-word-assigned"),
+    pytest.param("players a, b\naction x():\n    pass\nflow:\n    chose a: x\n",
+                 ["unexpected 'a': a line starting with 'chose' can only assign it",
+                  "a statement starts with a statement word (choose, deal,",
+                  "did you mean 'choose'?"], 5, 11, id="unknown-statement-word"),
     pytest.param("players a, b\nenum e = \n",
                  ["unexpected end of line", "expected: a name"], 2, 10, id="empty-enum"),
 ]
@@ -147,3 +151,11 @@ def test_reading_a_ruleset_file_sets_aside_no_more_than_the_file():
     finally:
         tracemalloc.stop()
     assert peak < 1 << 20, peak
+
+
+def test_a_name_of_one_or_two_letters_is_not_taken_for_a_misspelt_keyword():
+    # `ask p: x` suggested 'up' for p (difflib puts "p" as near "up" as its cutoff)
+    with pytest.raises(GdlSyntaxError) as info:
+        parse_text("players p, q\naction x():\n    pass\nflow:\n    ask p: x\n", PATH)
+    assert "a line starting with 'ask' can only assign it" in str(info.value)
+    assert info.value.suggestion is None

@@ -70,6 +70,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.source = ruleset.source
         #: the `T?` values used as a `T` (the checker's `needs_value`), tested for none
         self.needs_value = checked_info(ruleset).needs_value
+        #: the `a + b` that join two lists (the checker's `joins_lists`)
+        self.joins_lists = checked_info(ruleset).joins_lists
         self.prog = Program(path=ruleset.path)
         self.overrides = dict(overrides)
         self.scratch: list = []

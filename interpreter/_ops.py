@@ -34,6 +34,8 @@ class OperatorMixin:
 
     # ------------------------------------------------------------------ operators
     def _e_BinOp(self, node, scope):
+        if id(node) in self.joins_lists:
+            return self.joined_lists(node, scope)
         left, right = self.expr(node.left, scope), self.expr(node.right, scope)
         op = node.op
         both = _folded(left, right)
@@ -65,6 +67,15 @@ class OperatorMixin:
                     f"({b} := {ctx.sub(right)}) != 0 else {ctx.call(divide, cold=True)})")
         divide.render = render
         return divide
+
+    def joined_lists(self, node, scope):
+        """`a + b` of two lists: one tuple of both's items (a zone stands for its cards)."""
+        left, right = self.collection(node.left, scope), self.collection(node.right, scope)
+        both = _folded(left, right)
+        if both is not None:
+            return _const(both[0] + both[1])
+        return _tuples(fuse(lambda st: left(st) + right(st),
+                            lambda ctx: f"({ctx.sub(left)} + {ctx.sub(right)})"))
 
     def _e_Neg(self, node, scope):
         inner = self.expr(node.operand, scope)

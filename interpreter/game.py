@@ -178,16 +178,19 @@ class Game:
         from gdl.parser import parse_expression
         from ._scope import Scope
         node = parse_expression(text)
-        _, needs_value = check_expression(self.ruleset, node, text, known=self._checked_names,
-                                          seats=tuple(s.name for s in self.seats))
+        _, needs_value, joins = check_expression(self.ruleset, node, text,
+                                                 known=self._checked_names,
+                                                 seats=tuple(s.name for s in self.seats))
         compiler = self.prog.compiler
-        compiler.source, kept = text, compiler.needs_value
+        compiler.source, kept, kept_joins = text, compiler.needs_value, compiler.joins_lists
         compiler.needs_value = {**kept, **needs_value}
+        compiler.joins_lists = kept_joins | joins
         try:
             fn = compiler.expr(node, Scope())
             return fn(state)
         finally:
             compiler.source, compiler.needs_value = self.source, kept
+            compiler.joins_lists = kept_joins
 
     def state_from_json(self, data) -> State:
         """Returns the state a `State.to_json()` snapshot describes."""

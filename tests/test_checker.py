@@ -233,9 +233,9 @@ BAD = [
         players a, b
         var n: int = 0
         flow:
-            n = count([1] + [2])
+            n = count([1] + 2)
             win a
-        """, ["cannot compute list[int] + list[int]"], 4, 15, id="bad-sum-said-once"),
+        """, ["cannot compute list[int] + int"], 4, 15, id="bad-sum-said-once"),
     pytest.param("""
         players a, b
         option rounds: integer = 3

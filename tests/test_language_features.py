@@ -699,3 +699,31 @@ flow:
     for text in ("pick fam[ grid[2,black],true]", "pick fam[grid[ 2 , black ] , true ]",
                  "pick  fam [grid[2,black],true]", "pick fam[grid[2,black],true]"):
         assert state.parse_move(text).text == "pick fam[grid[2,black],true]"
+
+
+def test_plus_joins_two_lists_and_zones_stand_for_their_cards():
+    g = game('''
+flow:
+    move top(stock, 2) to pile
+    let xs = [1, 2] + [total] + [r for r in 1..2]
+    total = count(xs) * 100 + sum(x for x in xs + [9])
+    log = sum(c.rank for c in pile + cards(stock) + top(pile, 1))
+    move top(stock, 1) + pile to hand[p2]
+    draw
+''')
+    s = g.new_state()
+    # xs = 1 2 0 1 2: 500 + 6 + 9; pile 3H 2H (5), stock 1H 3C 2C 1C (7), top(pile, 1) 3H (3)
+    assert g.evaluate("total", s) == 515 and g.evaluate("log", s) == 15
+    assert sorted(c.text for c in s.cards_in("hand[p2]")) == ["1H", "2H", "3H"]
+    assert g.evaluate("[p1] + players + []", s) == tuple(g.evaluate("[p1, p1, p2, p3]", s))
+
+
+@pytest.mark.parametrize("expr, message", [
+    ("[1] + [p1]", "cannot join list[int] and list[player]: the items of a list must have one"),
+    ("[1] + 2", "cannot compute list[int] + int: arithmetic works on int only (+ also joins "
+                "two texts, or two lists)"),
+])
+def test_plus_of_lists_of_two_types_is_a_check_error(expr, message):
+    from gdl.errors import CheckError
+    with pytest.raises(CheckError, match=re.escape(message)):
+        game(f"var n: int = 0\nflow:\n    n = count({expr})\n    draw\n")

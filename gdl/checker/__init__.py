@@ -50,6 +50,9 @@ class CheckedInfo:
     #: id(expression node) -> the type it must have, for each `T?` used as a `T` (a
     #: player? as a seat(...) argument): the engine tests those for none when it runs
     needs_value: Mapping[int, Ty] = MappingProxyType({})
+    #: id(expression node) of each `a + b` that joins two lists (the others add numbers
+    #: or join texts)
+    joins_lists: frozenset = frozenset()
 
 
 def check(ruleset: A.Ruleset) -> CheckedInfo:
@@ -99,7 +102,8 @@ def check_file(path) -> A.Ruleset:
 
 def check_expression(ruleset: A.Ruleset, node, text: str, path: str = "<expression>",
                      known=None, seats: tuple = ()) -> tuple:
-    """Returns (the type, the `needs_value` of) an expression typed outside the ruleset
+    """Returns (the type, the `needs_value`, the `joins_lists` of) an expression typed
+    outside the ruleset
     (the REPL's `eval`, `Game.evaluate`) against a checked ruleset's declarations, or
     raises CheckError with every problem in it, as a ruleset's own expressions are
     checked.  `known` is a dict that keeps the ruleset's symbol table and names between
@@ -125,7 +129,7 @@ def check_expression(ruleset: A.Ruleset, node, text: str, path: str = "<expressi
     types = TypePass(scope, res, report)
     t = types.type_of(node)
     report.finish()
-    return t, MappingProxyType(types.optional_uses)
+    return t, MappingProxyType(types.optional_uses), frozenset(types.joins_lists)
 
 
 def _info(scope, types: TypePass) -> CheckedInfo:
@@ -143,4 +147,5 @@ def _info(scope, types: TypePass) -> CheckedInfo:
                        seats=scope.seats, card_fields=frozen(fields),
                        option_types=frozen(options), var_types=frozen(variables),
                        result_types=frozen(results),
-                       needs_value=frozen(dict(types.optional_uses)))
+                       needs_value=frozen(dict(types.optional_uses)),
+                       joins_lists=frozenset(types.joins_lists))

@@ -44,6 +44,11 @@ _RESULTS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD, "zone": Zo
             "card?": OptT(CARD)}
 
 
+def _listing(t: Ty) -> bool:
+    """Whether `t` is a list, or a zone standing for its cards (a `+` operand)."""
+    return isinstance(unwrap(t), (ListT, ZoneT))
+
+
 def _anything(t: Ty) -> bool:
     """A signature word this checker does not know yet accepts anything."""
     return True
@@ -64,6 +69,8 @@ class ExprTyper:
         #: id(expression) -> the type it must have where its value is a `T?` used as a `T`:
         #: the engine tests those for none (`needs_value`)
         self.optional_uses: dict = {}
+        #: id(expression) of each `+` that joins two lists (`joins_lists`)
+        self.joins_lists: set = set()
 
     def fits(self, expr, t: Ty, want: Ty) -> bool:
         """Whether `t`, the type of `expr`, fits `want`; a `T?` used as a `T` is noted
@@ -386,11 +393,24 @@ class ExprTyper:
             self.fits(node.left, lt, STR)       # a `text?` joined: tested for none
             self.fits(node.right, rt, STR)
             return STR
+        if node.op == "+" and _listing(lt) and _listing(rt) and ANY not in (lt, rt):
+            return self.joined_lists(node, lt, rt)
         if not (self.fits(node.left, lt, INT) & self.fits(node.right, rt, INT)):
             self.error(f"cannot compute {lt} {node.op} {rt}: arithmetic works on int only "
-                       f"(and + joins two texts)", node.span)
+                       f"(+ also joins two texts, or two lists)", node.span)
             return ANY                  # reported: nothing that uses it reports it again
         return INT
+
+    def joined_lists(self, node: A.BinOp, lt: Ty, rt: Ty) -> Ty:
+        """`a + b` of two lists (or zones, for their cards): a list of the items of both,
+        noted for the engine (`joins_lists`), which otherwise adds numbers."""
+        elem = unify(elem_of(lt), elem_of(rt))
+        if elem is None:
+            self.error(f"cannot join {lt} and {rt}: the items of a list must have one type",
+                       node.span)
+            return ANY
+        self.joins_lists.add(id(node))
+        return ListT(elem)
 
     def neg(self, node: A.Neg) -> Ty:
         self.expect(node.operand, INT, "the operand of -")

@@ -70,9 +70,15 @@ class Stopped(NamedTuple):
     reason: str
 
     def describe(self, total: int, seat=None) -> str:
-        """Says where and why, the step as `seat` may know it (None: all of it)."""
-        return f"stopped before step {self.number} of {total} " \
-               f"({step_text(self.step, seat, SHORT_CHANCE)}): {self.reason}"
+        """Says where and why, the step as `seat` may know it (None: all of it): the
+        reason for a step partly hidden from `seat` names what is hidden (a card it may
+        not see, the moves another seat had), so it is left out."""
+        known = step_text(self.step, seat, SHORT_CHANCE)
+        reason = self.reason
+        if seat is not None and known != step_text(self.step, None, SHORT_CHANCE):
+            reason = (f"it cannot be made now (why is hidden from {seat.name}; after `as all`, "
+                      f"`redo` says why)")
+        return f"stopped before step {self.number} of {total} ({known}): {reason}"
 
 
 #: A chance outcome's text is cut to this many characters in a one-line message.

@@ -493,6 +493,14 @@ def test_a_step_not_made_is_told_as_the_as_seat_may_know_it():
     told = Stopped(4, shuffle, "no such card").describe(9)     # all-seeing, cut short
     assert told.startswith("stopped before step 4 of 9 (chance: shuffle stock: 10C 10C")
     assert "...): no such card" in told and len(told) < 120
+    # the reason a hidden step failed names what p1 may not know ('QH', p2's 9S)
+    lay = {"player": "p2", "move": "lay QH"}
+    why = "'QH' is not a possible c here (possible: 9S)"
+    assert Stopped(4, lay, why).describe(6, p1) == (
+        "stopped before step 4 of 6 (p2: lay ...): it cannot be made now (why is hidden "
+        "from p1; after `as all`, `redo` says why)")
+    assert Stopped(4, lay, why).describe(6).endswith(f"(p2: lay QH): {why}")
+    assert Stopped(4, {"player": "p1", "move": "lay QH"}, why).describe(6, p1).endswith(why)
 
 
 def test_steps_made_before_a_rule_error_are_shown_with_it(tmp_path):

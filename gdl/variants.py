@@ -2,9 +2,11 @@
 
 A variant changes a rule without copying the game: each named declaration (option, enum,
 zone, var, def, table, rule, action, trigger, invariant) replaces the base's declaration of
-the same name in place; new names are added; a `game`, `players`, `card`, `flow` or
-`returns` declaration replaces the base's; any `cards` declaration replaces all of the
-base's.  Variants may stack (a variant of a variant), up to a fixed depth.
+the same name in place; new names are added, before the variant's next replacing
+declaration (else at the end); a `game`, `players`, `card`, `flow` or `returns`
+declaration replaces the base's; any `cards` declaration replaces all of the base's.  A
+variant declares each once.  Variants may stack (a variant of a variant), up to a fixed
+depth.
 """
 from __future__ import annotations
 
@@ -52,18 +54,44 @@ def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0,
                        f"({base_path})", header.span, source=ruleset.source)
     base = merge_variant(parse_file(base_path), parse_file, depth + 1, chain + (here,))
     overrides = [d for d in ruleset.decls if not isinstance(d, A.VariantOf)]
-    by_key = {_key(d): d for d in overrides if _key(d) is not None}
-    new_cards = [d for d in overrides if isinstance(d, A.CardsDecl)]
-    merged, used = [], set()
-    for d in base.decls:
+    _refuse_twice(overrides, ruleset.source)
+    base_keys = {_key(d) for d in base.decls} - {None}
+    # a new declaration goes just before the next one in the variant that replaces one of
+    # the base's (an option's range may name a new option declared above it), the rest
+    # at the end; any `cards` declaration replaces all of the base's
+    before, pending, replacing = {}, [], {}
+    for d in overrides:
         k = _key(d)
+        if k in base_keys:
+            before[k], pending, replacing[k] = pending, [], d
+        else:
+            pending.append(d)
+    new_cards = any(isinstance(d, A.CardsDecl) for d in overrides)
+    merged = []
+    for d in base.decls:
         if isinstance(d, A.CardsDecl) and new_cards:
             continue
-        if k is not None and k in by_key:
-            merged.append(by_key[k])
-            used.add(k)
-        else:
-            merged.append(d)
-    merged.extend(d for d in overrides
-                  if (_key(d) is None or _key(d) not in used) and d not in merged)
+        k = _key(d)
+        merged.extend(before.pop(k, ()))
+        merged.append(replacing.get(k, d))
+    merged.extend(pending)
     return A.Ruleset(tuple(merged), path=ruleset.path, source=ruleset.source)
+
+
+_WORDS = {"GameDecl": "game", "PlayersDecl": "players", "CardDecl": "card",
+          "FlowDecl": "flow", "ReturnsDecl": "returns"}
+
+
+def _refuse_twice(decls, source) -> None:
+    """A variant names each declaration once: the second of two would replace the first
+    unseen (two identical ones fell together)."""
+    first = {}
+    for d in decls:
+        k = _key(d)
+        if k is None:
+            continue
+        if k in first:
+            raise GdlError(f"this variant declares {_WORDS.get(k, k)} twice (first at line "
+                           f"{first[k].span.line}): a variant replaces or adds each "
+                           f"declaration once", d.span, source=source)
+        first[k] = d

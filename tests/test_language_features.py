@@ -468,6 +468,35 @@ action move_face_up(c: [x for x in selected[me] if faceup(x)], dest: cell) "Vari
     assert targets == {"cell[1,2]", "cell[2,1]"}
 
 
+def test_a_variant_keeps_its_cards_lines_and_puts_new_options_before_what_they_bound(
+        tmp_path):
+    # two identical `cards` lines fell together (24 cards, not 48); a replaced option
+    # ranging over a new one declared above it read "unknown name 'lo'"
+    (tmp_path / "base.gdl").write_text(HEADER + "option rounds: 1..9 = 3\nflow:\n    draw\n")
+    variant = tmp_path / "v.gdl"
+    variant.write_text('variant of "base.gdl"\n'
+                       "cards into stock: card(rank: r, suit: s) for s in suit for r in 1..3\n"
+                       "cards into stock: card(rank: r, suit: s) for s in suit for r in 1..3\n"
+                       "option lo: 1..9 = 4\n"
+                       "option rounds: lo..9 = lo\n")
+    g = load(str(variant))
+    assert g.options["rounds"] == 4
+    assert len(list(g.new_state().cards_in("stock"))) == 12
+
+
+@pytest.mark.parametrize("twice", ["option rounds: 1..9 = 7\noption rounds: 1..9 = 2\n",
+                                   "rule extra:\n    pass\nrule extra:\n    pass\n",
+                                   'game "a"\ngame "a"\n'])
+def test_a_variant_declaring_a_name_twice_is_refused(tmp_path, twice):
+    # the second replaced the first unseen, and two identical new rules fell together
+    from gdl.errors import GdlError
+    (tmp_path / "base.gdl").write_text(HEADER + "option rounds: 1..9 = 3\nflow:\n    draw\n")
+    (tmp_path / "v.gdl").write_text('variant of "base.gdl"\n' + twice)
+    with pytest.raises(GdlError, match=r"v.gdl:\d+:1: .*this variant declares (rounds|extra|"
+                                       r"game) twice \(first at line 2\)"):
+        load(str(tmp_path / "v.gdl"))
+
+
 @pytest.mark.parametrize("generated", [True, False], ids=["generated", "closures"])
 def test_adjacent_compares_integer_indices_and_needs_the_others_the_same(monkeypatch,
                                                                           generated):

@@ -84,7 +84,9 @@ def cmd_replay(args) -> int:
                           f"folder, or give the ruleset with --file",)
         raise
     try:
-        state = replay(game, trace, args.step)
+        # the options in force are the recorded ones under --set's (the trace's alone
+        # would refuse every option --set changed)
+        state = replay(game, {**trace, "options": options}, args.step)
     except GdlError as err:
         try:
             recorded = load(path, dict(trace.get("options") or {})).options \

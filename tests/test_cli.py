@@ -110,6 +110,14 @@ def test_a_replay_under_changed_options_says_the_steps_were_made_under_others(
     assert "--set changed what the trace was made with (size=3): its steps" in err
     code, out, err = run(capsys, "replay", trace, "--set", "size=5")     # the default
     assert code == 0, err
+    # an option the trace records: --set overrides it too ("recorded with
+    # max_rounds=3, but this game has max_rounds=4" for every one)
+    assert run(capsys, "run", DDS, "--seed", 1, "--set", "max_rounds=3", "--trace", trace,
+               "--set", "allow_identity_shuffle=true")[0] == 0
+    code, out, err = run(capsys, "replay", trace, "--set", "max_rounds=4", "--step", 12)
+    assert code == 0 and "after 12 steps" in out, err
+    code, out, err = run(capsys, "replay", trace, "--set", "allow_identity_shuffle=false")
+    assert code in (0, 2) and "recorded with" not in err
 
 
 def test_run_one_game_shows_the_final_table(capsys):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Dict, Mapping
 
 from gdl import ast as A
-from gdl.errors import OptionError, did_you_mean
+from gdl.errors import OptionError, did_you_mean, whole_number
 
 
 def option_decls(ruleset: A.Ruleset) -> Dict[str, A.OptionDecl]:
@@ -65,10 +65,9 @@ def parse_option_value(decl: A.OptionDecl, text: str, known: Mapping[str, object
             return False
         raise OptionError(f"{where} is true or false, not {text!r}",
                           expected=("true", "false"))
-    try:
-        value = int(text)
-    except ValueError:
-        raise OptionError(f"{where} takes a whole number, not {text!r}") from None
+    value = whole_number(text)          # int() also takes 3_0 and other scripts' digits
+    if value is None:
+        raise OptionError(f"{where} takes a whole number, not {text!r}")
     if isinstance(t, A.RangeType):
         lo, hi = _const_int(t.lo, known), _const_int(t.hi, known)
         if lo is not None and hi is not None and not lo <= value <= hi:

@@ -196,6 +196,8 @@ def test_why_illegal_in_gerry(gerry):
     (GERRY, {"line_rule": "plural"}, "is one of majority, plurality, not 'plural'",
      "plurality"),
     (GERRY, {"turns_each": "2.5"}, "takes a whole number, not '2.5'", None),
+    (GERRY, {"turns_each": "1_0"}, "takes a whole number, not '1_0'", None),   # int() took
+    (GERRY, {"size": "\u0663"}, "takes a whole number, not '\u0663'", None),    # both
 ])
 def test_bad_option_values(path, options, message, suggestion):
     name = next(iter(options))

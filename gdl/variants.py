@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import ast as A
-from .errors import GdlError
+from .errors import GdlError, did_you_mean
 
 _SINGLE = (A.GameDecl, A.PlayersDecl, A.CardDecl, A.FlowDecl, A.ReturnsDecl)
 MAX_DEPTH = 8
@@ -47,8 +47,10 @@ def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0,
                        source=ruleset.source)
     base_path = Path(ruleset.path).parent / header.path
     if not base_path.exists():
+        near = did_you_mean(base_path.name, _rulesets_in(base_path.parent))
         raise GdlError(f"the base ruleset {header.path!r} of this variant does not exist "
-                       f"(looked for {base_path})", header.span, source=ruleset.source)
+                       f"(looked for {base_path})", header.span, source=ruleset.source,
+                       suggestion=near and str(Path(header.path).parent / near))
     if not base_path.is_file():             # a folder, or a device such as /dev/zero
         raise GdlError(f"the base ruleset {header.path!r} of this variant is not a file "
                        f"({base_path})", header.span, source=ruleset.source)
@@ -76,6 +78,14 @@ def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0,
         merged.append(replacing.get(k, d))
     merged.extend(pending)
     return A.Ruleset(tuple(merged), path=ruleset.path, source=ruleset.source)
+
+
+def _rulesets_in(folder: Path) -> list:
+    """The names of the .gdl files in `folder` (none if it cannot be read)."""
+    try:
+        return [p.name for p in folder.iterdir() if p.suffix == ".gdl"]
+    except OSError:
+        return []
 
 
 _WORDS = {"GameDecl": "game", "PlayersDecl": "players", "CardDecl": "card",

@@ -756,3 +756,14 @@ def test_plus_of_lists_of_two_types_is_a_check_error(expr, message):
     from gdl.errors import CheckError
     with pytest.raises(CheckError, match=re.escape(message)):
         game(f"var n: int = 0\nflow:\n    n = count({expr})\n    draw\n")
+
+
+def test_a_variant_of_a_misspelt_base_suggests_the_ruleset_nearby(tmp_path):
+    from gdl.errors import GdlError
+    (tmp_path / "base.gdl").write_text(HEADER + "flow:\n    draw\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "v.gdl").write_text('variant of "../bsae.gdl"\n')
+    with pytest.raises(GdlError, match="the base ruleset '../bsae.gdl' of this variant does "
+                                       "not exist") as info:
+        load(str(tmp_path / "sub" / "v.gdl"))
+    assert info.value.suggestion == "../base.gdl"

@@ -56,6 +56,11 @@ def _check_one(path):
           + (", simultaneous moves" if prof["simultaneous"] else "")
           + f"; {prof['cards']} cards, {prof['zones']} zones, "
           f"{len(prof['actions'])} actions, {len(game.options)} options")
+    from .parser import parse_file
+    from .variants import variant_summary
+    summary = variant_summary(path, parse_file)
+    if summary:
+        print(f"    {summary}")
 
 
 def cmd_run(args) -> int:

@@ -88,8 +88,36 @@ def _rulesets_in(folder: Path) -> list:
         return []
 
 
+def variant_summary(path, parse_file) -> "str | None":
+    """What a variant file replaces and adds (None for a ruleset that is no variant), for
+    `gdl check`: a misspelt name adds a declaration and leaves the base's as it was, which
+    no check can tell from a new one."""
+    ruleset = parse_file(path)
+    header = next((d for d in ruleset.decls if isinstance(d, A.VariantOf)), None)
+    if header is None:
+        return None
+    base = merge_variant(parse_file(Path(ruleset.path).parent / header.path), parse_file)
+    keys = {_key(d) for d in base.decls}
+    replaced, added = [], []
+    for d in ruleset.decls:
+        if isinstance(d, A.VariantOf):
+            continue
+        word = _WORDS.get(type(d).__name__) or type(d).__name__[:-4].lower()
+        label = word if _key(d) in _WORDS or isinstance(d, A.CardsDecl) else f"{word} {d.name}"
+        if isinstance(d, A.CardsDecl):
+            if label not in replaced:
+                replaced.append(label)
+        elif _key(d) in keys:
+            replaced.append(label)
+        else:
+            near = did_you_mean(d.name, [b.name for b in base.decls if type(b) is type(d)])
+            added.append(label + (f" (the base's {near} stays as it was)" if near else ""))
+    return (f"variant of {header.path}: replaces {', '.join(replaced) or 'nothing'}; "
+            f"adds {', '.join(added) or 'nothing'}")
+
+
 _WORDS = {"GameDecl": "game", "PlayersDecl": "players", "CardDecl": "card",
-          "FlowDecl": "flow", "ReturnsDecl": "returns"}
+          "FlowDecl": "flow", "ReturnsDecl": "returns", "CardsDecl": "cards"}
 
 
 def _refuse_twice(decls, source) -> None:

@@ -665,3 +665,15 @@ def test_a_rule_error_in_game_k_of_a_run_names_the_game_and_its_seed(tmp_path, c
             "plays it alone") in err
     assert "t: 4 game(s)" in out
     assert "three and two" in run(capsys, "run", rules, "--seed", 5)[2]
+
+
+def test_check_of_a_variant_says_what_it_replaces_and_adds(tmp_path, capsys):
+    # a misspelt name adds a declaration and leaves the base's as it was, unseen
+    (tmp_path / "v.gdl").write_text(f'variant of "{GERRY}"\ngame "g2"\n'
+                                    'option turns_each: 1..10 = 2\nrule mark_cels:\n    pass\n')
+    code, out, err = run(capsys, "check", tmp_path / "v.gdl")
+    assert code == 0, err
+    assert out.splitlines()[1] == (f"    variant of {GERRY}: replaces game, option turns_each; "
+                                   "adds rule mark_cels (the base's mark_cells stays as it was)")
+    code, out, err = run(capsys, "check", GERRY)
+    assert code == 0 and len(out.splitlines()) == 1

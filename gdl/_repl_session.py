@@ -612,11 +612,16 @@ def _taken(ruleset, overrides: Dict[str, str]):
 
 
 def _modified(path: str):
-    """The file's modification time (None if it cannot be read): whether it changed."""
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return None
+    """The modification times of the file and of its bases if it is a variant (None for
+    one that cannot be read): whether the rules changed."""
+    from .variants import variant_files
+    times = []
+    for file in variant_files(path):
+        try:
+            times.append(os.stat(file).st_mtime_ns)
+        except OSError:
+            times.append(None)
+    return tuple(times)
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -10,6 +10,7 @@ depth.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from . import ast as A
@@ -86,6 +87,28 @@ def _rulesets_in(folder: Path) -> list:
         return [p.name for p in folder.iterdir() if p.suffix == ".gdl"]
     except OSError:
         return []
+
+
+_HEADER = re.compile(r'^variant\s+of\s+"([^"\n]*)"', re.MULTILINE)
+
+
+def variant_files(path) -> list:
+    """The file and the bases it is a variant of, as its header lines name them (read
+    without parsing, so that a file being edited still names them), at most `MAX_DEPTH`
+    bases; a file that cannot be read ends the list."""
+    from .parser import MOST_RULESET_BYTES
+    files = [Path(path)]
+    while len(files) <= MAX_DEPTH:
+        try:
+            if files[-1].stat().st_size > MOST_RULESET_BYTES:
+                break
+            found = _HEADER.search(files[-1].read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            break
+        if found is None:
+            break
+        files.append(files[-1].parent / found.group(1))
+    return files
 
 
 def variant_summary(path, parse_file) -> "str | None":

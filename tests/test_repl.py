@@ -425,6 +425,18 @@ def test_set_keeps_the_rules_as_last_read(tmp_path):
     assert "has changed since it was read" in out.getvalue()
 
 
+def test_a_variant_notices_an_edit_of_its_base(tmp_path):
+    # only the variant file's own time was kept: its base edited went unnoticed
+    import os
+    from gdl._repl_session import Session
+    (tmp_path / "base.gdl").write_text(GERRY.read_text())
+    (tmp_path / "v.gdl").write_text('variant of "base.gdl"\ngame "v"\n')
+    s = Session(str(tmp_path / "v.gdl"), {}, seed=7)
+    assert not s.file_changed()
+    os.utime(tmp_path / "base.gdl", ns=(1, 1))
+    assert s.file_changed()
+
+
 def test_a_trace_of_another_game_leaves_the_session_as_it_was(tmp_path):
     from gdl._repl_session import Session
     other = Session(str(DDS), {}, seed=4)

@@ -163,12 +163,15 @@ class Session:
         #: The automatic steps of the first game (chance, agents), for the REPL to show,
         #: and the rule error that stopped them, if one did.
         self.opening_error: Optional[GdlError] = None
+        self.state = None
         try:
             self.opening = self.restart()
         except Halted as halted:
             self.opening, self.opening_error = halted.shown, halted.error
         except GdlError as err:         # the first automatic step failed: the session
-            self.opening, self.opening_error = [], err      # opens before it, with it
+            if self.state is None:      # opens before it, with it; a setup that failed
+                raise                   # before the first step leaves no game to open
+            self.opening, self.opening_error = [], err
 
     # ------------------------------------------------------------------ reading the state
     def steps(self) -> List[Step]:

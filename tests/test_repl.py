@@ -710,6 +710,16 @@ flow:
     assert "s.gdl:7:9: rule error: two" in out and "random choice: 2 outcomes" in out
 
 
+def test_a_setup_that_fails_before_the_first_step_is_told_without_opening(tmp_path):
+    # the session was opened with no game: 'Session' object has no attribute 'state'
+    (tmp_path / "s.gdl").write_text('game "t"\nplayers p1, p2\nvar n: int = 0\nflow:\n'
+                                    '    n = 1 / n\n    draw\n', encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "gdl.cli", "play", "s.gdl"], cwd=tmp_path,
+                          input="view\n", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("s.gdl:5:9: rule error: division by zero")
+
+
 def test_agents_whose_rules_fail_at_the_start_show_their_steps_and_the_error(tmp_path):
     # the session was made by a constructor that raised: an internal error
     (tmp_path / "s.gdl").write_text('''game "t"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import chain
 from operator import attrgetter, itemgetter
 
-from ._compiler import CHANCE, DECIDE, SIMUL
+from ._compiler import CHANCE, DECIDE, END, SIMUL
 from .values import Card, Member, Seat, ZoneRef, canon
 
 #: The most values (and tuples of them) a program's `_Canon` remembers, then it starts again.
@@ -108,8 +108,10 @@ def _key_function(layout, whole: bool = True):
             nk = canonical(node)
         else:
             nk = (kind, st.result)
+            if kind == END:     # where the rules ended the game, and the locals of the
+                return _ended(st, nk, whole)    # rule that did, are no part of it
         if not whole:
-            return _head(st, nk, canonical, plain)
+            return _head(st, st.pc, nk, canonical, plain)
         try:
             values, frame = canonical(tuple(st.vars)), canonical(tuple(st.frame))
         except TypeError:               # an unhashable value: canonicalised one by one
@@ -125,6 +127,20 @@ def _key_function(layout, whole: bool = True):
         return (st.pc, nk, st.out, values, frame, *st.loc, *map(_ID, stacks(st.zones)),
                 *st.up, *st.known)
 
+    def _ended(st, nk, whole):
+        """The key (or head) of a game over: as any other, with no program counter (two
+        `end game`s, or the last moves of two actions, end in one position) and no frame."""
+        if not whole:
+            return _head(st, None, nk, canonical, plain)
+        try:
+            values = canonical(tuple(st.vars))
+        except TypeError:
+            values = tuple(map(canon, st.vars))
+        if twins:
+            return None, nk, st.out, values, (), _twin_zones(st, is_set)
+        return (None, nk, st.out, values, (), *st.loc, *map(_ID, stacks(st.zones)),
+                *st.up, *st.known)
+
     return key
 
 
@@ -133,7 +149,7 @@ def _key_function(layout, whole: bool = True):
 _ONE_TO_ONE = frozenset((int, str, bool, type(None), Seat, Member, ZoneRef))
 
 
-def _head(st, nk, canonical, plain) -> tuple:
+def _head(st, pc, nk, canonical, plain) -> tuple:
     """A state's head: the variables as they are where each value's type is in `plain`
     (equal then exactly when their canonical forms are, so two states with equal keys
     have equal heads, as `header` promises), canonical otherwise; and each zone's
@@ -144,7 +160,7 @@ def _head(st, nk, canonical, plain) -> tuple:
             values = canonical(values)
     except TypeError:                   # an unhashable value: canonicalised one by one
         values = tuple(map(canon, st.vars))
-    return st.pc, nk, st.out, values, tuple(map(len, st.zones))
+    return pc, nk, st.out, values, tuple(map(len, st.zones))
 
 
 def _twin_zones(st, is_set) -> tuple:

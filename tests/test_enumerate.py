@@ -254,6 +254,30 @@ flow:
     assert outcomes(report) == {(1, -1): Fraction(2, 3), (-1, 1): Fraction(1, 3)}
 
 
+def test_a_game_over_is_one_state_whichever_statement_ended_it():
+    # keyed by where the rules stopped (and the locals of the rule that stopped them),
+    # two equal ends counted twice: 3 states, 2 terminal
+    game = tiny('''
+var n: int = 0
+action a():
+    n += 1
+action b():
+    let k = 1
+    n += k
+flow:
+    choose p1: a, b
+    if n == 1:
+        end game
+    draw
+''')
+    report = enumerate_states(game)
+    assert (report.states, report.terminal) == (2, 1)
+    s, t = game.new_state(), game.new_state()
+    s.apply("a")
+    t.apply("b")
+    assert s == t and hash(s) == hash(t)
+
+
 def test_the_longest_line_is_not_the_depth_where_two_lines_meet():
     # the last decision is first found one step deep (`two`), and again after two
     # steps (`one`, `one`): the longest line is 3 steps, the deepest state 2; a tree's

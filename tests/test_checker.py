@@ -231,6 +231,12 @@ BAD = [
         id="others-as-a-value"),
     pytest.param("""
         players a, b
+        option bonus: bool = yes
+        flow:
+            win a
+        """, ["unknown name yes", "did you mean 'true'?"], 2, 22, id="yes-for-true"),
+    pytest.param("""
+        players a, b
         var n: int = 0
         flow:
             n = count([1] + 2)

@@ -99,6 +99,10 @@ _SEATS_WORDS = {
     "everyone": ("every seat in the game is `players`",),
 }
 
+#: Words other languages spell true and false with (`yes` was taken for `players`).
+_TRUTH_WORDS = {"yes": "true", "on": "true", "no": "false", "off": "false"}
+_TRUTH_WORDS.update({"true": "true", "false": "false"})     # True, FALSE
+
 
 class _NamePass:
     def __init__(self, scope: Scope, report: Report):
@@ -264,7 +268,8 @@ class _NamePass:
                 pool = ([l.name for l in env.all_locals()] + list(self.scope.symbols)
                         + list(self.scope.owners) + list(NAMES))
             self.report.error(f"unknown {noun} {name}", span,
-                              suggestion=did_you_mean(name, pool),
+                              suggestion=(_TRUTH_WORDS.get(name.lower())
+                                          or did_you_mean(name, pool)),
                               notes=_SEATS_WORDS.get(name, ()))
         return None
 

@@ -528,12 +528,17 @@ class State:
     def why_illegal(self, text: str, player=None) -> Optional[str]:
         """Returns why a move is not legal now (the failing rule and its line), or None."""
         seat = self._seat(player)
-        parts = text.split()
+        parts = _arg_words(text)
         if self.node[0] not in (DECIDE, SIMUL):
             return "nobody is deciding now"
+        if parts and "[" in parts[0] and all(parts[0] != i.name for i, _ in self.node[1].actions):
+            name, _, rest = parts[0].partition("[")          # `pick[2,1]` for `pick [2,1]`
+            parts[:1] = [name, "[" + rest]
         for info, _ in self.node[1].actions:
             if not parts or parts[0] != info.name:
                 continue
+            if len(parts) != len(info.params) + 1:   # `cell [1,1]` typed for `cell[1,1]`
+                parts = _arg_words(_unspaced_brackets(text))
             return self._why(info, seat, parts[1:])
         names = [i.name for i, _ in self.node[1].actions]
         return f"{parts[0] if parts else text!r} is not one of the actions allowed here: " \
@@ -548,10 +553,15 @@ class State:
                     " ".join(name for name, _, _ in info.params)
             for word, (name, slot, domain) in zip(words, info.params):
                 values = {text_of(v): v for v in domain(self)}
-                if word not in values:
+                value = values.get(word)
+                if value is None and "[" in word:        # `cell[1, 1]`, `[4D, 1C]`
+                    tidy = _unspaced_brackets(word)
+                    value = next((v for t, v in values.items()
+                                  if _unspaced_brackets(t) == tidy), None)
+                if value is None and word not in values:
                     return f"{word!r} is not a possible {name} here (possible: " \
                            f"{listed(values, 10)})"
-                frame[slot] = values[word]
+                frame[slot] = value
             for req, reason, span in info.requires:
                 if not req(self):
                     line = SOURCES.get(span.file, self.game.source).splitlines()[span.line - 1]
@@ -585,8 +595,8 @@ class State:
                 return m
         if not moves:
             raise MoveError(f"no move can be made now ({text!r})")
-        reason = self.why_illegal(tidy, player) or "it is not legal now"
-        raise MoveError(f"{tidy!r} is not a legal move: {reason}",
+        reason = self.why_illegal(wanted, player) or "it is not legal now"
+        raise MoveError(f"{wanted!r} is not a legal move: {reason}",
                         suggestion=did_you_mean(tidy, [m.text for m in moves]),
                         expected=[m.text for m in moves])
 
@@ -1448,6 +1458,25 @@ def _unspaced_brackets(text: str) -> str:
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+def _arg_words(text: str) -> list:
+    """The words of a move's text, a bracketed part with spaces in it one word
+    (`play 5H [4D, 1C]` is three words, `select cell[1, 1]` two)."""
+    words, depth, start = [], 0, None
+    for i, ch in enumerate(text):
+        if ch.isspace() and depth == 0:
+            if start is not None:
+                words.append(text[start:i])
+                start = None
+            continue
+        if start is None:
+            start = i
+        depth += ch == "["
+        depth -= ch == "]" and depth > 0
+    if start is not None:
+        words.append(text[start:])
+    return words
 
 
 #: a space beside a bracket or comma: only then can `_unspaced_brackets` change a text (a

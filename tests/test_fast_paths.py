@@ -279,7 +279,10 @@ def test_a_typed_move_may_space_its_brackets_and_commas():
         state.apply(state.sample_chance(rng))
     for typed in ("select cell[1,2]", "select cell[ 1 , 2 ]", "select  cell [1, 2]"):
         assert state.parse_move(typed).text == "select cell[1,2]"
-    with pytest.raises(MoveError, match=r"'select cell\[9,9\]' is not a legal move"):
+        assert state.why_illegal(typed) is None     # 'select takes 1 argument: c'
+    # echoed as typed (tidied, `play 5H [4D, 1C]` read `play 5H[4D,1C]`)
+    with pytest.raises(MoveError, match=r"'select cell\[ 9, 9 \]' is not a legal move: "
+                                        r"'cell\[ 9, 9 \]' is not a possible c here"):
         state.parse_move("select cell[ 9, 9 ]")
 
 

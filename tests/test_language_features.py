@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from conftest import GERRY
-from gdl.errors import RuleError
+from gdl.errors import MoveError, RuleError
 from interpreter import load, load_text
 
 HEADER = '''game "t"
@@ -346,6 +346,11 @@ flow:
     assert [m.text for m in s.legal_moves()] == ["pick [1,2]", "pick [2,1]"]
     for typed in ("pick [2,1]", "pick [ 2, 1 ]", "pick[2,1]"):
         assert s.parse_move(typed).text == "pick [2,1]"
+        assert s.why_illegal(typed) is None             # 'pick takes 1 argument: s'
+    # an illegal list was echoed without its space and said to be a wrong count
+    with pytest.raises(MoveError, match=re.escape(
+            "'pick [1, 1]' is not a legal move: '[1, 1]' is not a possible s here")):
+        s.parse_move("pick [1, 1]")
     s.apply("pick [2,1]")
     assert [m.text for m in s.legal_moves()] == ["say a b", "say ", "say d[1]"]
     assert [s.parse_move(t).text for t in ("say", "say ", "say  a   b", "say d[1]")] == \

@@ -355,16 +355,36 @@ def finish_redaction(state, words, observer: Seat, mid=None) -> str:
     `state` or saw it as the action's statements ended (`mid`: (seat number, card id)
     pairs, `State.sighted`), so a card played face up from a hidden hand is named even if
     the rules gather it face down before the step is over."""
-    return " ".join(w if isinstance(w, str) else
-                    (w.text if state.sees(observer, w) or
-                     mid is not None and (observer.index, w.id) in mid else HIDDEN)
-                    for w in words)
+    def word(w):
+        if isinstance(w, str):
+            return w
+        if isinstance(w, tuple):        # a list argument: each card judged as one
+            return "[" + ",".join(map(word, w)) + "]"
+        return w.text if state.sees(observer, w) or \
+            mid is not None and (observer.index, w.id) in mid else HIDDEN
+    return " ".join(map(word, words))
+
+
+def holds_card(value) -> bool:
+    """Whether a move's argument is a card or a list holding one (at any depth)."""
+    if isinstance(value, Card):
+        return True
+    return isinstance(value, tuple) and any(map(holds_card, value))
 
 
 def seen_in_full(move) -> bool:
     """Returns whether every seat sees `move` as its own text in any state (`redaction`
-    hides nothing): it has no secret parameters and no cards, whose faces may be unseen."""
-    return not move.action.secrets and not any(isinstance(v, Card) for v in move.args)
+    hides nothing): it has no secret parameters and no cards, whose faces may be unseen
+    (a list of cards too)."""
+    return not move.action.secrets and not any(map(holds_card, move.args))
+
+
+def _list_words(state, observer, value) -> tuple:
+    """A list argument's words: the cards `observer` sees as their texts, the others as
+    the Card, judged again after the move (`finish_redaction`)."""
+    return tuple(_list_words(state, observer, v) if isinstance(v, tuple) else
+                 text_of(v) if not isinstance(v, Card) else
+                 v.text if state.sees(observer, v) else v for v in value)
 
 
 def redaction(state, seat_index: int, move, observer: Seat) -> list:
@@ -396,6 +416,8 @@ def redaction(state, seat_index: int, move, observer: Seat) -> list:
             if twins:                   # the twin the move will take (`_twin_choice`)
                 v = state.twin_taken(v)
             words.append(v.text if state.sees(observer, v) else v)
+        elif isinstance(v, tuple) and holds_card(v):
+            words.append(_list_words(state, observer, v))
         else:
             words.append(text_of(v))
     return words

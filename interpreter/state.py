@@ -814,7 +814,7 @@ class State:
         self.history.append((seat.index, text, None))
         if self.obs is None:
             seen = None
-        elif info.secrets or args and any(isinstance(v, Card) for v in args):
+        elif info.secrets or args and any(isinstance(v, (Card, tuple)) for v in args):
             seen = self._redacted([(seat, Move(info, args, text))])
             self.mid = set()            # the cards seen as the action's statements end
         else:                   # every seat sees the move's text (`seen_in_full`)
@@ -1124,6 +1124,9 @@ class State:
             card = frame[slot]
             if isinstance(card, Card):
                 mid.update((q.index, card.id) for q in seats if self.sees(q, card))
+            elif isinstance(card, tuple):       # a list of cards: each of them
+                for c in _cards_in(card):
+                    mid.update((q.index, c.id) for q in seats if self.sees(q, c))
 
     def _resolve_simultaneous(self, node):
         """The committed moves take effect, observed by the seats where that is kept."""
@@ -1755,6 +1758,15 @@ def _committed(st, info, drawn):
     for entry in drawn:
         pending[entry[1]] = Move(info, entry[2]) if info is not None else \
             Move(entry[2], entry[3])
+
+
+def _cards_in(value):
+    """The cards of a list argument, at any depth."""
+    for v in value:
+        if isinstance(v, Card):
+            yield v
+        elif isinstance(v, tuple):
+            yield from _cards_in(v)
 
 
 def _has_card(chunks):

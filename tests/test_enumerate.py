@@ -469,6 +469,40 @@ flow:
     assert enumerate_states(game).infosets == {"p1": 30, "p2": 36}
 
 
+@pytest.mark.parametrize("facing, shown", [("down", "[?,?]"), ("up", None)])
+def test_a_list_of_cards_as_an_argument_is_shown_card_by_card(facing, shown):
+    # a list argument was its text for every seat: `p1: discard [A,B]` told p2 two cards
+    # laid face down from p1's hand (a single card argument showed `?`)
+    game = load_text(f'''game "t"
+players 2
+card n: 1..6
+cards into deck: card(n: i) for i in 1..6
+zone deck: stack
+zone hand[player]: set, seen by owner
+zone pit[player]: stack
+action discard(s: [[x, y] for x in hand[me] for y in hand[me] if x.n < y.n]):
+    move s to pit[me] face {facing}
+flow:
+    shuffle deck
+    deal 3 from deck to hand[p] for p in players
+    choose p1: discard
+    draw
+''')
+    state = game.new_state(seed=1, observe=True)
+    state.apply(state.chance_outcomes()[0][0])
+    move = state.legal_moves()[0]
+    state.apply(move)
+    assert state.observation_log("p1")[-1] == f"p1: {move.text}"
+    told = move.text if shown is None else f"discard {shown}"
+    assert state.observation_log("p2")[-1] == f"p1: {told}"
+    keys = {s.name: set() for s in game.seats}
+    for each in reachable_states(game):
+        if each.is_terminal():
+            keys["p2"].add(each.infoset_key("p2"))
+    # p2 tells the ends apart by its own hand (20 deals of 3) and, face up, p1's pair
+    assert len(keys["p2"]) == (20 if facing == "down" else 60)
+
+
 def test_reachable_states_are_the_enumerated_ones():
     game = load_game(DDS, **SMALL_DDS)
     states = list(reachable_states(game))

@@ -231,6 +231,17 @@ BAD = [
         id="others-as-a-value"),
     pytest.param("""
         players a, b
+        card n: 1..4
+        cards into deck: card(n: i) for i in 1..4
+        zone deck: set
+        flow:
+            shuffle deck
+            win a
+        """, ["deck is a set zone, whose cards have no order, so shuffling it would change "
+              "nothing", "declare it a stack to shuffle it"], 6, 5,
+        id="shuffled-set"),
+    pytest.param("""
+        players a, b
         option bonus: bool = yes
         flow:
             win a
@@ -340,7 +351,7 @@ BAD = [
         id="seen-by-owner-without-player"),
     pytest.param("""
         players a, b
-        zone hand[player]: set
+        zone hand[player]: stack
         flow:
             shuffle hand[a, 1]
             win a

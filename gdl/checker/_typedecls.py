@@ -9,8 +9,8 @@ from __future__ import annotations
 from .. import ast as A
 from ._consts import Consts, show
 from ._scope import Local, Symbol
-from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, STR, ListT, OptT, Ty, assignable,
-                       is_cards, is_players, is_zone, unify, unwrap)
+from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, STR, ListT, OptT, Ty, ZoneT,
+                       assignable, is_cards, is_players, is_zone, unify, unwrap)
 from ._types import ExprTyper
 
 
@@ -235,6 +235,14 @@ class TypePass(ExprTyper):
 
     def shuffle(self, node: A.Shuffle) -> None:
         self.need_zone(node.zone, "shuffle needs")
+        t = unwrap(self.type_of(node.zone))
+        sym = self.scope.symbols.get(t.family) if isinstance(t, ZoneT) and t.family else None
+        if sym is not None and sym.kind == "zone" and sym.decl.kind == A.ZoneKind.SET:
+            # its cards stay in card order: every one of the n! outcomes is the same
+            # position, and a deal from it the same cards every game
+            self.error(f"{t.family} is a set zone, whose cards have no order, so shuffling "
+                       f"it would change nothing (a deal from it takes the same cards every "
+                       f"game); declare it a stack to shuffle it", node.span)
 
     def flip(self, node: A.Flip) -> None:
         self.need_cards(node.cards, "flip")

@@ -22,6 +22,7 @@ class Report:
         self.source = ruleset.source
         self.path = ruleset.path
         self.problems: list = []
+        self._lines = None              # the source's lines, once `word_span` needs them
 
     def error(self, message: str, span: Optional[Span], *, expected: Sequence[str] = (),
               suggestion: Optional[str] = None, notes: Sequence[str] = ()) -> None:
@@ -45,7 +46,9 @@ class Report:
         """
         if not span.line:
             return span
-        lines = self.source.splitlines()
+        lines = self._lines
+        if lines is None:       # split once: a declaration's name is looked for each time
+            lines = self._lines = self.source.splitlines()
         last = min(span.end_line or span.line, len(lines))
         pattern = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])")
         for line in range(span.line, last + 1):

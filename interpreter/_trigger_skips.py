@@ -18,6 +18,7 @@ the seats still in as `SEATS`, and anything unforeseen as `ANY`, which meets eve
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Optional
 
 from gdl import ast as A
@@ -38,7 +39,7 @@ def reads(node, prog, seen=None) -> frozenset:
     a zone reads its cards too, whatever is done with it)."""
     seen = set() if seen is None else seen
     out: set = set()
-    zone_vars = _zone_vars(prog)
+    zone_vars = prog.helper(_zone_vars)
     for n in walk(node):
         if isinstance(n, A.Name):
             if n.id in prog.var_slots or n.id in prog.var_index:
@@ -129,15 +130,16 @@ def candidates(prog) -> dict:
     condition is also false before the rules start (`skippable` checks that)."""
     decls = [t[4] for t in prog.triggers]
     writes = {d.name: body_writes(d.body, prog) for d in decls}
+    own = {name: set().union(*(w for _, w in ws)) for name, ws in writes.items()}
+    writers = Counter(x for w in own.values() for x in w)    # how many triggers write x
     out = {}
     for d in decls:
         found = _guard(d, prog, writes[d.name])
         if found is None:
             continue
         kind, read = found
-        others = set().union(*(w for name, ws in writes.items() if name != d.name
-                               for _, w in ws))
-        if ANY in others or others & read:
+        mine = own[d.name]              # what the other triggers write: not only this one
+        if any(writers[x] > (x in mine) for x in (ANY, *read)):
             continue
         out[d.name] = (kind, read)
     return out

@@ -134,7 +134,11 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         p.sites = self.sites
         # a seat knows a face-down card only by a `reveal`: without one, which twin a
         # move takes never shows (`_twin_choice`)
-        self.reveals = p.has_twins and any(isinstance(n, A.Reveal) for n in walk_all(decls))
+        revealing = any(isinstance(n, A.Reveal) for n in walk_all(decls))
+        self.reveals = p.has_twins and revealing
+        #: a seat knows a card it cannot see only by a `reveal`: without one, no move can
+        #: tell it which card another seat took unseen (`_hidden_picks`)
+        self.knowing = revealing
         # every `changed(v)` first, so that each write of v marks it, a trigger body's
         # compiled before the condition that reads it too
         for d in decls:
@@ -968,11 +972,78 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.rule_stack.append(info.name)
         if self.reveals:
             _twin_choice(info, code)
+        picks = self.hidden_picks(info, code)
         self.stmts(info.decl.body, info.scope, code)
         self.rule_stack.pop()
+        self.settle_picks(picks, info, code)
         _sight(info, code)
         slots = [info.me_slot] + [slot for _, slot, _ in info.params]
         code.append(_clearing(slots, len(code) + 1))
+
+    def hidden_picks(self, info: ActionInfo, code: list) -> Optional[int]:
+        """Starts an action's statements that may take cards, in a game with a `reveal`,
+        with an instruction noting in a frame slot where each face-down card argument lies
+        and what the seats know, where any seat knows a card (`State.hidden_picks`);
+        returns that slot (None: no instruction).  The common move of one card notes
+        them inline, with no call."""
+        if not self.knowing or not info.params or info.card_args is False:
+            return None
+        if not self.prog.has_twins and not self.prog.triggers and _laid_face_up(info):
+            return None     # every seat sees which card it took
+        picks, args, me, nxt = self.new_frame(), info.slots, info.me_slot, len(code) + 1
+        if len(args) == 1:
+            (a,) = args
+
+            def note_one(st):
+                c = st.frame[a]
+                if type(c) is Card and not st.up[c.id] and any(st.known):
+                    st.frame[picks] = ((st.loc[c.id], c),), tuple(st.known)
+                return nxt
+            def lines(ctx):
+                c = ctx.tmp()
+                return [f"if {ctx.k(type)}({c} := st.frame[{a:d}]) is {ctx.k(Card)} and not "
+                        f"st.up[{c}.id] and {ctx.k(any)}(st.known): "
+                        f"st.frame[{picks:d}] = ((st.loc[{c}.id], {c}),), "
+                        f"{ctx.k(tuple)}(st.known)"]
+            note_one.lines = lines
+            code.append(note_one)
+            return picks
+
+        def note(st):
+            if any(st.known):
+                st.frame[picks] = st.hidden_picks(args)
+            return nxt
+        note.lines = lambda ctx: [f"if {ctx.k(any)}(st.known): "
+                                  f"st.frame[{picks:d}] = st.hidden_picks({ctx.k(args)})"]
+        code.append(note)
+        return picks
+
+    def settle_picks(self, picks: Optional[int], info: ActionInfo, code: list):
+        """Ends an action's statements with the instruction that makes the seats forget what
+        a move took where they could not follow it (`State.forget_picks`), where
+        `hidden_picks` noted any: for one card laid face up where no card has a twin,
+        nothing is forgotten, and no call is made."""
+        if picks is None:
+            return
+        me, nxt = info.me_slot, len(code) + 1
+        one = info.slots[0] if len(info.slots) == 1 and not self.prog.has_twins else None
+
+        def settle(st):
+            taken = st.frame[picks]
+            if taken is not None:
+                st.frame[picks] = None
+                if one is None or not st.up[st.frame[one].id]:
+                    st.forget_picks(taken, st.frame[me].index)
+            return nxt
+
+        def lines(ctx):
+            call = f"st.forget_picks(st.frame[{picks:d}], st.frame[{me:d}].index)"
+            return [f"if st.frame[{picks:d}] is not None:",
+                    f"    {call}" if one is None else
+                    f"    if not st.up[st.frame[{one:d}].id]: {call}",
+                    f"    st.frame[{picks:d}] = None"]
+        settle.lines = lines
+        code.append(settle)
 
     def _s_Choose(self, s, scope, code):
         player = self.expr(s.player, scope)
@@ -1007,8 +1078,10 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 self.rule_stack.append(info.name)
                 if self.reveals:
                     _twin_choice(info, info.block)
+                picks = self.hidden_picks(info, info.block)
                 self.stmts(info.decl.body, info.scope, info.block)
                 self.rule_stack.pop()
+                self.settle_picks(picks, info, info.block)
                 _sight(info, info.block)
             site.actions.append((info, None))
         here = len(code)
@@ -1219,6 +1292,20 @@ def _twin_choice(info, code: list):
     choose_twin.lines = lambda ctx: [
         f"if {ctx.k(any)}(st.known): st.known_twin({ctx.k(slots)})"]
     code.append(choose_twin)
+
+
+def _laid_face_up(info) -> bool:
+    """Whether an action of one parameter lays that card face up, and nothing after that
+    statement in its body moves, turns or calls (no card of it can go face down again)."""
+    if len(info.params) != 1:
+        return False
+    name, body = info.decl.params[0].name, info.decl.body
+    for i, stmt in enumerate(body):
+        if isinstance(stmt, A.Move) and isinstance(stmt.cards, A.Name) \
+                and stmt.cards.id == name and stmt.facing is A.Facing.UP:
+            return not any(isinstance(n, (A.Move, A.Deal, A.Flip, A.Shuffle, A.CallRule))
+                           for n in walk_all(body[i + 1:]))
+    return False
 
 
 def _sight(info, code: list):

@@ -24,6 +24,13 @@ class ZoneInfo:
     seen: A.Seen
     facing_up: bool
 
+    def hides_which(self, seat) -> bool:
+        """Whether `seat` cannot tell which face-down card is taken from this zone: it is
+        a set (no order to follow) or held as a hand (seen by its owner or the others),
+        and shows that seat nothing."""
+        return (self.kind is A.ZoneKind.SET or self.seen in (A.Seen.OWNER, A.Seen.OTHERS)) \
+            and not self.shows(seat)
+
     def shows(self, seat) -> bool:
         """Returns whether the zone shows its face-down cards to `seat`."""
         seen = self.seen

@@ -379,12 +379,21 @@ def seen_in_full(move) -> bool:
     return not move.action.secrets and not any(map(holds_card, move.args))
 
 
+def _named_now(state, observer, card) -> bool:
+    """Whether a move's card argument is named to `observer` before the move: it sees the
+    card, and not only by knowing it where it cannot follow which card is taken (a face-
+    down card of a set, or of a hand that shows it nothing: judged after the move, when
+    `State.forget_picks` has made it forget what it could not follow)."""
+    return state.sees(observer, card) and (
+        state.up[card.id] or not state.prog.zone_info[state.loc[card.id]].hides_which(observer))
+
+
 def _list_words(state, observer, value) -> tuple:
     """A list argument's words: the cards `observer` sees as their texts, the others as
     the Card, judged again after the move (`finish_redaction`)."""
     return tuple(_list_words(state, observer, v) if isinstance(v, tuple) else
                  text_of(v) if not isinstance(v, Card) else
-                 v.text if state.sees(observer, v) else v for v in value)
+                 v.text if _named_now(state, observer, v) else v for v in value)
 
 
 def redaction(state, seat_index: int, move, observer: Seat) -> list:
@@ -415,7 +424,7 @@ def redaction(state, seat_index: int, move, observer: Seat) -> list:
         elif isinstance(v, Card):
             if twins:                   # the twin the move will take (`_twin_choice`)
                 v = state.twin_taken(v)
-            words.append(v.text if state.sees(observer, v) else v)
+            words.append(v.text if _named_now(state, observer, v) else v)
         elif isinstance(v, tuple) and holds_card(v):
             words.append(_list_words(state, observer, v))
         else:

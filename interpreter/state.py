@@ -1115,6 +1115,51 @@ class State:
                     best, most = c, rank
         return best
 
+    def hidden_picks(self, slots):
+        """As a move's statements start (`Compiler.hidden_picks`, which notes the move of
+        one card inline): ((zone slot, card) for each face-down card among the move's
+        arguments, what each seat knows), or None if there is no such card."""
+        frame, loc, up = self.frame, self.loc, self.up
+        taken = []
+        for slot in slots:
+            value = frame[slot]
+            for c in (value,) if isinstance(value, Card) else \
+                    _cards_in(value) if isinstance(value, tuple) else ():
+                if not up[c.id]:
+                    taken.append((loc[c.id], c))
+        return (tuple(taken), tuple(self.known)) if taken else None
+
+    def forget_picks(self, picks, mover: int):
+        """As the move's statements end, for each card it took face down from a zone whose
+        cards a seat cannot tell apart as they go (a set, or a hand that shows it
+        nothing): a seat that does not see the card now cannot tell it from the others it
+        knew there, so it forgets them and the card; one that sees it (laid face up)
+        forgets one twin of it it knew there, if it did not know the card itself.  Only
+        what the seat knew as the move started is forgotten (not a `reveal` of the move's
+        own)."""
+        taken, before = picks
+        known, up, loc, zones = self.known, self.up, self.loc, self.zones
+        hidden, infos, twins = self.prog.helper(_hides_which), self.prog.zone_info, \
+            self.prog.has_twins
+        seats = self.prog.seats
+        for z, c in taken:
+            there = 1 << c.id
+            for d in zones[z]:
+                there |= 1 << d.id
+            for q in hidden[z]:
+                knew = before[q] & there
+                if not knew or q == mover:
+                    continue
+                if up[c.id] or infos[loc[c.id]].shows(seats[q]):
+                    if not twins or knew >> c.id & 1:
+                        continue        # it sees which card went, and knew which it was
+                    twin = next((d for d in zones[z]
+                                 if d.kind == c.kind and knew >> d.id & 1), None)
+                    if twin is not None:
+                        known[q] &= ~(1 << twin.id)
+                else:
+                    known[q] &= ~knew
+
     def sighted(self, slots):
         """Notes which seats see the cards in these frame slots (an action's parameters, as
         its statements end), where a move's observers are waiting to know (`mid`): a card
@@ -1758,6 +1803,13 @@ def _committed(st, info, drawn):
     for entry in drawn:
         pending[entry[1]] = Move(info, entry[2]) if info is not None else \
             Move(entry[2], entry[3])
+
+
+def _hides_which(prog) -> tuple:
+    """For each zone slot, the numbers of the seats it hides which face-down card is
+    taken from (`ZoneInfo.hides_which`)."""
+    return tuple(tuple(q.index for q in prog.seats if info.hides_which(q))
+                 for info in prog.zone_info)
 
 
 def _cards_in(value):

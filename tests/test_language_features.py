@@ -772,3 +772,82 @@ def test_a_variant_of_a_misspelt_base_suggests_the_ruleset_nearby(tmp_path):
                                        "not exist") as info:
         load(str(tmp_path / "sub" / "v.gdl"))
     assert info.value.suggestion == "../base.gdl"
+
+
+KNOWN_ACE = '''game "t"
+players 2
+enum rank = ace "A", two "2", three "3"
+card rank: rank
+cards into hand[p1]: card(rank: r) for r in rank
+zone hand[player]: set, seen by owner
+zone pile: stack
+action lay(c: hand[me]):
+    {secret}
+    move c to pile face {facing}
+    {after}
+flow:
+    reveal card(rank: ace) to p2
+    choose p1: lay
+    end game
+'''
+
+
+@pytest.mark.parametrize("secret", ["secret c", "pass"])
+def test_a_card_laid_face_down_from_a_hidden_hand_is_not_followed_by_what_was_known(secret):
+    # p2 knew the ace in p1's hand: whichever card p1 laid face down, p2's view showed the
+    # ace on the pile or still in the hand, and the move's text named it (without secret)
+    g = load_text(KNOWN_ACE.format(secret=secret, facing="down", after="pass"))
+    seen = set()
+    for move in ("lay A", "lay 2"):
+        s = g.new_state(observe=True)
+        assert "hand[p1] (3): a ? ?" in s.view("p2")
+        s.apply(move)
+        assert "hand[p1] (2): ? ?" in s.view("p2") and "pile (1): ?" in s.view("p2")
+        assert s.observation_log("p2")[-1] == "p1: lay ?"
+        seen.add(s.infoset_key("p2"))
+    assert len(seen) == 1
+
+
+@pytest.mark.parametrize("facing, after, pile, hand", [
+    ("up", "pass", "pile (1): 2", "hand[p1] (2): a ?"),   # it saw which card went
+    ("down", "reveal c to p2", "pile (1): (2)", "hand[p1] (2): ? ?"),   # told: kept
+])
+def test_what_a_seat_can_still_follow_or_is_told_is_kept(facing, after, pile, hand):
+    g = load_text(KNOWN_ACE.format(secret="pass", facing=facing, after=after))
+    s = g.new_state(observe=True)
+    s.apply("lay 2")
+    view = s.view("p2").lower()
+    assert pile.lower() in view and hand.lower() in view
+
+
+@pytest.mark.parametrize("facing", ["down", "up"])
+def test_which_twin_a_move_takes_does_not_tell_what_another_seat_knows(facing):
+    # p3 knew one of p1's two fives; whether p2 had secretly looked at the other decided
+    # which twin p1's play took, and so what p3 saw of the hand and the pile afterwards
+    g = load_text(f'''game "t"
+players 3
+enum rank = five "5", six "6"
+card rank: rank
+cards into hand[p1]: card(rank: five) for i in 1..2
+zone hand[player]: set, seen by owner
+zone pile: stack
+action peek(b: bool):
+    secret b
+    if b:
+        reveal top(hand[p1]) to me
+action play(c: hand[me]):
+    move c to top of pile face {facing}
+flow:
+    reveal first(c for c in hand[p1]) to p3
+    choose p2: peek
+    choose p1: play
+    draw
+''')
+    keys = set()
+    for peek in ("peek true", "peek false"):
+        s = g.new_state(observe=True)
+        s.apply(peek)
+        s.apply("play 5")
+        keys.add(s.infoset_key("p3"))
+        assert "hand[p1] (1): ?" in s.view("p3")
+    assert len(keys) == 1

@@ -399,7 +399,7 @@ def test_none_where_a_value_is_needed_is_a_rule_error_at_the_value(
 players p1, p2
 card rank: 1..3
 cards into hand[p1]: card(rank: r) for r in 1..3
-zone hand[player]: set
+zone hand[player]: stack
 var bid: int? = none
 var maker: player? = none
 var held: card? = none

@@ -17,12 +17,18 @@ from .values import Card, Member, Seat, ZoneRef, text_of
 HIDDEN = "?"
 
 
-def known_text(text: str) -> str:
+def known_text(text: str, faces=()) -> str:
     """A face-down card as a seat that knows it (or the all-seeing view) sees it: in lower
     case, or in brackets where lower case would not tell it from a face-up card (`7`,
-    `b`: a text with no capital letter)."""
+    `b`: a text with no capital letter; `b` for `B` where a card `b` is in `faces`, the
+    game's card texts)."""
     low = text.lower()
-    return low if low != text else f"({text})"
+    return low if low != text and low not in faces else f"({text})"
+
+
+def face_texts(prog) -> frozenset:
+    """The texts of a game's cards, face up (`known_text` keeps clear of them)."""
+    return frozenset(c.text for c in prog.cards)
 
 
 def card_text(state, seat: Optional[Seat], card: Card, symbols: bool = False) -> str:
@@ -39,7 +45,7 @@ def card_text(state, seat: Optional[Seat], card: Card, symbols: bool = False) ->
     if seat is not None and (not state.known[seat.index] >> card.id & 1 or
                              state.prog.zone_info[state.loc[card.id]].shows(seat)):
         return text                              # its zone shows it to this seat (a hand)
-    return f"({text})" if symbols else known_text(text)
+    return f"({text})" if symbols else known_text(text, state.prog.helper(face_texts))
 
 
 class _Plan:
@@ -57,7 +63,7 @@ class _Plan:
         self.to_move = [f"to move: {seat.name}" for seat in seats]
         # per card id: its text face up (or shown), and face down but known (`known_text`)
         self.face = ([c.text for c in prog.cards], [c.symbol for c in prog.cards])
-        self.known = ([known_text(c.text) for c in prog.cards],
+        self.known = ([known_text(c.text, prog.helper(face_texts)) for c in prog.cards],
                       [f"({c.symbol})" for c in prog.cards])
         self.is_set = list(prog.is_set)
         self.shows = [tuple(info.shows(seat) for seat in seats)

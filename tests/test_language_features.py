@@ -96,6 +96,24 @@ action wait():
     assert "deck (2): (x2) ?" in s.view("p1") and "deck (2): ? ?" in s.view("p2")
 
 
+def test_a_face_down_card_does_not_read_as_another_card_face_up():
+    # `B` face down read `b`, the text of another card face up: two tables looked alike
+    g = load_text('''game "t"
+players 2
+card face: text
+cards into deck: card(face: f) for f in ["B", "b", "Q"]
+zone deck: stack
+zone pile: stack, face up
+flow:
+    move top(deck) to pile
+    choose p1: wait
+    draw
+action wait():
+    pass
+''')
+    assert "deck (2): (b) (B)" in g.new_state().view(None)     # not `(b) b`
+
+
 def test_a_card_held_in_a_variable_shows_as_each_seat_sees_it_now():
     # the same card in the same variable, seen face down, then in p1's hand, then face
     # up: each view says what the seat sees at that moment (a view must not remember the

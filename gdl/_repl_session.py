@@ -179,7 +179,9 @@ class Session:
         return self.state.trace()["steps"]
 
     def step_count(self) -> int:
-        return len(self.steps())
+        """The steps made, pending commits too (counted, not listed: the prompt asks)."""
+        s = self.state
+        return len(s.history) + (len(s.node[3]) if s.is_simultaneous() else 0)
 
     def current_seat(self):
         """Returns the seat whose move the user enters now: the first seat to move that no
@@ -204,11 +206,14 @@ class Session:
         return self.state.legal_moves(seat)
 
     # ------------------------------------------------------------------ making steps
-    def _step(self, s, step: Step, show: bool = True):
+    def _step(self, s, step: Step, show: bool = True, copy: bool = True):
         """Returns (the state after one step applied to a copy of `s`, the history entries
-        it completed as the viewer sees them); `s` itself never changes."""
+        it completed as the viewer sees them); `s` itself never changes.  Without `copy`,
+        the step is applied to `s` itself (a replay's own state, made again if a step
+        fails: a copy a step costs as much as the history is long)."""
         before = len(s.history)
-        s = s.clone()
+        if copy:
+            s = s.clone()
         if "chance" in step:
             if not s.is_chance():
                 raise MoveError("the recorded step is a chance event, but " + (
@@ -231,21 +236,35 @@ class Session:
     def _shown(self, s, before: int) -> List[Shown]:
         seen = None
         if self.observer is not None and len(s.history) > before:
-            seen = s.observation_log(self.observer.name)
+            from interpreter.observe import observation_tail
+            seen = observation_tail(s, self.observer, len(s.history) - before)
         out = []
         for i in range(before, len(s.history)):
             who, text, _ = s.history[i]
             name = "chance" if who < 0 else s.game.seats[who].name
-            if seen is not None and i < len(seen):
-                text = seen[i][len(name) + 2:] if seen[i].startswith(name + ": ") else seen[i]
+            line = seen[i - before] if seen is not None else None
+            if line is not None:
+                text = line[len(name) + 2:] if line.startswith(name + ": ") else line
             out.append(Shown(i + 1, name, text))
         return out
 
     def _apply(self, step: Step) -> List[Shown]:
         """Makes a step; the undone steps waiting in `redo` stay only while they go on
         from the new state: the step that is the first of them takes it off, any other
-        step (a new move, an agent's or chance's new draw) drops them all."""
-        self.state, shown = self._step(self.state, step)
+        step (a new move, an agent's or chance's new draw) drops them all.  The step is
+        made on the state itself (a copy a step cost as much as the history is long); one
+        that fails after changing it has the state made again from the steps before."""
+        s = self.state
+        before, node = len(s.history), s.node
+        pending = list(node[3].items()) if s.is_simultaneous() else []
+        try:
+            _, shown = self._step(s, step, copy=False)
+        except GdlError:
+            if len(s.history) != before or s.node is not node or (
+                    s.is_simultaneous() and len(s.node[3]) != len(pending)):
+                from interpreter.serial import trace_of
+                self.state, _ = self._replay(self.game, trace_of(s, before, pending)["steps"])
+            raise
         redo = self.redo_steps
         if redo:
             if redo[0] == step:
@@ -387,8 +406,12 @@ class Session:
         s = game.new_state(self.seed if seed is None else seed, observe=True)
         for i, step in enumerate(steps):
             try:
-                s, _ = self._step(s, step, show=False)
+                self._step(s, step, show=False, copy=False)
             except GdlError as err:
+                # the failed step may have changed `s` half way: the steps before it again
+                s = game.new_state(self.seed if seed is None else seed, observe=True)
+                for done in steps[:i]:
+                    self._step(s, done, show=False, copy=False)
                 return s, Stopped(i + 1, step, why_not(s, step, err))
         return s, None
 
@@ -422,7 +445,7 @@ class Session:
         s = self.game.new_state(self.seed)
         out = [self.idle(s)]
         for step in steps:
-            s, _ = self._step(s, step, show=False)
+            self._step(s, step, show=False, copy=False)
             out.append(self.idle(s))
         return out
 

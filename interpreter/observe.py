@@ -548,14 +548,35 @@ def observation_log(state, player) -> List[str]:
     line i for the history's entry i.  A simultaneous decision's moves, seen together
     in seat order, are put back in the order the history keeps (the order of commit),
     so that a step has one number in every seat's log and in the trace."""
+    return _in_history_order(state, [lines for lines, _ in observations(state, player)], 0)
+
+
+def observation_tail(state, player, n: int) -> List[str]:
+    """The last `n` lines of `observation_log`, read from the end of the seat's record
+    (the REPL shows each step as the seat saw it: the whole log a step grew with the
+    game)."""
+    seat = state.game.seat(player) if not isinstance(player, Seat) else player
+    groups, count = [], 0
+    cell = log_of(state)[seat.index]
+    while cell is not None and count < n:
+        cell, (lines, _) = cell
+        groups.append(lines)
+        count += len(lines)
+    groups.reverse()
+    return _in_history_order(state, groups, len(state.history) - count)[-n:] if n else []
+
+
+def _in_history_order(state, groups, start: int) -> List[str]:
+    """The lines of consecutive steps' groups, the first at history entry `start`, each
+    simultaneous group in the order of commit (`observation_log`)."""
     history, names = state.history, [seat.name for seat in state.prog.seats]
     out: List[str] = []
-    for lines, _ in observations(state, player):
+    for lines in groups:
         if len(lines) > 1:
-            start = len(out)
+            at = start + len(out)
             by_seat = {line.partition(": ")[0]: line for line in lines}
             order = [names[who] if who >= 0 else None
-                     for who, _, _ in history[start:start + len(lines)]]
+                     for who, _, _ in history[at:at + len(lines)]]
             if sorted(by_seat) == sorted(n for n in order if n is not None) \
                     and None not in order:
                 lines = [by_seat[name] for name in order]

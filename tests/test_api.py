@@ -779,3 +779,23 @@ flow:
         assert [m.text for m in state.legal_moves()] == ["a 1", "a 2"]
         state.apply("a 2")
         assert state.is_terminal()
+
+
+def test_the_tail_of_a_log_is_the_log_s_last_lines():
+    # the REPL shows each step as the `as` seat saw it from the log's end: the whole log
+    # made at every step made a session quadratic (35 s for 16,000 steps)
+    from interpreter.observe import observation_tail
+    for path, options in ((DDS, {"max_rounds": "2"}), (GERRY, {"size": "3"})):
+        game = load_game(path, **options)
+        state = game.new_state(seed=5, observe=True)
+        rng = random.Random(5)
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply(state.sample_chance(rng))
+            else:
+                seat = state.to_move()[0]
+                state.apply(rng.choice(state.legal_moves(seat)), seat)
+            for seat in game.seats:
+                log = state.observation_log(seat)
+                for n in (1, 2, 3):
+                    assert observation_tail(state, seat, n) == log[-n:]

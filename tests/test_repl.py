@@ -737,3 +737,31 @@ flow:
     out = piped("s.gdl", "--agents", "p1=random", script="log\n", cwd=tmp_path)
     assert out.splitlines()[2:6] == ["   1. p1: a", "   2. p1: a",
                                      "s.gdl:7:9: rule error: too many", "s 2 p1 (random)> log"]
+
+
+def test_a_move_that_fails_half_way_leaves_the_game_as_it_was(tmp_path):
+    # steps are made on the session's state itself (a copy a step made a long session
+    # quadratic): one whose rules fail after changing it has the state made again
+    from gdl._repl_session import Session
+    (tmp_path / "s.gdl").write_text('''game "t"
+players p1, p2
+var n: int = 0
+action add(k: 1..3):
+    n += k
+    if n > 5:
+        fail "too far"
+flow:
+    repeat 5:
+        choose p1: add
+    draw
+''', encoding="utf-8")
+    s = Session(str(tmp_path / "s.gdl"), {}, seed=1)
+    s.play("add 2")
+    s.play("add 2")
+    before = (s.state.key(), s.step_count(), s.steps())
+    with pytest.raises(GdlError, match="too far"):
+        s.play("add 3")
+    assert (s.state.key(), s.step_count(), s.steps()) == before
+    assert s.state.game.evaluate("n", s.state) == 4
+    s.play("add 1")
+    assert s.step_count() == 3 and s.state.game.evaluate("n", s.state) == 5

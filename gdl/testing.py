@@ -25,7 +25,7 @@ import random
 from fractions import Fraction
 from typing import Iterable, List, Optional, Sequence
 
-from hypothesis import note
+from hypothesis import HealthCheck, Phase, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
@@ -41,6 +41,12 @@ from .errors import GdlError, listed
 #: one finite number per seat, zeros until the end; `invariants`: the ruleset's own.
 LAWS = ("moves", "chance", "views", "twins", "clone", "json", "replay", "returns",
         "invariants")
+
+#: Hypothesis's phases less `explain`, which plays a failing game again with each step
+#: varied to say which mattered: minutes for a game of a few dozen steps (each step's laws
+#: are checked every time), seconds without.  `make_state_machine` uses them; pass them
+#: with settings of your own (`settings(max_examples=20, phases=PHASES)`).
+PHASES = tuple(p for p in Phase if p is not Phase.explain)
 
 #: Legal moves whose text is parsed back at each state (all of them when there are fewer).
 PARSE_SAMPLE = 40
@@ -581,10 +587,14 @@ def make_state_machine(game, max_steps: int = 100, laws: Sequence[str] = LAWS) -
     pytest collects (`TestMyGame = make_state_machine(game).TestCase`)."""
     name = "".join(w.capitalize() for w in str(game.title).replace("-", " ").split()
                    if w.isalnum()) or "Game"
-    return type(f"{name}StateMachine", (GameStateMachine,),
-                {"game": game, "max_steps": max_steps, "laws": tuple(laws)})
+    machine = type(f"{name}StateMachine", (GameStateMachine,),
+                   {"game": game, "max_steps": max_steps, "laws": tuple(laws)})
+    machine.TestCase.settings = settings(deadline=None, phases=PHASES,
+                                         suppress_health_check=list(HealthCheck))
+    return machine
 
 
-__all__ = ["LAWS", "DEEP_LAWS", "LawBroken", "Playthrough", "playthroughs", "states", "reachable_states",
+__all__ = ["LAWS", "DEEP_LAWS", "PHASES", "LawBroken", "Playthrough", "playthroughs", "states",
+           "reachable_states",
            "draw_step", "law_problems", "check_laws", "check_game", "swapped",
            "GameStateMachine", "make_state_machine"]

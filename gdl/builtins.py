@@ -46,6 +46,12 @@ FUNCTIONS = {
     "card_named": (("text",), "card?", "the first card whose text is this, or none"),
     "sublist": (("list", "int", "int"), "list",
                 "sublist(xs, i, n): the n items of a list from position i (from 0)"),
+    "subsets": (("cards|list",), "lists",
+                "every choice of items of a list (a zone: its cards), each in the list's "
+                "order, the fewest items first, from the empty list: 2 ** n lists"),
+    "combinations": (("cards|list", "int"), "lists",
+                     "combinations(xs, k): every choice of k items of a list, each in the "
+                     "list's order"),
 }
 
 # `f(expr for x in xs if cond)`: the aggregate functions.

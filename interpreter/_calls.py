@@ -3,11 +3,13 @@ scratch slots) and tables."""
 from __future__ import annotations
 
 import re
+from itertools import chain, combinations
+from math import comb
 
 from gdl import ast as A
 from gdl.errors import MOST_DIGITS, counted, whole_number
 
-from ._closures import _cards, _const, _folded, _tuple_valued, _tuples
+from ._closures import MOST_IN_RANGE, _cards, _const, _folded, _tuple_valued, _tuples
 from ._closures import _rendered, _texts
 from ._fuse import UNSET, fuse
 from ._purity import pure_def, rememberable
@@ -323,6 +325,37 @@ class CallMixin:
         if getattr(coll, "texts_only", False):     # a part of a list of texts: texts
             _texts(fn)
         return _tuples(fn)
+
+    def _b_subsets(self, node, scope):
+        """`subsets(xs)`: every choice of items, the fewest first (`itertools` order)."""
+        coll = self.collection(node.args[0], scope)
+
+        def subsets(st):
+            items = coll(st)
+            if 2 ** len(items) > MOST_IN_RANGE:
+                raise self.runtime_error(f"subsets of {len(items)} items would be "
+                                         f"{2 ** len(items):,} lists, more than the "
+                                         f"{MOST_IN_RANGE:,} a rule may go through", node, st)
+            return tuple(chain.from_iterable(combinations(items, k)
+                                             for k in range(len(items) + 1)))
+        return _tuples(subsets)
+
+    def _b_combinations(self, node, scope):
+        """`combinations(xs, k)`: every choice of k items, in `itertools` order."""
+        coll = self.collection(node.args[0], scope)
+        size = self.expr(node.args[1], scope)
+
+        def chosen(st):
+            items, k = coll(st), size(st)
+            if k < 0:
+                raise self.runtime_error(f"combinations of {k} items: a number of items is "
+                                         f"0 or more", node, st)
+            if comb(len(items), k) > MOST_IN_RANGE:
+                raise self.runtime_error(f"combinations of {k} of {len(items)} items would "
+                                         f"be {comb(len(items), k):,} lists, more than the "
+                                         f"{MOST_IN_RANGE:,} a rule may go through", node, st)
+            return tuple(combinations(items, k))
+        return _tuples(chosen)
 
     def _b_text(self, node, scope):
         """`text(x)`: a card, member, seat or zone gives its own text inline (as `text_of`

@@ -869,3 +869,39 @@ flow:
         keys.add(s.infoset_key("p3"))
         assert "hand[p1] (1): ?" in s.view("p3")
     assert len(keys) == 1
+
+
+def test_subsets_and_combinations_choose_several_cards_at_once():
+    g = game('''
+var n: int = 0
+action capture(s: [x for x in subsets(stock) if count(x) > 0 and sum(y.rank for y in x) == 4]):
+    move s + [] to pile
+flow:
+    n = count(subsets([1, 2, 3])) * 100 + count(combinations(stock, 2)) + count(combinations([1], 3))
+    choose p1: capture
+    draw
+''')
+    s = g.new_state()
+    # stock top first 3H 2H 1H 3C 2C 1C: 2 ** 3 subsets, C(6, 2) = 15 pairs
+    assert g.evaluate("n", s) == 815
+    assert [m.text for m in s.legal_moves()][:4] == [
+        "capture [3H,1H]", "capture [3H,1C]", "capture [2H,2C]", "capture [1H,3C]"]
+    assert g.evaluate("subsets([1, 2])", s) == ((), (1,), (2,), (1, 2))
+    assert g.evaluate("combinations([1, 2, 3], 2)", s) == ((1, 2), (1, 3), (2, 3))
+
+
+@pytest.mark.parametrize("expr, message", [
+    ("count(subsets(1..20))", "subsets of 20 items would be 1,048,576 lists, more than"),
+    ("count(combinations(1..3, 0 - 1))", "combinations of -1 items: a number of items is"),
+])
+def test_too_many_subsets_and_a_negative_count_are_rule_errors(expr, message):
+    with pytest.raises(RuleError, match=re.escape(message)):
+        game(f"flow:\n    total = {expr}\n    draw\n").new_state()
+
+
+def test_an_item_joined_to_a_list_is_told_to_be_a_list_of_one():
+    from gdl.errors import CheckError
+    with pytest.raises(CheckError, match=re.escape(
+            "cannot compute card + list[card]: + joins two lists; write the item as a list "
+            "of one, [top(stock)]")):
+        game("flow:\n    move top(stock) + cards(pile) to pile\n    draw\n")

@@ -44,6 +44,14 @@ _RESULTS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD, "zone": Zo
             "card?": OptT(CARD)}
 
 
+def _source_of(typer, node) -> str:
+    """The text of an expression on one line of the source (`...` if it spans more)."""
+    span, lines = node.span, typer.report.source.splitlines()
+    if span.line and span.end_line == span.line and span.line <= len(lines):
+        return lines[span.line - 1][span.col - 1:span.end_col - 1]
+    return "..."
+
+
 def _listing(t: Ty) -> bool:
     """Whether `t` is a list, or a zone standing for its cards (a `+` operand)."""
     return isinstance(unwrap(t), (ListT, ZoneT))
@@ -321,6 +329,8 @@ class ExprTyper:
         if result == "list":    # a part of the list given first
             first = unwrap(types[0]) if types else ANY
             return first if isinstance(first, ListT) else ListT(ANY)
+        if result == "lists":   # lists of items of the list (or zone) given first
+            return ListT(ListT((elem_of(types[0]) if types else None) or ANY))
         return _RESULTS.get(result, ANY)
 
     def card_call(self, node: A.Call) -> Ty:
@@ -395,6 +405,13 @@ class ExprTyper:
             return STR
         if node.op == "+" and _listing(lt) and _listing(rt) and ANY not in (lt, rt):
             return self.joined_lists(node, lt, rt)
+        if node.op == "+" and (_listing(lt) or _listing(rt)) and ANY not in (lt, rt):
+            item, listed = (node.left, rt) if _listing(rt) else (node.right, lt)
+            if elem_of(listed) is not None and assignable(
+                    unwrap(rt if item is node.right else lt), elem_of(listed)):
+                self.error(f"cannot compute {lt} + {rt}: + joins two lists; write the item "
+                           f"as a list of one, [{_source_of(self, item)}]", node.span)
+                return ANY
         if not (self.fits(node.left, lt, INT) & self.fits(node.right, rt, INT)):
             self.error(f"cannot compute {lt} {node.op} {rt}: arithmetic works on int only "
                        f"(+ also joins two texts, or two lists)", node.span)

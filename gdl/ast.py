@@ -259,6 +259,15 @@ class OptionalType:
 TypeExpr = Union[NamedType, RangeType, ChoiceType, OptionalType]
 
 
+def list_item_domain(domain) -> "Expr | None":
+    """For a def's or rule's parameter written `xs: list[card]` (a list of values of a
+    domain: it parses as an index of `list`), the domain of its items; else None."""
+    if isinstance(domain, Index) and isinstance(domain.obj, Name) and \
+            domain.obj.id == "list" and len(domain.args) == 1:
+        return domain.args[0]
+    return None
+
+
 # ------------------------------------------------------------------------------ statements
 @frozen
 class Target:

@@ -251,9 +251,11 @@ class ToAst(Transformer):
                 isinstance(i, A.Name) for i in expr.items):
             t = A.ChoiceType(tuple(i.id for i in expr.items), span=span)
         else:
+            listed = " (list[...] types only a def's or rule's parameter: a variable holds " \
+                "one value)" if A.list_item_domain(expr) is not None else ""
             raise GdlSyntaxError("a type is a name (int, bool, player, card, an enum or a "
                                  "zone family), a range such as 1..10, or a choice such as "
-                                 "{low, high}", span)
+                                 "{low, high}" + listed, span)
         return A.OptionalType(t, span=span) if opt else t
 
     # ------------------------------------------------------------------ statements

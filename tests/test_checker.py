@@ -480,11 +480,12 @@ BAD = [
         id="players-without-end"),        # it hung naming the seats, then ran out of memory
     pytest.param("""
         players 2
-        rule lay(cs: list[card]):
+        action lay(cs: list[card]):
             pass
         flow:
             draw
-        """, ["there is no list[...] type to declare"], 2, 14,
+        """, ["list[...] is a type only of a def's or rule's parameter (`def "
+              "melds(xs: list[card])`): an action's parameter ranges over a domain"], 2, 16,
         id="list-type"),                  # "unknown zone or variable list"
 ]
 

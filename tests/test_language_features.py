@@ -905,3 +905,21 @@ def test_an_item_joined_to_a_list_is_told_to_be_a_list_of_one():
             "cannot compute card + list[card]: + joins two lists; write the item as a list "
             "of one, [top(stock)]")):
         game("flow:\n    move top(stock) + cards(pile) to pile\n    draw\n")
+
+
+def test_defs_and_rules_take_lists():
+    g = game('''
+def ranks(xs: list[card]) = sum(c.rank for c in xs)
+def longest(xss: list[list[int]]) = max(count(xs) for xs in xss)
+rule lay(p: player, xs: list[card]):
+    move xs to hand[p]
+    log = ranks(xs)
+flow:
+    do lay(p2, combinations(stock, 2)[1])
+    total = longest([[1], [2, 3], []]) * 100 + ranks(cards(hand[p2]) + top(stock, 1))
+    draw
+''')
+    s = g.new_state()
+    # stock top first 3H 2H 1H 3C 2C 1C: p2 takes 3H 2H (5); the stock's top is then 1H
+    assert g.evaluate("log", s) == 5 and g.evaluate("total", s) == 206
+    assert sorted(c.text for c in s.cards_in("hand[p2]")) == ["2H", "3H"]

@@ -50,10 +50,13 @@ class _Domains:
     def def_params(self, node: A.DefDecl) -> None:
         """A def is a function of typed values, so its parameters take a type, not a list."""
         for p in node.params:
-            if not isinstance(p.domain, (A.Name, A.Range)):
+            domain = p.domain
+            while A.list_item_domain(domain) is not None and self.res.of(domain.obj) is None:
+                domain = A.list_item_domain(domain)         # `list[card]`
+            if not isinstance(domain, (A.Name, A.Range)):
                 self.report.error(f"parameter {p.name} of def {node.name} must have a type: a "
-                                  f"name such as card or suit, or a range such as 1..10",
-                                  p.domain.span)
+                                  f"name such as card or suit, a range such as 1..10, or "
+                                  f"list[card]", p.domain.span)
 
     def loop(self, node) -> None:
         self.finite(node.iter, f"for {node.var}")

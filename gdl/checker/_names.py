@@ -141,7 +141,7 @@ class _NamePass:
 
     def def_(self, d: A.DefDecl) -> None:
         ctx = _Ctx(f"def {d.name}")
-        self.expr(d.body, self.params(d.params, ctx), ctx)
+        self.expr(d.body, self.params(d.params, ctx, lists=True), ctx)
 
     def table(self, d: A.TableDecl) -> None:
         """Keys are constants, resolved without the parameters; values may use them."""
@@ -156,7 +156,7 @@ class _NamePass:
 
     def rule(self, d: A.RuleDecl) -> None:
         ctx = _Ctx(f"rule {d.name}", me_ok=True)
-        self.block(d.body, self.params(d.params, ctx), ctx)
+        self.block(d.body, self.params(d.params, ctx, lists=True), ctx)
 
     def action(self, d: A.ActionDecl) -> None:
         ctx = _Ctx(f"action {d.name}", me_ok=True, params=tuple(p.name for p in d.params))
@@ -183,13 +183,23 @@ class _NamePass:
         self.bind(env, d.var, "player", self.report.word_span(d.span, d.var), d)
         self.expr(d.expr, env, _Ctx("returns"))
 
-    def params(self, params: tuple, ctx: _Ctx) -> _Env:
-        """Binds parameters left to right: a domain may use the parameters before it."""
+    def params(self, params: tuple, ctx: _Ctx, lists: bool = False) -> _Env:
+        """Binds parameters left to right: a domain may use the parameters before it.
+        With `lists` (a def's, a rule's), a parameter may be `list[DOMAIN]`."""
         env = _Env()
         for p in params:
-            self.expr(p.domain, env, ctx)
+            domain = p.domain
+            while lists and self.list_type(domain, env):
+                domain = A.list_item_domain(domain)
+            self.expr(domain, env, ctx)
             self.bind(env, p.name, "parameter", p.span, p)
         return env
+
+    def list_type(self, domain, env: _Env) -> bool:
+        """Whether a parameter's domain is `list[...]`, not an index of a zone or variable
+        named list."""
+        return A.list_item_domain(domain) is not None and env.lookup("list") is None and \
+            "list" not in self.scope.names_of("zone", "var")
 
     def secret(self, s: A.Secret, env: _Env, ctx: _Ctx) -> None:
         for name in s.names:
@@ -339,10 +349,10 @@ class _NamePass:
                 env.lookup("list") is None and \
                 "list" not in self.scope.names_of("zone", "var"):
             # the reference writes the types of builtins so (`cards` gives list[card])
-            self.report.error("there is no list[...] type to declare: a rule's or def's "
-                              "parameter is typed by a name, a range or a choice, and an "
-                              "action's ranges over a domain (a zone, a range, an enum, a "
-                              "list of values)", node.obj.span)
+            self.report.error("list[...] is a type only of a def's or rule's parameter "
+                              "(`def melds(xs: list[card])`): an action's parameter ranges "
+                              "over a domain (a zone, a range, an enum, a list of values), "
+                              "and a variable holds one value", node.obj.span)
             return
         if isinstance(node.obj, A.Name):
             pool = self.scope.names_of("zone", "var")

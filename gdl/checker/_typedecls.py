@@ -34,7 +34,7 @@ class TypePass(ExprTyper):
                          ([ANY] * len(decl.params), ANY))
 
     def _def_sig(self, decl: A.DefDecl) -> tuple:
-        params = self.param_types(decl.params)
+        params = self.param_types(decl.params, lists=True)
         return params, self.type_of(decl.body)
 
     def _table_sig(self, decl: A.TableDecl) -> tuple:
@@ -69,7 +69,7 @@ class TypePass(ExprTyper):
         return joined
 
     def rule_params(self, decl: A.RuleDecl) -> list:
-        return self.once(("rule", id(decl)), lambda: self.param_types(decl.params),
+        return self.once(("rule", id(decl)), lambda: self.param_types(decl.params, lists=True),
                          [ANY] * len(decl.params))
 
     # ------------------------------------------------------------------ declarations

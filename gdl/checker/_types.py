@@ -177,15 +177,27 @@ class ExprTyper:
         if local is not None:
             self.local_types[local] = t
 
-    def param_types(self, params: tuple) -> list:
+    def param_types(self, params: tuple, lists: bool = False) -> list:
+        """The parameters' types; with `lists` (a def's, a rule's), `list[DOMAIN]` is a
+        list of the domain's values."""
         out = []
         for p in params:
-            t = self.domain_elem(p.domain, f"parameter {p.name}")
+            listed = lists and A.list_item_domain(p.domain) is not None and \
+                self.res.of(p.domain.obj) is None      # not a zone or variable `list`
+            t = self.list_of(p.domain, p.name) if listed else \
+                self.domain_elem(p.domain, f"parameter {p.name}")
             if p.optional:
                 t = OptT(t)
             self.set_local(p, t)
             out.append(t)
         return out
+
+    def list_of(self, domain, name: str) -> Ty:
+        """The type of a parameter written `list[...]` (of lists too)."""
+        inner = A.list_item_domain(domain)
+        if A.list_item_domain(inner) is not None and self.res.of(inner.obj) is None:
+            return ListT(self.list_of(inner, name))
+        return ListT(self.domain_elem(inner, f"parameter {name}"))
 
     def check_args(self, node, params: list, what: str) -> None:
         """Checks the arity and argument types of a call of a def, table or rule."""

@@ -136,9 +136,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         # move takes never shows (`_twin_choice`)
         revealing = any(isinstance(n, A.Reveal) for n in walk_all(decls))
         self.reveals = p.has_twins and revealing
-        #: a seat knows a card it cannot see only by a `reveal`: without one, no move can
-        #: tell it which card another seat took unseen (`_hidden_picks`)
-        self.knowing = revealing
+        #: a seat knows a card it cannot see only by a `reveal`, and cannot follow which
+        #: card goes only out of a set or a hand: without both, no move can tell it which
+        #: card another seat took unseen (`hidden_picks`)
+        self.knowing = revealing and any(
+            info.kind is A.ZoneKind.SET or info.seen in (A.Seen.OWNER, A.Seen.OTHERS)
+            for info in p.zone_info)
         # every `changed(v)` first, so that each write of v marks it, a trigger body's
         # compiled before the condition that reads it too
         for d in decls:

@@ -772,8 +772,10 @@ flow:
 
 @pytest.mark.parametrize("expr, message", [
     ("[1] + [p1]", "cannot join list[int] and list[player]: the items of a list must have one"),
-    ("[1] + 2", "cannot compute list[int] + int: arithmetic works on int only (+ also joins "
-                "two texts, or two lists)"),
+    ("[1] + 2", "cannot compute list[int] + int: + joins two lists; write the item as a "
+                "list of one, [2]"),
+    ("[1] + p1", "cannot compute list[int] + player: arithmetic works on int only (+ also "
+                 "joins two texts, or two lists)"),
 ])
 def test_plus_of_lists_of_two_types_is_a_check_error(expr, message):
     from gdl.errors import CheckError

@@ -79,6 +79,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.watched: set = set()
         self.def_cache: dict = {}
         self.def_stack: list = []     # the def bodies being compiled (repeated_call_key)
+        #: per action body being compiled, (frame slot, `me` slot) of what `hidden_picks`
+        #: notes, or None (`settle_picks`)
+        self.picks_open: list = []
         self.table_cache: dict = {}
         self.table_slots: dict = {}   # table name -> its parameters' scratch slots
         self.def_answers: dict = {}   # def name -> its kept answers (call_remembering)
@@ -614,6 +617,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         code[-1].lines = lines
 
     def _s_Reveal(self, s, scope, code):
+        self.settle_picks(code)
         cards, who = self.cards_of(s.cards, scope), self.expr(s.to, scope)
 
         def reveal(st):
@@ -914,6 +918,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
     # ------------------------------------------------------------------ pauses
     def _s_Shuffle(self, s, scope, code):
+        self.settle_picks(code)
         zone = self.zone_of_expr(s.zone, scope)
         nxt = len(code) + 1
 
@@ -933,6 +938,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         code.append(shuffle)
 
     def _s_RandomChoice(self, s, scope, code):
+        self.settle_picks(code)
         domain = self.collection(s.domain, scope)
         slot = scope.bind(s.var, Local("frame", self.new_frame(),
                                        card=_all_cards(domain))).slot
@@ -976,41 +982,26 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         if self.reveals:
             _twin_choice(info, code)
         picks = self.hidden_picks(info, code)
+        self.picks_open.append(None if picks is None else (picks, info.me_slot))
         self.stmts(info.decl.body, info.scope, code)
         self.rule_stack.pop()
-        self.settle_picks(picks, info, code)
+        self.settle_picks(code)
+        self.picks_open.pop()
         _sight(info, code)
         slots = [info.me_slot] + [slot for _, slot, _ in info.params]
         code.append(_clearing(slots, len(code) + 1))
 
     def hidden_picks(self, info: ActionInfo, code: list) -> Optional[int]:
-        """Starts an action's statements that may take cards, in a game with a `reveal`,
-        with an instruction noting in a frame slot where each face-down card argument lies
-        and what the seats know, where any seat knows a card (`State.hidden_picks`);
-        returns that slot (None: no instruction).  The common move of one card notes
-        them inline, with no call."""
+        """Starts an action's statements that may take cards, in a game with a `reveal`
+        and a set or a hand, with an instruction noting in a frame slot where each face-
+        down card argument lies, what else lies there and what the seats know, where any
+        seat knows a card (`State.hidden_picks`); returns that slot (None: no
+        instruction)."""
         if not self.knowing or not info.params or info.card_args is False:
             return None
         if not self.prog.has_twins and not self.prog.triggers and _laid_face_up(info):
             return None     # every seat sees which card it took
-        picks, args, me, nxt = self.new_frame(), info.slots, info.me_slot, len(code) + 1
-        if len(args) == 1:
-            (a,) = args
-
-            def note_one(st):
-                c = st.frame[a]
-                if type(c) is Card and not st.up[c.id] and any(st.known):
-                    st.frame[picks] = ((st.loc[c.id], c),), tuple(st.known)
-                return nxt
-            def lines(ctx):
-                c = ctx.tmp()
-                return [f"if {ctx.k(type)}({c} := st.frame[{a:d}]) is {ctx.k(Card)} and not "
-                        f"st.up[{c}.id] and {ctx.k(any)}(st.known): "
-                        f"st.frame[{picks:d}] = ((st.loc[{c}.id], {c}),), "
-                        f"{ctx.k(tuple)}(st.known)"]
-            note_one.lines = lines
-            code.append(note_one)
-            return picks
+        picks, args, nxt = self.new_frame(), info.slots, len(code) + 1
 
         def note(st):
             if any(st.known):
@@ -1021,34 +1012,30 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         code.append(note)
         return picks
 
-    def settle_picks(self, picks: Optional[int], info: ActionInfo, code: list):
-        """Ends an action's statements with the instruction that makes the seats forget what
-        a move took where they could not follow it (`State.forget_picks`), where
-        `hidden_picks` noted any: for one card laid face up where no card has a twin,
-        nothing is forgotten, and no call is made."""
-        if picks is None:
+    def settle_picks(self, code: list):
+        """The instruction that makes the seats forget what the action being compiled took
+        where they could not follow it (`State.forget_picks`), where `hidden_picks` noted
+        any: at the action's end, and before a statement of it that pauses or reveals (a
+        seat deciding, or told a card, has what it could follow and no more)."""
+        if not self.picks_open or self.picks_open[-1] is None:
             return
-        me, nxt = info.me_slot, len(code) + 1
-        one = info.slots[0] if len(info.slots) == 1 and not self.prog.has_twins else None
+        picks, me = self.picks_open[-1]
+        nxt = len(code) + 1
 
         def settle(st):
             taken = st.frame[picks]
             if taken is not None:
                 st.frame[picks] = None
-                if one is None or not st.up[st.frame[one].id]:
-                    st.forget_picks(taken, st.frame[me].index)
+                st.forget_picks(taken, st.frame[me].index)
             return nxt
-
-        def lines(ctx):
-            call = f"st.forget_picks(st.frame[{picks:d}], st.frame[{me:d}].index)"
-            return [f"if st.frame[{picks:d}] is not None:",
-                    f"    {call}" if one is None else
-                    f"    if not st.up[st.frame[{one:d}].id]: {call}",
-                    f"    st.frame[{picks:d}] = None"]
-        settle.lines = lines
+        settle.lines = lambda ctx: [
+            f"if st.frame[{picks:d}] is not None:",
+            f"    st.forget_picks(st.frame[{picks:d}], st.frame[{me:d}].index)",
+            f"    st.frame[{picks:d}] = None"]
         code.append(settle)
 
     def _s_Choose(self, s, scope, code):
+        self.settle_picks(code)
         player = self.expr(s.player, scope)
         site = Site(len(self.sites), DECIDE, s, self.rule_stack[-1], [])
         self.sites.append(site)
@@ -1071,6 +1058,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         after[0] = site.next_pc = len(code)
 
     def _s_Simultaneous(self, s, scope, code):
+        self.settle_picks(code)
         players = self.collection(s.players, scope)
         site = Site(len(self.sites), SIMUL, s, self.rule_stack[-1], [])
         self.sites.append(site)
@@ -1082,9 +1070,11 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 if self.reveals:
                     _twin_choice(info, info.block)
                 picks = self.hidden_picks(info, info.block)
+                self.picks_open.append(None if picks is None else (picks, info.me_slot))
                 self.stmts(info.decl.body, info.scope, info.block)
                 self.rule_stack.pop()
-                self.settle_picks(picks, info, info.block)
+                self.settle_picks(info.block)
+                self.picks_open.pop()
                 _sight(info, info.block)
             site.actions.append((info, None))
         here = len(code)

@@ -423,13 +423,16 @@ def redaction(state, seat_index: int, move, observer: Seat) -> list:
             for _, slot, _ in info.params:
                 frame[slot] = None
     words = [info.name]
-    twins = state.prog.has_twins and any(state.known)
+    chosen = set() if state.prog.has_twins and any(state.known) else None
     for i, v in enumerate(move.args):
+        if chosen is not None:          # the twins the move will take (`_twin_choice`)
+            if isinstance(v, Card):
+                v = state.twin_taken(v, chosen)
+            elif isinstance(v, tuple) and holds_card(v):
+                v = state._twins_taken(v, chosen)
         if i in hidden:
             words.append(HIDDEN)
         elif isinstance(v, Card):
-            if twins:                   # the twin the move will take (`_twin_choice`)
-                v = state.twin_taken(v)
             words.append(v.text if _named_now(state, observer, v) else v)
         elif isinstance(v, tuple) and holds_card(v):
             words.append(_list_words(state, observer, v))

@@ -337,7 +337,7 @@ class State:
         for info, _ in site.actions:
             found = self._moves_of(info, seat)
             if twins and found and not info.merged and info.card_args is not False and any(
-                    isinstance(a, Card) for a in found[0].args):
+                    _holds_card(a) for m in found for a in m.args):   # (`take []` first)
                 found = _without_twins(found)       # (a merged list has no twins left)
             moves.extend(found)
         if not moves:
@@ -1054,10 +1054,16 @@ class State:
                 info, args, text = move.action, move.args, move._text or move.text
             history.append((seat.index, text, "simultaneous"))
             moves.append((seat.index, seat, info, args))
+        where = None
         if len(moves) > 1:
             moves.sort()                      # in seat order (seat numbers differ)
+            if any(info.card_args is not False and any(map(_holds_card, args))
+                   for _, _, info, args in moves):
+                where = list(self.loc)          # where the cards lay as the seats chose
         self.budget = LOOP_BUDGET             # the blocks' loops count from the decision
         for _, seat, info, args in moves:
+            if where is not None:
+                args = self._untaken(seat, info, args, where)
             frame[info.me_slot] = seat
             slots = info.slots
             for slot, v in zip(slots, args):
@@ -1073,6 +1079,30 @@ class State:
         self.pc = pc = node[1].next_pc
         while pc >= 0:
             pc = code[pc](self)
+
+    def _untaken(self, seat, info, args, where) -> tuple:
+        """A simultaneous move's arguments as it takes effect after the moves of the seats
+        before it: a card one of them took is swapped for a twin of it still where it lay
+        when the seats chose (both chose `take A` of two aces); with none left, the rules
+        let two seats take one card, which is their error."""
+        loc, zones, taken = self.loc, self.zones, set()
+
+        def free(c):
+            if c.id not in taken and loc[c.id] == where[c.id]:
+                taken.add(c.id)
+                return c
+            for d in zones[where[c.id]]:
+                if d.kind == c.kind and d.id not in taken and loc[d.id] == where[c.id]:
+                    taken.add(d.id)
+                    return d
+            raise self._rule_error(f"{seat.name}'s {info.name} takes {c.text}, which a move "
+                                   f"made at the same time took first", info.decl)
+
+        def swap(v):
+            if isinstance(v, Card):
+                return free(v)
+            return tuple(map(swap, v)) if isinstance(v, tuple) else v
+        return tuple(map(swap, args))
 
     def _redacted(self, moves):
         """Returns, per seat, how it sees these (seat, move) pairs, taken before they apply
@@ -1091,14 +1121,22 @@ class State:
 
     def known_twin(self, slots):
         """Swaps each card in these frame slots (an action's parameters, as its statements
-        start) for the twin `twin_taken` says the move takes (`_twin_choice`)."""
-        frame = self.frame
+        start; the cards of a list too) for the twin `twin_taken` says the move takes
+        (`_twin_choice`), each twin once (two parameters naming twins take two cards)."""
+        frame, chosen = self.frame, set()
         for slot in slots:
-            card = frame[slot]
-            if isinstance(card, Card):
-                frame[slot] = self.twin_taken(card)
+            value = frame[slot]
+            if isinstance(value, Card):
+                frame[slot] = self.twin_taken(value, chosen)
+            elif isinstance(value, tuple) and _holds_card(value):
+                frame[slot] = self._twins_taken(value, chosen)
 
-    def twin_taken(self, card: Card) -> Card:
+    def _twins_taken(self, value: tuple, chosen: set) -> tuple:
+        return tuple(self.twin_taken(v, chosen) if isinstance(v, Card) else
+                     self._twins_taken(v, chosen) if isinstance(v, tuple) else v
+                     for v in value)
+
+    def twin_taken(self, card: Card, chosen: Optional[set] = None) -> Card:
         """The card a move naming `card` takes: in a set zone, the twin there, of its
         facing, that the most seats know (the first in the zone of those known alike),
         so that which twin a move takes does not hang on which twin the shuffle put where
@@ -1108,57 +1146,65 @@ class State:
             return card                 # a stack's twins: told apart by their places
         best, most = card, None
         for c in zone:
-            if c.kind == card.kind and up[c.id] == up[card.id]:
+            if c.kind == card.kind and up[c.id] == up[card.id] and (
+                    chosen is None or c.id not in chosen):
                 bits = tuple([k >> c.id & 1 for k in known])
                 rank = (sum(bits), bits)
                 if most is None or rank > most:
                     best, most = c, rank
+        if chosen is not None:
+            chosen.add(best.id)
         return best
 
     def hidden_picks(self, slots):
-        """As a move's statements start (`Compiler.hidden_picks`, which notes the move of
-        one card inline): ((zone slot, card) for each face-down card among the move's
-        arguments, what each seat knows), or None if there is no such card."""
-        frame, loc, up = self.frame, self.loc, self.up
-        taken = []
+        """As a move's statements start (`Compiler.hidden_picks`): ((zone slot, the face-
+        down cards among the move's arguments lying there, all the zone's cards), ...) and
+        what each seat knows; None if no argument is a face-down card."""
+        frame, loc, up, zones = self.frame, self.loc, self.up, self.zones
+        taken: dict = {}
         for slot in slots:
             value = frame[slot]
             for c in (value,) if isinstance(value, Card) else \
                     _cards_in(value) if isinstance(value, tuple) else ():
                 if not up[c.id]:
-                    taken.append((loc[c.id], c))
-        return (tuple(taken), tuple(self.known)) if taken else None
+                    taken.setdefault(loc[c.id], []).append(c)
+        if not taken:
+            return None
+        return (tuple((z, tuple(cards), tuple(zones[z])) for z, cards in taken.items()),
+                tuple(self.known))
 
     def forget_picks(self, picks, mover: int):
-        """As the move's statements end, for each card it took face down from a zone whose
-        cards a seat cannot tell apart as they go (a set, or a hand that shows it
-        nothing): a seat that does not see the card now cannot tell it from the others it
-        knew there, so it forgets them and the card; one that sees it (laid face up)
-        forgets one twin of it it knew there, if it did not know the card itself.  Only
-        what the seat knew as the move started is forgotten (not a `reveal` of the move's
-        own)."""
+        """As the move's statements end or first pause or reveal (`Compiler.settle_picks`),
+        for the cards it took face down from a zone whose cards a seat cannot tell apart
+        as they go (a set, or a hand that shows it nothing): a seat that does not see each
+        of them now cannot tell which went, so it forgets what it knew of the cards that
+        lay there; one that sees them (laid face up) keeps it, but of twins forgets one it
+        knew for each twin taken that it did not know.  Nothing is forgotten where every
+        card there went, or none did."""
         taken, before = picks
-        known, up, loc, zones = self.known, self.up, self.loc, self.zones
-        hidden, infos, twins = self.prog.helper(_hides_which), self.prog.zone_info, \
-            self.prog.has_twins
-        seats = self.prog.seats
-        for z, c in taken:
-            there = 1 << c.id
-            for d in zones[z]:
-                there |= 1 << d.id
+        known, up, loc, infos = self.known, self.up, self.loc, self.prog.zone_info
+        hidden, twins, seats = self.prog.helper(_hides_which), self.prog.has_twins, \
+            self.prog.seats
+        for z, cards, there in taken:
+            went = [c for c in cards if loc[c.id] != z]
+            if not went or len(went) == len(there):
+                continue
+            mask = 0
+            for d in there:
+                mask |= 1 << d.id
             for q in hidden[z]:
-                knew = before[q] & there
+                knew = before[q] & mask
                 if not knew or q == mover:
                     continue
-                if up[c.id] or infos[loc[c.id]].shows(seats[q]):
-                    if not twins or knew >> c.id & 1:
-                        continue        # it sees which card went, and knew which it was
-                    twin = next((d for d in zones[z]
-                                 if d.kind == c.kind and knew >> d.id & 1), None)
-                    if twin is not None:
-                        known[q] &= ~(1 << twin.id)
-                else:
+                if any(not up[c.id] and not infos[loc[c.id]].shows(seats[q]) for c in went):
                     known[q] &= ~knew
+                elif twins:
+                    for c in went:
+                        if not knew >> c.id & 1:
+                            twin = next((d for d in there if d.kind == c.kind and loc[d.id] == z
+                                         and known[q] >> d.id & 1), None)
+                            if twin is not None:
+                                known[q] &= ~(1 << twin.id)
 
     def sighted(self, slots):
         """Notes which seats see the cards in these frame slots (an action's parameters, as
@@ -1782,8 +1828,10 @@ def _twins_merged(st, seat, info, found):
     """An action's chunks (not empty) with identical cards merged, as `legal_moves` lists
     them: one card parameter keeps the first card of each kind, several list the moves
     and drop twins."""
-    if info.card_args is None:         # a parameter's type never changes
-        info.card_args = _has_card(found)
+    if info.card_args is None:         # a parameter's type never changes, but a list
+        if not _has_card(found):        # may hold no card this time (`take []` alone)
+            return found
+        info.card_args = True
     if not info.card_args or info.merged:  # no cards, or the generated list merged them
         return found
     if len(info.params) == 1:
@@ -1822,10 +1870,28 @@ def _cards_in(value):
 
 
 def _has_card(chunks):
-    _, prefix, values = chunks[0]
-    if prefix is None:
-        return any(isinstance(a, Card) for a in values[0].args)
-    return any(isinstance(a, Card) for a in prefix) or isinstance(values[0], Card)
+    """Whether an action's moves name cards (any of them: `take []` may come first)."""
+    for _, prefix, values in chunks:
+        if prefix is None:
+            if any(_holds_card(a) for m in values for a in m.args):
+                return True
+        elif any(map(_holds_card, prefix)) or any(map(_holds_card, values)):
+            return True
+    return False
+
+
+def _holds_card(value) -> bool:
+    """A card, or a list holding one (a choice of several cards)."""
+    return isinstance(value, Card) or isinstance(value, tuple) and any(map(_holds_card, value))
+
+
+def _twin_key(value):
+    """A move argument with each card as its kind: twins give one key (lists too)."""
+    if isinstance(value, Card):
+        return value.kind
+    if isinstance(value, tuple):
+        return tuple(map(_twin_key, value))
+    return value
 
 
 def _excluding(values, exclude, st):
@@ -1854,7 +1920,7 @@ def _one_per_kind(values):
     seen = set()
     out = []
     for v in values:
-        k = v.kind if isinstance(v, Card) else v
+        k = _twin_key(v)
         if k not in seen:
             seen.add(k)
             out.append(v)
@@ -1866,7 +1932,7 @@ def _without_twins(moves):
     seen = set()
     out = []
     for m in moves:
-        key = (m.action, tuple(a.kind if isinstance(a, Card) else a for a in m.args))
+        key = (m.action, tuple(map(_twin_key, m.args)))
         if key not in seen:
             seen.add(key)
             out.append(m)

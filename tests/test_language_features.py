@@ -925,3 +925,117 @@ flow:
     # stock top first 3H 2H 1H 3C 2C 1C: p2 takes 3H 2H (5); the stock's top is then 1H
     assert g.evaluate("log", s) == 5 and g.evaluate("total", s) == 206
     assert sorted(c.text for c in s.cards_in("hand[p2]")) == ["2H", "3H"]
+
+
+FOLLOW = '''game "t"
+players 2
+enum rank = ace "A", two "2", three "3"
+card rank: rank
+cards into hand[p1]: card(rank: r) for r in rank
+zone hand[player]: set, seen by owner
+zone pile: stack
+zone deck: stack
+var guessed: bool = false
+action lay({param}):
+    {body}
+action guess(b: bool):
+    guessed = b
+flow:
+    reveal card(rank: ace) to p2
+    reveal card(rank: two) to p2
+    choose p1: lay
+    end game
+'''
+
+
+@pytest.mark.parametrize("param, body, moves", [
+    # a list of one parameter was not noted at all
+    ("xs: combinations(hand[me], 2)", "move xs to pile face down", ["lay [A,2]", "lay [2,3]"]),
+    # p2 decided inside the action before it forgot
+    ("c: hand[me]", "move c to pile face down\n    choose p2: guess", ["lay A", "lay 3"]),
+    # the rest of the hand, moved on, was judged where it went
+    ("c: hand[me]", "move c to pile face down\n    move hand[me] to deck face down",
+     ["lay A", "lay 3"]),
+])
+def test_what_a_seat_forgets_does_not_hang_on_the_choice(param, body, moves):
+    g = load_text(FOLLOW.format(param=param, body=body))
+    keys = set()
+    for move in moves:
+        s = g.new_state(observe=True)
+        s.apply(move)
+        keys.add(s.infoset_key("p2"))
+    assert len(keys) == 1
+
+
+@pytest.mark.parametrize("body, known", [
+    ("move c to pile face down\n    reveal c to p2", {"ace": True, "two": False}),
+    ("move c to pile face down\n    move c to hand[me]", {"ace": True, "two": True}),
+])
+def test_a_seat_keeps_what_it_is_told_and_what_never_left(body, known):
+    # a reveal of the move's own was erased, and so was all a seat knew of a hand whose
+    # card went back to it
+    g = load_text(FOLLOW.format(param="c: hand[me]", body=body))
+    s = g.new_state()
+    s.apply("lay A")
+    assert {r: g.evaluate(f"knows(p2, card(rank: {r}))", s) for r in known} == known
+
+
+def test_twins_in_lists_are_listed_once_and_two_parameters_take_two_twins():
+    # `take []` first, subsets of twins were listed once per twin; two parameters naming
+    # twins took one card where a seat had looked at one (which told the look)
+    g = load_text('''game "t"
+players 2
+card n: 1..3
+cards into table: card(n: 1) for i in 1..2
+cards into table: card(n: 2)
+zone table: set, seen by nobody
+zone pile: stack, face up
+action take(s: subsets(table)):
+    move s to pile
+action peek(b: bool):
+    secret b
+    if b:
+        reveal first(c for c in table) to me
+action lay(a: table, b: table):
+    require a != b
+    move [a, b] to pile
+flow:
+    choose p2: peek
+    choose p1: take, lay
+    end game
+''')
+    for look in ("peek true", "peek false"):
+        s = g.new_state()
+        s.apply(look)
+        texts = [m.text for m in s.legal_moves()]
+        assert len(texts) == len(set(texts)) == 6 + 3
+        s.apply("lay 1 1")
+        assert len(list(s.cards_in("pile"))) == 2
+
+
+def test_simultaneous_seats_choosing_one_of_twins_take_two():
+    # both chose `take A` of two aces: the second seat took the first's card from its hand
+    text = '''game "t"
+players 2
+enum rank = ace "A", two "2"
+card rank: rank
+cards into pool: card(rank: r) for r in [{cards}]
+zone pool: set
+zone hand[player]: set, seen by owner
+action take(c: pool):
+    move c to hand[me]
+flow:
+    simultaneously p in players: take
+    end game
+'''
+    g = load_text(text.format(cards="ace, ace, two"))
+    s = g.new_state()
+    s.apply("take A", "p1")
+    s.apply("take A", "p2")
+    assert [len(list(s.cards_in(f"hand[{p}]"))) for p in ("p1", "p2")] == [1, 1]
+    g = load_text(text.format(cards="ace, two"))
+    s = g.new_state()
+    s.apply("take A", "p1")
+    with pytest.raises(RuleError, match="p2's take takes A, which a move made at the same "
+                                        "time took first"):
+        s.apply("take A", "p2")

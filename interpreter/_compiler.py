@@ -924,6 +924,10 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
         def shuffle(st):
             z = zone(st)
+            if st.prog.is_set[z.slot]:      # named outright, the checker said so
+                raise self.runtime_error(f"{z} is a set zone, whose cards have no order, so "
+                                         f"shuffling it would change nothing; declare it a "
+                                         f"stack to shuffle it", s, st)
             cards = st.zones[z.slot]
             st.forget(cards)
             kind = cards[0].kind if cards else None

@@ -1039,3 +1039,19 @@ flow:
     with pytest.raises(RuleError, match="p2's take takes A, which a move made at the same "
                                         "time took first"):
         s.apply("take A", "p2")
+
+
+def test_a_set_zone_found_as_the_game_runs_is_not_shuffled_either():
+    # `shuffle deck` of a set is a check error; a zone worked out as the game runs was a
+    # chance event of n! outcomes that changed nothing
+    g = load_text('''game "t"
+players 2
+card n: 1..3
+cards into deck: card(n: i) for i in 1..3
+zone deck: set
+flow:
+    shuffle zone_of(card(n: 1))
+    end game
+''')
+    with pytest.raises(RuleError, match="deck is a set zone, whose cards have no order"):
+        g.new_state()

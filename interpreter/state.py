@@ -559,8 +559,8 @@ class State:
                     value = next((v for t, v in values.items()
                                   if _unspaced_brackets(t) == tidy), None)
                 if value is None and word not in values:
-                    return f"{word!r} is not a possible {name} here (possible: " \
-                           f"{listed(values, 10)})"
+                    return f"{word!r} is not a possible {name} here " + (
+                        f"(possible: {listed(values, 10)})" if values else "(none is)")
                 frame[slot] = value
             for req, reason, span in info.requires:
                 if not req(self):

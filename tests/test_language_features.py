@@ -1055,3 +1055,18 @@ flow:
 ''')
     with pytest.raises(RuleError, match="deck is a set zone, whose cards have no order"):
         g.new_state()
+
+
+def test_why_says_when_a_parameter_has_no_possible_value():
+    # "(possible: )", an empty list
+    g = game('''
+action take(s: [x for x in subsets(stock) if count(x) > 6]):
+    move s to pile
+action wait():
+    pass
+flow:
+    choose p1: take, wait
+    draw
+''')
+    s = g.new_state()
+    assert s.why_illegal("take [1C]") == "'[1C]' is not a possible s here (none is)"

@@ -110,6 +110,9 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
     if str(tok) in ("=", "+=", "-=") and before and before[-1] in STATEMENT_WORDS:
         msg += (f": {before[-1]} starts a statement here, so it cannot be assigned; "
                 f"rename the variable")
+    if str(tok) == "if" and before and "then" not in before:
+        msg += ": a value chosen by a condition is written `if COND then A else B`"
+        suggestion = None
     if str(tok) == "elif" and "then" in before:
         msg += ": an if ... then ... else value has no elif; write `else if ... then ...`"
         suggestion = None

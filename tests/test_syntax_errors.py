@@ -66,6 +66,9 @@ BAD = [
                  ["unexpected 'a': a line starting with 'chose' can only assign it",
                   "a statement starts with a statement word (choose, deal,",
                   "did you mean 'choose'?"], 5, 11, id="unknown-statement-word"),
+    pytest.param("players a, b\nvar n: int = 0\nflow:\n    n = 1 if n > 0 else 2\n",
+                 ["unexpected 'if': a value chosen by a condition is written `if COND then A "
+                  "else B`"], 4, 11, id="python-conditional"),
     pytest.param("players a, b\nenum e = \n",
                  ["unexpected end of line", "expected: a name"], 2, 10, id="empty-enum"),
 ]

@@ -1070,3 +1070,15 @@ flow:
 ''')
     s = g.new_state()
     assert s.why_illegal("take [1C]") == "'[1C]' is not a possible s here (none is)"
+
+
+@pytest.mark.parametrize("arg, hint", [
+    ("top(stock)", "must be list[card], not card: write the item as a list of one, "
+                   "[top(stock)]"),
+    ("hand[p1]", "must be list[card], not hand: pass the zone's cards, cards(hand[p1])"),
+])
+def test_a_list_parameter_given_an_item_or_a_zone_says_what_to_write(arg, hint):
+    from gdl.errors import CheckError
+    with pytest.raises(CheckError, match=re.escape(hint)):
+        game(f"def ranks(xs: list[card]) = sum(c.rank for c in xs)\n"
+             f"flow:\n    total = ranks({arg})\n    draw\n")

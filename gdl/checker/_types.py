@@ -212,6 +212,10 @@ class ExprTyper:
                 why = (": the parameter ranges over the cards of a zone; a parameter that "
                        "takes zones is typed with a zone family's name (`z: cell`)"
                        if want == CARD and isinstance(unwrap(t), ZoneT) else "")
+                if isinstance(want, ListT) and isinstance(unwrap(t), ZoneT):
+                    why = f": pass the zone's cards, cards({_source_of(self, arg)})"
+                elif isinstance(want, ListT) and assignable(t, want.elem):
+                    why = f": write the item as a list of one, [{_source_of(self, arg)}]"
                 self.error(f"argument {i + 1} of {what} must be {want}, not {t}{why}",
                            arg.span)
 

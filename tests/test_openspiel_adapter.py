@@ -404,3 +404,25 @@ def test_misused_actions_are_integration_errors():
     with pytest.raises(IntegrationError, match=r"one action per player \(2\), not 1"):
         state.apply_actions([state.legal_actions(0)[0]])
     assert state.is_simultaneous_node() and state.legal_actions(0)
+
+
+def test_a_count_of_joined_lists_is_bounded_by_both_parts(tmp_path):
+    # `count` of a list of cards was taken to be at most the game's cards: `go 4` fell
+    # outside the numbered values, an error in the middle of play
+    rules = tmp_path / "joined.gdl"
+    rules.write_text('''game "joined"
+players pa, pb
+card n: 1..3
+cards into deck: card(n: i) for i in 1..3
+zone deck: stack
+var t: text = ""
+action go(x: 1..count([c for c in deck] + [top(deck)] + [c for c in deck for d in deck])):
+    require x > 11
+    t = text(x)
+flow:
+    choose pa: go
+    end game
+''')
+    game = load_openspiel_game(str(rules))
+    state = game.new_initial_state()
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["go 12", "go 13"]

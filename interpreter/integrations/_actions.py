@@ -164,7 +164,23 @@ class Bounds:
         return None
 
     def _count(self, arg) -> Interval:
+        """Bounds `count(arg)`: a list joined with `+` holds both parts, a comprehension at
+        most the product of what it goes through (either may name a card twice), a list
+        typed by its items no more than there are of them."""
         from gdl.checker import ListT, Prim, ZoneT
+        if isinstance(arg, A.BinOp) and arg.op == "+":
+            a, b = self._count(arg.left), self._count(arg.right)
+            return None if a is None or b is None else (0, a[1] + b[1])
+        if isinstance(arg, (A.ListLit, A.SetLit)):
+            return (0, len(arg.items))
+        if isinstance(arg, A.ListComp):
+            most = 1
+            for f in arg.fors:
+                got = self._count(f.iter)
+                if got is None:
+                    return None
+                most *= got[1]
+            return (0, most)
         t = self.types.type_of(arg)
         elem = t.elem if isinstance(t, ListT) else None
         if isinstance(t, ZoneT) or elem == Prim("card"):

@@ -426,3 +426,25 @@ flow:
     game = load_openspiel_game(str(rules))
     state = game.new_initial_state()
     assert [state.action_to_string(a) for a in state.legal_actions()] == ["go 12", "go 13"]
+
+
+def test_a_parameter_taking_lists_is_refused_as_lists(tmp_path):
+    # it was told to give a range whose ends are numbers
+    from gdl.errors import GdlError
+    rules = tmp_path / "lists.gdl"
+    rules.write_text('''game "lists"
+players pa, pb
+card n: 1..3
+cards into deck: card(n: i) for i in 1..3
+zone deck: stack
+zone pile: stack
+action take(s: combinations(deck, 2)):
+    move s to pile
+flow:
+    choose pa: take
+    end game
+''')
+    with pytest.raises(GdlError, match=r"cannot number the values of parameter s of action "
+                                       r"take: they are lists \(of card\)") as info:
+        load_openspiel_game(str(rules))
+    assert "choose one item a move" in str(info.value)

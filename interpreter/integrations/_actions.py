@@ -232,7 +232,7 @@ def _enum_size(prog, t) -> int:
 def universe(game, t, domain, bounds: Bounds, env, what: str) -> List[str]:
     """Returns the texts of every value a parameter (or random variable) of type `t` with
     this domain can take, in a fixed order."""
-    from gdl.checker import EnumT, Prim, ZoneT
+    from gdl.checker import EnumT, ListT, Prim, ZoneT
     prog = game.prog
     if t == Prim("card"):
         return list(dict.fromkeys(c.text for c in prog.cards))
@@ -248,6 +248,13 @@ def universe(game, t, domain, bounds: Bounds, env, what: str) -> List[str]:
         got = bounds.elems(domain, env)
         if got is not None and got[1] - got[0] < 1_000_000:
             return [str(v) for v in range(got[0], got[1] + 1)]
+    if isinstance(t, ListT):                # a choice of several things at once
+        raise IntegrationError(
+            f"cannot number the values of {what}: they are lists (of {t.elem}), which "
+            f"can be more than the adapter numbers before play",
+            getattr(domain, "span", None), source=game.source,
+            notes=["to play it through OpenSpiel or PettingZoo, choose one item a move "
+                   "(a card, then another, with a rule that ends the choice)"])
     raise IntegrationError(
         f"cannot number the values of {what}: its domain has no bounds the adapter can "
         f"find before play", getattr(domain, "span", None), source=game.source,

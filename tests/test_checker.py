@@ -242,6 +242,13 @@ BAD = [
         id="shuffled-set"),
     pytest.param("""
         players a, b
+        table tb(k: [1] + [2]):
+            1 => 10
+        flow:
+            win a
+        """, ["table tb has no case for k=2"], 2, 1, id="joined-table-domain"),
+    pytest.param("""
+        players a, b
         option bonus: bool = yes
         flow:
             win a

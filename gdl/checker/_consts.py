@@ -93,6 +93,10 @@ class Consts:
             return None if any(v is None for v in values) else list(dict.fromkeys(values))
         if isinstance(expr, A.Name):
             return self._named_domain(self.res.of(expr))
+        if isinstance(expr, A.BinOp) and expr.op == "+":      # two lists joined
+            a, b = self.domain(expr.left), self.domain(expr.right)
+            if a is not None and b is not None and len(a) + len(b) <= _MAX_DOMAIN:
+                return list(dict.fromkeys(a + b))
         return None
 
     def _named_domain(self, found) -> Optional[list]:

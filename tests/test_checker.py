@@ -242,6 +242,22 @@ BAD = [
         id="shuffled-set"),
     pytest.param("""
         players a, b
+        var n: int = 0
+        flow:
+            n = count(lst + [1])
+            win a
+        """, ["unknown name lst"], 4, 15,
+        id="join-of-unknown-said-once"),   # + then said "cannot compute unknown + ..."
+    pytest.param("""
+        players a, b
+        var n: int = 0
+        flow:
+            n = count(-[1] + [2])
+            win a
+        """, ["the operand of - must be int, not list[int]"], 4, 16,
+        id="join-of-negated-said-once"),   # then "write the item as a list of one, [-[1]]"
+    pytest.param("""
+        players a, b
         table tb(k: [1] + [2]):
             1 => 10
         flow:

@@ -421,6 +421,8 @@ class ExprTyper:
             return STR
         if node.op == "+" and _listing(lt) and _listing(rt) and ANY not in (lt, rt):
             return self.joined_lists(node, lt, rt)
+        if ANY in (lt, rt) and (_listing(lt) or _listing(rt)):
+            return ANY                  # a list and a part already reported
         if node.op == "+" and (_listing(lt) or _listing(rt)) and ANY not in (lt, rt):
             item, listed = (node.left, rt) if _listing(rt) else (node.right, lt)
             if elem_of(listed) is not None and assignable(
@@ -446,8 +448,8 @@ class ExprTyper:
         return ListT(elem)
 
     def neg(self, node: A.Neg) -> Ty:
-        self.expect(node.operand, INT, "the operand of -")
-        return INT
+        t = self.expect(node.operand, INT, "the operand of -")
+        return INT if assignable(t, INT) else ANY      # reported: not again by its user
 
     def compare(self, node: A.Compare) -> Ty:
         lt, rt = self.type_of(node.left), self.type_of(node.right)

@@ -1011,7 +1011,7 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
     lines = [*_joint_draw_lines(ctx, pick, committed, drawn, m, f"{m}[1]"),
              *_joint_record_lines(ctx, drawn, each, ctx.k(info.texts), a, made, text,
                                   budget),
-             each,
+             *_untaken_lines(ctx, site, each, ctx.k(info), a),
              *_move_block_lines(ctx, info, a, ended, "    "),
              f"    if {ended}: return -1",
              *_joint_end_lines(ctx, site, budget, code)]
@@ -1046,12 +1046,23 @@ def _several_joint(actions, site, twins, commit, budget, code):
     lines = [*_joint_draw_lines(ctx, draw, committed, drawn, m, f"{m}[0], {m}[1]"),
              *_joint_record_lines(ctx, drawn, each, f"{ctx.k(texts)}[{which}]", a, made,
                                   text, budget),
-             each]
+             *_untaken_lines(ctx, site, each, which, a)]
     for j, info in enumerate(actions):
         lines += [f"    {'if' if j == 0 else 'elif'} {which} is {ctx.k(info)}:",
                   *_move_block_lines(ctx, info, a, ended, "        ")]
     lines += [f"    if {ended}: return -1", *_joint_end_lines(ctx, site, budget, code)]
     return build(ctx, "\n        ".join(lines), "st, rng, bits")
+
+
+def _untaken_lines(ctx, site, each, info, args) -> list:
+    """A joint step's loop over the moves as they take effect (`each`), each move's card
+    arguments taken by a seat before it swapped for twins still where they lay
+    (`State._untaken`), at a site whose actions may name cards."""
+    if not site.takes_cards:
+        return [each]
+    where = ctx.tmp()
+    return [f"{where} = {ctx.k(list)}(st.loc)", each,
+            f"    {args} = st._untaken(seat, {info}, {args}, {where})"]
 
 
 def _joint_record_lines(ctx, drawn, each, texts, args, made, text, budget) -> list:

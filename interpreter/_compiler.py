@@ -49,6 +49,7 @@ class Site:
     pick: object = None          # generated `_random_pick` (`generated_pick`), False if none
     step: object = None          # generated pick-and-record (`generated_step`), False if none
     joint: object = None         # generated simultaneous step (`generated_joint`), or False
+    takes_cards: bool = False    # some action may name cards (`State._untaken`)
 
 
 class _ConstState:
@@ -1081,6 +1082,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 self.picks_open.pop()
                 _sight(info, info.block)
             site.actions.append((info, None))
+        site.takes_cards = any(info.params and info.card_args is not False
+                               for info, _ in site.actions)
         here = len(code)
         site.next_pc = here + 1
 

@@ -1057,8 +1057,8 @@ class State:
         where = None
         if len(moves) > 1:
             moves.sort()                      # in seat order (seat numbers differ)
-            if any(info.card_args is not False and any(map(_holds_card, args))
-                   for _, _, info, args in moves):
+            if node[1].takes_cards and any(any(map(_holds_card, args))
+                                           for _, _, _, args in moves):
                 where = list(self.loc)          # where the cards lay as the seats chose
         self.budget = LOOP_BUDGET             # the blocks' loops count from the decision
         for _, seat, info, args in moves:
@@ -1086,6 +1086,8 @@ class State:
         when the seats chose (both chose `take A` of two aces); with none left, the rules
         let two seats take one card, which is their error."""
         loc, zones, taken = self.loc, self.zones, set()
+        if len(args) == 1 and type(args[0]) is Card and loc[args[0].id] == where[args[0].id]:
+            return args                 # the common case: one card, still where it lay
 
         def free(c):
             if c.id not in taken and loc[c.id] == where[c.id]:

@@ -1033,6 +1033,12 @@ flow:
     s.apply("take A", "p1")
     s.apply("take A", "p2")
     assert [len(list(s.cards_in(f"hand[{p}]"))) for p in ("p1", "p2")] == [1, 1]
+    rng = random.Random(3)
+    g3 = load_text(text.format(cards="ace, ace, ace"))
+    for _ in range(30):                 # random playouts: the generated joint step
+        s = g3.new_state()
+        s.random_run(rng, 10)
+        assert [len(list(s.cards_in(f"hand[{p}]"))) for p in ("p1", "p2")] == [1, 1]
     g = load_text(text.format(cards="ace, two"))
     s = g.new_state()
     s.apply("take A", "p1")

@@ -109,12 +109,15 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         return CheckError([problem])
 
     def rule_at(self, span) -> str:
+        """The declaration holding a place: of those whose lines hold it, the one that
+        starts last (a declaration's span may run on to the next one's first line)."""
         if span is None:
             return ""
+        found, start = "", 0
         for lo, hi, name in self.rule_spans:
-            if lo <= span.line <= hi:
-                return name
-        return ""
+            if lo <= span.line <= hi and lo >= start:
+                found, start = name, lo
+        return found
 
     def runtime_error(self, message, node, st) -> RuleError:
         span = getattr(node, "span", None)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from conftest import DDS, GERRY, load_game, random_playout
-from gdl.errors import GdlError, MoveError, OptionError, TraceError
+from gdl.errors import GdlError, MoveError, OptionError, RuleError, TraceError
 from interpreter import read_trace, replay
 
 
@@ -464,3 +464,22 @@ flow:
                                        r"rule may go through") as info:
         load_text(text).new_state(0)
     assert ":6:" in str(info.value)
+
+
+def test_an_error_in_an_actions_domain_names_that_action():
+    # the declaration before it (whose span runs on to this one's first line) was named
+    from interpreter import load_text
+    g = load_text('''game "t"
+players 2
+var n: int = 0
+action draw1():
+    n += 1
+action split(k: 1..10 / n):
+    n += k
+flow:
+    choose p1: split
+    draw
+''')
+    with pytest.raises(RuleError) as info:
+        g.new_state().legal_moves()
+    assert info.value.rule == "split" and "division by zero" in str(info.value)

@@ -2,8 +2,8 @@
 
 A variant changes a rule without copying the game: each named declaration (option, enum,
 zone, var, def, table, rule, action, trigger, invariant) replaces the base's declaration of
-the same name in place; new names are added, before the variant's next replacing
-declaration (else at the end); a `game`, `players`, `card`, `flow` or `returns`
+the same name in place; new names are added, before the first replacing declaration
+that names them (else at the end); a `game`, `players`, `card`, `flow` or `returns`
 declaration replaces the base's; any `cards` declaration replaces all of the base's.  A
 variant declares each once.  Variants may stack (a variant of a variant), up to a fixed
 depth.
@@ -59,26 +59,45 @@ def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0,
     overrides = [d for d in ruleset.decls if not isinstance(d, A.VariantOf)]
     _refuse_twice(overrides, ruleset.source)
     base_keys = {_key(d) for d in base.decls} - {None}
-    # a new declaration goes just before the next one in the variant that replaces one of
-    # the base's (an option's range may name a new option declared above it), the rest
-    # at the end; any `cards` declaration replaces all of the base's
-    before, pending, replacing = {}, [], {}
-    for d in overrides:
-        k = _key(d)
-        if k in base_keys:
-            before[k], pending, replacing[k] = pending, [], d
-        else:
-            pending.append(d)
+    replacing = {_key(d): d for d in overrides if _key(d) in base_keys}
+    added = [d for d in overrides if _key(d) not in base_keys]
+    # a new declaration goes just before the first replacing declaration that names it
+    # (an option's range may name a new option; a zone's index, a new enum), directly or
+    # through other new ones, the rest at the end, in the variant's order; any `cards`
+    # declaration replaces all of the base's
+    order = {_key(d): i for i, d in enumerate(base.decls)}
+    at = _placed(added, [(order[k], d) for k, d in replacing.items()], len(base.decls))
     new_cards = any(isinstance(d, A.CardsDecl) for d in overrides)
     merged = []
-    for d in base.decls:
+    for i, d in enumerate(base.decls):
         if isinstance(d, A.CardsDecl) and new_cards:
             continue
-        k = _key(d)
-        merged.extend(before.pop(k, ()))
-        merged.append(replacing.get(k, d))
-    merged.extend(pending)
+        merged.extend(a for a in added if at[id(a)] == i)
+        merged.append(replacing.get(_key(d), d))
+    merged.extend(a for a in added if at[id(a)] == len(base.decls))
     return A.Ruleset(tuple(merged), path=ruleset.path, source=ruleset.source)
+
+
+def _placed(added: list, replacing: list, end: int) -> dict:
+    """id(new declaration) -> the index of the base declaration it goes before (`end`:
+    after all): the first that a replacing declaration naming it, or a new declaration
+    naming it (placed already), stands at."""
+    from .checker._walk import walk
+    names = {id(d): _names_in(d, walk) for d in added}
+    users = [(i, _names_in(d, walk)) for i, d in replacing]
+    at = {}
+    for d in reversed(added):           # a new one named by a later new one goes with it
+        k = _key(d)
+        spots = [i for i, used in users if k in used]
+        spots += [at[id(e)] for e in added if e is not d and id(e) in at and k in names[id(e)]]
+        at[id(d)] = min(spots, default=end)
+    return at
+
+
+def _names_in(decl, walk) -> set:
+    """The names a declaration reads: values, types and domains."""
+    return {n.id if isinstance(n, A.Name) else n.name for n in walk(decl)
+            if isinstance(n, (A.Name, A.NamedType))}
 
 
 def _rulesets_in(folder: Path) -> list:

@@ -500,6 +500,8 @@ def test_a_variant_keeps_its_cards_lines_and_puts_new_options_before_what_they_b
     variant.write_text('variant of "base.gdl"\n'
                        "cards into stock: card(rank: r, suit: s) for s in suit for r in 1..3\n"
                        "cards into stock: card(rank: r, suit: s) for s in suit for r in 1..3\n"
+                       "zone slot[hand]: stack\n"     # after hand, which comes after stock
+                       "zone stock: stack, face up\n"
                        "option lo: 1..9 = 4\n"
                        "option rounds: lo..9 = lo\n")
     g = load(str(variant))

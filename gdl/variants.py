@@ -139,7 +139,8 @@ def variant_summary(path, parse_file) -> "str | None":
     if header is None:
         return None
     base = merge_variant(parse_file(Path(ruleset.path).parent / header.path), parse_file)
-    keys = {_key(d) for d in base.decls}
+    kinds = {_key(d): type(d) for d in base.decls}
+    keys = set(kinds)
     replaced, added = [], []
     for d in ruleset.decls:
         if isinstance(d, A.VariantOf):
@@ -150,7 +151,10 @@ def variant_summary(path, parse_file) -> "str | None":
             if label not in replaced:
                 replaced.append(label)
         elif _key(d) in keys:
-            replaced.append(label)
+            was = kinds[_key(d)]
+            replaced.append(label if was is type(d) else
+                            f"{_WORDS.get(was.__name__) or was.__name__[:-4].lower()} "
+                            f"{d.name} with a {word}")
         else:
             near = did_you_mean(d.name, [b.name for b in base.decls if type(b) is type(d)])
             added.append(label + (f" (the base's {near} stays as it was)" if near else ""))

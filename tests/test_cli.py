@@ -677,3 +677,11 @@ def test_check_of_a_variant_says_what_it_replaces_and_adds(tmp_path, capsys):
                                    "adds rule mark_cels (the base's mark_cells stays as it was)")
     code, out, err = run(capsys, "check", GERRY)
     assert code == 0 and len(out.splitlines()) == 1
+    # a declaration of another kind under the same name is said so ("replaces table ...")
+    (tmp_path / "b.gdl").write_text('game "b"\nplayers 2\nvar n: int = 0\n'
+                                    'def points(k: 1..3) = k\nflow:\n    n = points(2)\n'
+                                    '    draw\n')
+    (tmp_path / "v2.gdl").write_text('variant of "b.gdl"\ntable points(k: 1..3):\n'
+                                     '    1 => 5\n    else => 0\n')
+    code, out, err = run(capsys, "check", tmp_path / "v2.gdl")
+    assert code == 0 and "replaces def points with a table; adds nothing" in out, err

@@ -25,6 +25,9 @@ from .values import Seat, card_order
 #: compare the two)
 TRIGGER_SKIPS = True
 
+#: the most expression texts `Game.evaluate` keeps compiled, then it starts again
+EVALUATED_KEPT = 256
+
 
 class Game:
     """A compiled ruleset with fixed option values."""
@@ -47,6 +50,7 @@ class Game:
         self._start: Optional[State] = None      # the state after setup, to clone
         self._setup_counts: tuple = ()           # (coverage key, runs) the setup adds
         self._checked_names: dict = {}           # `evaluate`'s symbol table, made once
+        self._evaluated: dict = {}               # `evaluate`'s text -> compiled function
 
     def compile_now(self):
         """Compiles every run of the rules now: `load` leaves each to its first use, as
@@ -174,6 +178,19 @@ class Game:
     def evaluate(self, text: str, state: State):
         """Returns the value of a gdl expression (not Python) in a state, e.g.
         `colour_sum(cell[1, 1], black)`; raises GdlError for bad text."""
+        compiler = self.prog.compiler
+        fn = self._evaluated.get(text)
+        if fn is None:
+            fn = self._compiled_expression(text)
+        compiler.source = text          # a rule error's excerpt is of the expression
+        try:
+            return fn(state)
+        finally:
+            compiler.source = self.source
+
+    def _compiled_expression(self, text: str):
+        """`evaluate`'s function of a state for `text`, parsed, checked and compiled once
+        (kept for the texts asked for most recently)."""
         from gdl.checker import check_expression
         from gdl.parser import parse_expression
         from ._scope import Scope
@@ -187,10 +204,13 @@ class Game:
         compiler.joins_lists = kept_joins | joins
         try:
             fn = compiler.expr(node, Scope())
-            return fn(state)
         finally:
             compiler.source, compiler.needs_value = self.source, kept
             compiler.joins_lists = kept_joins
+        if len(self._evaluated) >= EVALUATED_KEPT:
+            self._evaluated.clear()
+        self._evaluated[text] = fn
+        return fn
 
     def state_from_json(self, data) -> State:
         """Returns the state a `State.to_json()` snapshot describes."""

@@ -799,3 +799,21 @@ def test_the_tail_of_a_log_is_the_log_s_last_lines():
                 log = state.observation_log(seat)
                 for n in (1, 2, 3):
                     assert observation_tail(state, seat, n) == log[-n:]
+
+
+def test_an_expression_evaluated_again_is_compiled_once_and_placed_in_its_own_text():
+    # it was parsed, checked and compiled at every call: 534 calls a second
+    from gdl.errors import GdlError
+    from interpreter import game as game_module
+    g = load_game(GERRY)
+    s = g.new_state(seed=1)
+    assert g.evaluate("count(stock) + 1", s) == g.evaluate("count(stock) + 1", s)
+    assert "count(stock) + 1" in g._evaluated
+    for _ in range(2):                  # the second time from the kept function
+        with pytest.raises(GdlError) as info:
+            g.evaluate("1 / (count(stock) - count(stock))", s)
+        assert str(info.value).startswith("<expression>:1:1: rule error: division by zero\n"
+                                          "    1 / (count(stock) - count(stock))")
+    for i in range(game_module.EVALUATED_KEPT + 1):
+        g.evaluate(f"{i} + 1", s)
+    assert len(g._evaluated) <= game_module.EVALUATED_KEPT

@@ -253,14 +253,15 @@ class Session:
         from the new state: the step that is the first of them takes it off, any other
         step (a new move, an agent's or chance's new draw) drops them all.  The step is
         made on the state itself (a copy a step cost as much as the history is long); one
-        that fails after changing it has the state made again from the steps before."""
+        that fails or is interrupted after changing it has the state made again from the
+        steps before."""
         s = self.state
         before, node = len(s.history), s.node
         pending = list(node[3].items()) if s.is_simultaneous() else []
         try:
             _, shown = self._step(s, step, copy=False)
-        except GdlError:
-            if len(s.history) != before or s.node is not node or (
+        except BaseException:           # a rule error, Ctrl-C, running out of memory...
+            if len(s.history) != before or s.node is not node or s.node is None or (
                     s.is_simultaneous() and len(s.node[3]) != len(pending)):
                 from interpreter.serial import trace_of
                 self.state, _ = self._replay(self.game, trace_of(s, before, pending)["steps"])

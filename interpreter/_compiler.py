@@ -80,9 +80,6 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.watched: set = set()
         self.def_cache: dict = {}
         self.def_stack: list = []     # the def bodies being compiled (repeated_call_key)
-        #: per action body being compiled, (frame slot, `me` slot) of what `hidden_picks`
-        #: notes, or None (`settle_picks`)
-        self.picks_open: list = []
         self.table_cache: dict = {}
         self.table_slots: dict = {}   # table name -> its parameters' scratch slots
         self.def_answers: dict = {}   # def name -> its kept answers (call_remembering)
@@ -292,6 +289,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     kept = frame[:]
                     if st.exec_block(block):
                         return PAUSE             # the trigger ended the game
+                    if p.pick_slots:            # what the moves under way noted goes on
+                        for slot in p.pick_slots:    # as the trigger left it
+                            kept[slot] = frame[slot]
                     frame[:] = kept
             st.dirty.clear()
             return nxt
@@ -912,12 +912,15 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         return finish
 
     def _s_Win(self, s, scope, code):
+        self.settle_picks(code)
         code.append(self.finish_op(self.expr(s.who, scope), "win", s))
 
     def _s_Draw(self, s, scope, code):
+        self.settle_picks(code)
         code.append(self.finish_op(None, "draw", s))
 
     def _s_EndGame(self, s, scope, code):
+        self.settle_picks(code)
         code.append(self.finish_op(None, "end", s))
 
     # ------------------------------------------------------------------ pauses
@@ -990,11 +993,10 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         if self.reveals:
             _twin_choice(info, code)
         picks = self.hidden_picks(info, code)
-        self.picks_open.append(None if picks is None else (picks, info.me_slot))
         self.stmts(info.decl.body, info.scope, code)
         self.rule_stack.pop()
-        self.settle_picks(code)
-        self.picks_open.pop()
+        if picks is not None:
+            self.settle_picks(code)
         _sight(info, code)
         slots = [info.me_slot] + [slot for _, slot, _ in info.params]
         code.append(_clearing(slots, len(code) + 1))
@@ -1002,44 +1004,43 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
     def hidden_picks(self, info: ActionInfo, code: list) -> Optional[int]:
         """Starts an action's statements that may take cards, in a game with a `reveal`
         and a set or a hand, with an instruction noting in a frame slot where each face-
-        down card argument lies, what else lies there and what the seats know, where any
-        seat knows a card (`State.hidden_picks`); returns that slot (None: no
+        down card argument lies, what else lies there, what the seats know and who moves,
+        where any seat knows a card (`State.hidden_picks`); returns that slot (None: no
         instruction)."""
         if not self.knowing or not info.params or info.card_args is False:
             return None
         if not self.prog.has_twins and not self.prog.triggers and _laid_face_up(info):
             return None     # every seat sees which card it took
-        picks, args, nxt = self.new_frame(), info.slots, len(code) + 1
+        picks, args, me, nxt = self.new_frame(), info.slots, info.me_slot, len(code) + 1
+        self.prog.pick_slots += (picks,)
 
         def note(st):
             if any(st.known):
-                st.frame[picks] = st.hidden_picks(args)
+                st.frame[picks] = st.hidden_picks(args, me)
             return nxt
         note.lines = lambda ctx: [f"if {ctx.k(any)}(st.known): "
-                                  f"st.frame[{picks:d}] = st.hidden_picks({ctx.k(args)})"]
+                                  f"st.frame[{picks:d}] = st.hidden_picks({ctx.k(args)}, "
+                                  f"{me:d})"]
         code.append(note)
         return picks
 
     def settle_picks(self, code: list):
-        """The instruction that makes the seats forget what the action being compiled took
-        where they could not follow it (`State.forget_picks`), where `hidden_picks` noted
-        any: at the action's end, and before a statement of it that pauses or reveals (a
-        seat deciding, or told a card, has what it could follow and no more)."""
-        if not self.picks_open or self.picks_open[-1] is None:
+        """In a game where `hidden_picks` may note cards, the instruction that makes the
+        seats forget what the moves under way took where they could not follow them
+        (`State.settle_picks`): at an action's end, and before any statement that pauses,
+        reveals or ends the game (a seat deciding, or told a card, has what it could
+        follow and no more; a card not taken yet is noted again)."""
+        if not self.knowing:
             return
-        picks, me = self.picks_open[-1]
         nxt = len(code) + 1
 
         def settle(st):
-            taken = st.frame[picks]
-            if taken is not None:
-                st.frame[picks] = None
-                st.forget_picks(taken, st.frame[me].index)
+            if st.prog.pick_slots:
+                st.settle_picks()
             return nxt
-        settle.lines = lambda ctx: [
-            f"if st.frame[{picks:d}] is not None:",
-            f"    st.forget_picks(st.frame[{picks:d}], st.frame[{me:d}].index)",
-            f"    st.frame[{picks:d}] = None"]
+        prog = self.prog                # (its actions are all compiled when runs are
+        settle.lines = lambda ctx: (    # written: none noting cards, no line)
+            ["if st.prog.pick_slots: st.settle_picks()"] if prog.pick_slots else [])
         code.append(settle)
 
     def _s_Choose(self, s, scope, code):
@@ -1078,11 +1079,10 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 if self.reveals:
                     _twin_choice(info, info.block)
                 picks = self.hidden_picks(info, info.block)
-                self.picks_open.append(None if picks is None else (picks, info.me_slot))
                 self.stmts(info.decl.body, info.scope, info.block)
                 self.rule_stack.pop()
-                self.settle_picks(info.block)
-                self.picks_open.pop()
+                if picks is not None:
+                    self.settle_picks(info.block)
                 _sight(info, info.block)
             site.actions.append((info, None))
         site.takes_cards = any(info.params and info.card_args is not False
@@ -1298,17 +1298,25 @@ def _twin_choice(info, code: list):
 
 
 def _laid_face_up(info) -> bool:
-    """Whether an action of one parameter lays that card face up, and nothing after that
-    statement in its body moves, turns or calls (no card of it can go face down again)."""
+    """Whether an action of one parameter begins by laying that card face up, nothing
+    before that statement pausing, moving or showing anything, and nothing after it
+    moving, turning or calling (no card of it can go face down again): every seat sees
+    which card it took."""
     if len(info.params) != 1:
         return False
     name, body = info.decl.params[0].name, info.decl.body
     for i, stmt in enumerate(body):
         if isinstance(stmt, A.Move) and isinstance(stmt.cards, A.Name) \
                 and stmt.cards.id == name and stmt.facing is A.Facing.UP:
-            return not any(isinstance(n, (A.Move, A.Deal, A.Flip, A.Shuffle, A.CallRule))
-                           for n in walk_all(body[i + 1:]))
+            return not any(isinstance(n, _BEFORE_LAID) for n in walk_all(body[:i])) and \
+                not any(isinstance(n, (A.Move, A.Deal, A.Flip, A.Shuffle, A.CallRule))
+                        for n in walk_all(body[i + 1:]))
     return False
+
+
+#: what may not come before `_laid_face_up`'s move: what moves, shows, pauses or ends
+_BEFORE_LAID = (A.Move, A.Deal, A.Flip, A.Shuffle, A.CallRule, A.Reveal, A.Choose,
+                A.Simultaneous, A.RandomChoice, A.Win, A.Draw, A.EndGame)
 
 
 def _sight(info, code: list):

@@ -77,6 +77,8 @@ class Program:
     fused_code: list = attrs.Factory(list)
     code_rules: list = attrs.Factory(list)               # pc -> (rule name, span)
     frame_size: int = 0
+    #: the frame slots where actions note cards they take unseen (`Compiler.hidden_picks`)
+    pick_slots: tuple = ()
     triggers: list = attrs.Factory(list)
     #: trigger name -> what its condition reads, for the triggers a check may leave out
     #: after a statement that writes none of it (`_trigger_skips`; set by `Game`)

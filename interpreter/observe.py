@@ -358,15 +358,16 @@ def visible_value(state, seat, value) -> str:
 
 def finish_redaction(state, words, observer: Seat, mid=None) -> str:
     """Joins the words of a redaction; a card still pending shows if `observer` sees it in
-    `state` or saw it as the action's statements ended (`mid`: (seat number, card id)
-    pairs, `State.sighted`), so a card played face up from a hidden hand is named even if
-    the rules gather it face down before the step is over."""
+    `state` (and not only by knowing it in a set or hand it cannot follow: the action may
+    have paused before it was played) or saw it as the action's statements ended (`mid`:
+    (seat number, card id) pairs, `State.sighted`), so a card played face up from a
+    hidden hand is named even if the rules gather it face down before the step is over."""
     def word(w):
         if isinstance(w, str):
             return w
         if isinstance(w, tuple):        # a list argument: each card judged as one
             return "[" + ",".join(map(word, w)) + "]"
-        return w.text if state.sees(observer, w) or \
+        return w.text if _named_now(state, observer, w) or \
             mid is not None and (observer.index, w.id) in mid else HIDDEN
     return " ".join(map(word, words))
 

@@ -21,7 +21,8 @@ from gdl.errors import SOURCES, GdlError, MoveError, RuleError, counted, did_you
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_joint, generated_pick, generated_plain, generated_step
 from ._keys import state_key
-from .observe import finish_redaction, infoset_key, observation_log, redaction, view, views
+from .observe import (finish_redaction, holds_card, infoset_key, observation_log, redaction,
+                      view, views)
 from .values import (HAS_TEXT, MOVE_TEXTS, Card, Move, Seat, card_order as _card_order,
                      move_text, text_of)
 
@@ -337,7 +338,7 @@ class State:
         for info, _ in site.actions:
             found = self._moves_of(info, seat)
             if twins and found and not info.merged and info.card_args is not False and any(
-                    _holds_card(a) for m in found for a in m.args):   # (`take []` first)
+                    holds_card(a) for m in found for a in m.args):   # (`take []` first)
                 found = _without_twins(found)       # (a merged list has no twins left)
             moves.extend(found)
         if not moves:
@@ -531,14 +532,17 @@ class State:
         parts = _arg_words(text)
         if self.node[0] not in (DECIDE, SIMUL):
             return "nobody is deciding now"
-        if parts and "[" in parts[0] and all(parts[0] != i.name for i, _ in self.node[1].actions):
+        if parts and "[" in parts[0] and not parts[0].startswith("[") and \
+                all(parts[0] != i.name for i, _ in self.node[1].actions):
             name, _, rest = parts[0].partition("[")          # `pick[2,1]` for `pick [2,1]`
             parts[:1] = [name, "[" + rest]
         for info, _ in self.node[1].actions:
             if not parts or parts[0] != info.name:
                 continue
             if len(parts) != len(info.params) + 1:   # `cell [1,1]` typed for `cell[1,1]`
-                parts = _arg_words(_unspaced_brackets(text))
+                joined = _arg_words(_unspaced_brackets(" ".join(parts[1:])))
+                if len(joined) == len(info.params):
+                    parts = parts[:1] + joined
             return self._why(info, seat, parts[1:])
         names = [i.name for i, _ in self.node[1].actions]
         return f"{parts[0] if parts else text!r} is not one of the actions allowed here: " \
@@ -1057,7 +1061,7 @@ class State:
         where = None
         if len(moves) > 1:
             moves.sort()                      # in seat order (seat numbers differ)
-            if node[1].takes_cards and any(any(map(_holds_card, args))
+            if node[1].takes_cards and any(any(map(holds_card, args))
                                            for _, _, _, args in moves):
                 where = list(self.loc)          # where the cards lay as the seats chose
         self.budget = LOOP_BUDGET             # the blocks' loops count from the decision
@@ -1082,23 +1086,23 @@ class State:
 
     def _untaken(self, seat, info, args, where) -> tuple:
         """A simultaneous move's arguments as it takes effect after the moves of the seats
-        before it: a card one of them took is swapped for a twin of it still where it lay
-        when the seats chose (both chose `take A` of two aces); with none left, the rules
-        let two seats take one card, which is their error."""
-        loc, zones, taken = self.loc, self.zones, set()
+        before it: a card one of them moved away is swapped for a twin of it still where
+        it lay as the seats chose (both chose `take A` of two aces: the second took the
+        first's card out of its hand).  A card with no such twin stays as it is: the
+        rules may test where it is (`if c in pool`)."""
+        loc, zones = self.loc, self.zones
         if len(args) == 1 and type(args[0]) is Card and loc[args[0].id] == where[args[0].id]:
             return args                 # the common case: one card, still where it lay
+        used: set = set()
 
         def free(c):
-            if c.id not in taken and loc[c.id] == where[c.id]:
-                taken.add(c.id)
-                return c
-            for d in zones[where[c.id]]:
-                if d.kind == c.kind and d.id not in taken and loc[d.id] == where[c.id]:
-                    taken.add(d.id)
-                    return d
-            raise self._rule_error(f"{seat.name}'s {info.name} takes {c.text}, which a move "
-                                   f"made at the same time took first", info.decl)
+            z = where[c.id]
+            if loc[c.id] != z:
+                for d in zones[z]:
+                    if d.kind == c.kind and d.id not in used:
+                        used.add(d.id)
+                        return d
+            return c
 
         def swap(v):
             if isinstance(v, Card):
@@ -1130,7 +1134,7 @@ class State:
             value = frame[slot]
             if isinstance(value, Card):
                 frame[slot] = self.twin_taken(value, chosen)
-            elif isinstance(value, tuple) and _holds_card(value):
+            elif isinstance(value, tuple) and holds_card(value):
                 frame[slot] = self._twins_taken(value, chosen)
 
     def _twins_taken(self, value: tuple, chosen: set) -> tuple:
@@ -1158,10 +1162,11 @@ class State:
             chosen.add(best.id)
         return best
 
-    def hidden_picks(self, slots):
-        """As a move's statements start (`Compiler.hidden_picks`): ((zone slot, the face-
-        down cards among the move's arguments lying there, all the zone's cards), ...) and
-        what each seat knows; None if no argument is a face-down card."""
+    def hidden_picks(self, slots, me: int):
+        """As a move's statements start (`Compiler.hidden_picks`): a note of ((zone slot,
+        the face-down cards among the move's arguments lying there, all the zone's cards),
+        ...), what each seat knows, and the mover's number; None if no argument is a
+        face-down card."""
         frame, loc, up, zones = self.frame, self.loc, self.up, self.zones
         taken: dict = {}
         for slot in slots:
@@ -1169,26 +1174,39 @@ class State:
             for c in (value,) if isinstance(value, Card) else \
                     _cards_in(value) if isinstance(value, tuple) else ():
                 if not up[c.id]:
-                    taken.setdefault(loc[c.id], []).append(c)
+                    taken.setdefault(loc[c.id], {})[c.id] = c    # a card named twice: once
         if not taken:
             return None
-        return (tuple((z, tuple(cards), tuple(zones[z])) for z, cards in taken.items()),
-                tuple(self.known))
+        return (tuple((z, tuple(cards.values()), tuple(zones[z])) for z, cards in taken.items()),
+                tuple(self.known), frame[me].index)
 
-    def forget_picks(self, picks, mover: int):
-        """As the move's statements end or first pause or reveal (`Compiler.settle_picks`),
-        for the cards it took face down from a zone whose cards a seat cannot tell apart
-        as they go (a set, or a hand that shows it nothing): a seat that does not see each
-        of them now cannot tell which went, so it forgets what it knew of the cards that
-        lay there; one that sees them (laid face up) keeps it, but of twins forgets one it
-        knew for each twin taken that it did not know.  Nothing is forgotten where every
-        card there went, or none did."""
-        taken, before = picks
-        known, up, loc, infos = self.known, self.up, self.loc, self.prog.zone_info
-        hidden, twins, seats = self.prog.helper(_hides_which), self.prog.has_twins, \
-            self.prog.seats
+    def settle_picks(self):
+        """Each move under way forgets what it took unseen (`forget_picks`), its cards not
+        taken yet noted again (`Compiler.settle_picks`)."""
+        frame = self.frame
+        for slot in self.prog.pick_slots:
+            note = frame[slot]
+            if note is not None:
+                frame[slot] = self.forget_picks(note)
+
+    def forget_picks(self, note):
+        """For the cards a move took face down from a zone whose cards a seat cannot tell
+        apart as they go (a set, or a hand that shows it nothing): a seat that does not
+        see each of them now cannot tell which went, so it forgets what it knew, as the
+        move began, of the cards that lay there; one that sees them (laid face up) keeps
+        it, but of twins forgets one it knew for each twin taken that it did not know.
+        Nothing is forgotten where every card there went.  Returns the note of the cards
+        not taken yet (None if every card went)."""
+        taken, before, mover = note
+        known, up, loc, zones = self.known, self.up, self.loc, self.zones
+        hidden, infos = self.prog.helper(_hides_which), self.prog.zone_info
+        twins, seats = self.prog.has_twins, self.prog.seats
+        staying = []
         for z, cards, there in taken:
             went = [c for c in cards if loc[c.id] != z]
+            if len(went) < len(cards):
+                staying.append((z, tuple(c for c in cards if loc[c.id] == z),
+                                tuple(zones[z])))
             if not went or len(went) == len(there):
                 continue
             mask = 0
@@ -1207,6 +1225,7 @@ class State:
                                          and known[q] >> d.id & 1), None)
                             if twin is not None:
                                 known[q] &= ~(1 << twin.id)
+        return (tuple(staying), tuple(known), mover) if staying else None
 
     def sighted(self, slots):
         """Notes which seats see the cards in these frame slots (an action's parameters, as
@@ -1875,16 +1894,11 @@ def _has_card(chunks):
     """Whether an action's moves name cards (any of them: `take []` may come first)."""
     for _, prefix, values in chunks:
         if prefix is None:
-            if any(_holds_card(a) for m in values for a in m.args):
+            if any(holds_card(a) for m in values for a in m.args):
                 return True
-        elif any(map(_holds_card, prefix)) or any(map(_holds_card, values)):
+        elif any(map(holds_card, prefix)) or any(map(holds_card, values)):
             return True
     return False
-
-
-def _holds_card(value) -> bool:
-    """A card, or a list holding one (a choice of several cards)."""
-    return isinstance(value, Card) or isinstance(value, tuple) and any(map(_holds_card, value))
 
 
 def _twin_key(value):

@@ -416,7 +416,8 @@ card n: 1..3
 cards into deck: card(n: i) for i in 1..3
 zone deck: stack
 var t: text = ""
-action go(x: 1..count([c for c in deck] + [top(deck)] + [c for c in deck for d in deck])):
+action go(x: 1..count([c for c in deck] + [top(deck)] + [c for c in deck for d in deck]
+                     + [top(deck) for i in 1..2])):
     require x > 11
     t = text(x)
 flow:
@@ -425,7 +426,9 @@ flow:
 ''')
     game = load_openspiel_game(str(rules))
     state = game.new_initial_state()
-    assert [state.action_to_string(a) for a in state.legal_actions()] == ["go 12", "go 13"]
+    # 3 + 1 + 9 + 2: a comprehension over a range counted by the range (it was refused)
+    assert [state.action_to_string(a) for a in state.legal_actions()] == [
+        "go 12", "go 13", "go 14", "go 15"]
 
 
 def test_a_parameter_taking_lists_is_refused_as_lists(tmp_path):

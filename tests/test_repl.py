@@ -765,3 +765,25 @@ flow:
     assert s.state.game.evaluate("n", s.state) == 4
     s.play("add 1")
     assert s.step_count() == 3 and s.state.game.evaluate("n", s.state) == 5
+
+
+def test_a_move_interrupted_half_way_leaves_the_game_as_it_was(tmp_path, monkeypatch):
+    # made on the session's state itself, a Ctrl-C in the middle left it half changed
+    # (its node None: the next command failed in Python)
+    from gdl._repl_session import Session
+    from interpreter.state import State
+    s = Session(str(GERRY), {}, seed=3)
+    before = (s.state.key(), s.step_count())
+    made = State._decided
+
+    def interrupted(self, *args, **kwargs):
+        made(self, *args, **kwargs)
+        self.node = None
+        raise KeyboardInterrupt
+    monkeypatch.setattr(State, "_decided", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        s.play(s.legal_moves()[0].text)
+    monkeypatch.undo()
+    assert (s.state.key(), s.step_count()) == before
+    s.play(s.legal_moves()[0].text)
+    assert s.step_count() == before[1] + 1

@@ -445,6 +445,9 @@ class ExprTyper:
                        node.span)
             return ANY
         self.joins_lists.add(id(node))
+        for side, t in ((node.left, lt), (node.right, rt)):
+            if isinstance(t, OptT):     # `maybe() + [2]`: tested for none as it runs
+                self.optional_uses[id(side)] = unwrap(t)
         return ListT(elem)
 
     def neg(self, node: A.Neg) -> Ty:

@@ -173,6 +173,9 @@ class Bounds:
             return None if a is None or b is None else (0, a[1] + b[1])
         if isinstance(arg, (A.ListLit, A.SetLit)):
             return (0, len(arg.items))
+        if isinstance(arg, A.Range):        # `[top(deck) for i in 1..2]`
+            ends = self.elems(arg, {})
+            return None if ends is None else (0, max(0, ends[1] - ends[0] + 1))
         if isinstance(arg, A.ListComp):
             most = 1
             for f in arg.fors:

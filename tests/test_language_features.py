@@ -798,14 +798,17 @@ def test_a_variant_of_a_misspelt_base_suggests_the_ruleset_nearby(tmp_path):
     assert info.value.suggestion == "../base.gdl"
 
 
-KNOWN_ACE = '''game "t"
+#: p1's hand of three cards in a set only p1 sees, and a pile
+HIDDEN_HAND = '''game "t"
 players 2
 enum rank = ace "A", two "2", three "3"
 card rank: rank
 cards into hand[p1]: card(rank: r) for r in rank
 zone hand[player]: set, seen by owner
 zone pile: stack
-action lay(c: hand[me]):
+'''
+
+KNOWN_ACE = HIDDEN_HAND + '''action lay(c: hand[me]):
     {secret}
     move c to pile face {facing}
     {after}
@@ -931,14 +934,7 @@ flow:
     assert sorted(c.text for c in s.cards_in("hand[p2]")) == ["2H", "3H"]
 
 
-FOLLOW = '''game "t"
-players 2
-enum rank = ace "A", two "2", three "3"
-card rank: rank
-cards into hand[p1]: card(rank: r) for r in rank
-zone hand[player]: set, seen by owner
-zone pile: stack
-zone deck: stack
+FOLLOW = HIDDEN_HAND + '''zone deck: stack
 var guessed: bool = false
 action lay({param}):
     {body}

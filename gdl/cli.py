@@ -13,7 +13,7 @@ import sys
 import time
 import traceback
 
-from .errors import OUT_OF_MEMORY, GdlError, OptionError, TraceError, did_you_mean
+from .errors import OUT_OF_MEMORY, GdlError, OptionError, TraceError, counted, did_you_mean
 
 
 RULESET = "the ruleset (.gdl) or variant file"
@@ -50,12 +50,14 @@ def _check_one(path):
     from interpreter import Game
     game = Game(ruleset, {})
     prof = game.profile()
-    print(f"ok  {path}: {prof['title']} - {prof['players']} players, "
-          f"{prof['information']} information"
+    players = prof["players"]
+    print(f"ok  {path}: {prof['title']} - "
+          + (counted(players, "player") if isinstance(players, int) else f"{players} players")
+          + f", {prof['information']} information"
           + (", chance" if prof["chance"] else "")
           + (", simultaneous moves" if prof["simultaneous"] else "")
-          + f"; {prof['cards']} cards, {prof['zones']} zones, "
-          f"{len(prof['actions'])} actions, {len(game.options)} options")
+          + f"; {counted(prof['cards'], 'card')}, {counted(prof['zones'], 'zone')}, "
+          f"{counted(len(prof['actions']), 'action')}, {counted(len(game.options), 'option')}")
     from .parser import parse_file
     from .variants import variant_summary
     summary = variant_summary(path, parse_file)

@@ -138,7 +138,7 @@ class CallMixin:
             cards, k = st.zones[z(st).slot], n(st)
             if k > len(cards) or k < 0:
                 raise self.runtime_error(f"{node.func}(zone, {k}) but the zone has "
-                                         f"{len(cards)} cards", node, st)
+                                         f"{counted(len(cards), 'card')}", node, st)
             if bottom:
                 return tuple(reversed(cards[:k]))
             return tuple(reversed(cards[len(cards) - k:]))

@@ -165,7 +165,7 @@ class State:
         elif kind is PlaceKind.DEPTH:
             if depth is None or not 0 <= depth <= len(target):
                 raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
-                                       f"{len(target)} cards", node)
+                                       f"{counted(len(target), 'card')}", node)
             pos = len(target) - depth
             target[pos:pos] = block
         else:
@@ -199,7 +199,7 @@ class State:
             target = zones[dest]
             if kind is PlaceKind.DEPTH and (depth is None or not 0 <= depth <= len(target)):
                 raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
-                                       f"{len(target)} cards", node)
+                                       f"{counted(len(target), 'card')}", node)
             if self.prog.is_set[dest]:           # kept in card order (`card_order`)
                 insort(target, c, key=_card_order)
             elif kind is PlaceKind.BOTTOM:

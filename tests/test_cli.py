@@ -685,3 +685,13 @@ def test_check_of_a_variant_says_what_it_replaces_and_adds(tmp_path, capsys):
                                      '    1 => 5\n    else => 0\n')
     code, out, err = run(capsys, "check", tmp_path / "v2.gdl")
     assert code == 0 and "replaces def points with a table; adds nothing" in out, err
+
+
+def test_check_counts_in_the_singular_where_there_is_one(tmp_path, capsys):
+    # "1 players ... 1 actions, 1 options"
+    (tmp_path / "solo.gdl").write_text('game "solo"\nplayers 1\nvar n: int = 0\naction a():\n'
+                                       '    n += 1\noption k: 1..2 = 1\nflow:\n'
+                                       '    choose p1: a\n    draw\n')
+    code, out, err = run(capsys, "check", tmp_path / "solo.gdl")
+    assert code == 0 and out.endswith("solo - 1 player, perfect information; 0 cards, 0 zones, "
+                                      "1 action, 1 option\n"), out

@@ -762,7 +762,7 @@ returns(p) = 0
         assert [texts(st, z) for z in ("pile", "row", "box")] == \
             [["2", "3"], ["4"], ["1", "5"]]
         found[enabled] = ([[c.id for c in z] for z in st.zones], st.loc, st.up)
-        for k, d, error in ((2, 0, r"top\(zone, 2\) but the zone has 1 cards"),
+        for k, d, error in ((2, 0, r"top\(zone, 2\) but the zone has 1 card"),
                             (0, 5, "cannot insert at depth 5"),
                             (1, 3, "cannot insert at depth 3")):
             broken = load_text(text, {"fail": "true", "k": str(k), "d": str(d)})
@@ -2352,7 +2352,7 @@ def test_list_positions_are_written_out(monkeypatch):
     outside = "position {} of a list of {} items (positions count from 1)"
     assert answers[0] == ["3", "3", outside.format(0, 0), "2"]
     assert answers[2] == ["3", "3", "1", "2"]
-    assert answers[-1] == [outside.format(2, 1), "top(zone, 2) but the zone has 1 cards",
+    assert answers[-1] == [outside.format(2, 1), "top(zone, 2) but the zone has 1 card",
                            "1", "2"]
 
 

@@ -258,6 +258,20 @@ BAD = [
         id="join-of-negated-said-once"),   # then "write the item as a list of one, [-[1]]"
     pytest.param("""
         players a, b
+        def f(xs: lst[card]) = 1
+        flow:
+            win a
+        """, ["unknown name lst: a list type is written list[card]", "did you mean 'list'?"],
+        2, 11, id="misspelt-list-type"),   # "unknown zone or variable", then "must have a type"
+    pytest.param("""
+        players a, b
+        def f(xs: list[card, card]) = 1
+        flow:
+            win a
+        """, ["list[...] takes the type of its items, one: list[card]"], 2, 11,
+        id="list-type-of-two"),            # "a type only of a def's parameter", in a def's
+    pytest.param("""
+        players a, b
         table tb(k: [1] + [2]):
             1 => 10
         flow:

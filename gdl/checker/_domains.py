@@ -53,6 +53,9 @@ class _Domains:
             domain = p.domain
             while A.list_item_domain(domain) is not None and self.res.of(domain.obj) is None:
                 domain = A.list_item_domain(domain)         # `list[card]`
+            if isinstance(domain, A.Index) and isinstance(domain.obj, A.Name) and \
+                    self.res.of(domain.obj) is None:
+                continue                    # `lst[card]`: the name pass said what it is
             if not isinstance(domain, (A.Name, A.Range)):
                 self.report.error(f"parameter {p.name} of def {node.name} must have a type: a "
                                   f"name such as card or suit, a range such as 1..10, or "

@@ -345,6 +345,20 @@ class _NamePass:
         return None
 
     def index(self, node: A.Index, env: _Env, ctx: _Ctx) -> None:
+        if isinstance(node.obj, A.Name) and node.obj.id != "list" and \
+                env.lookup(node.obj.id) is None and \
+                node.obj.id not in self.scope.names_of("zone", "var") and \
+                did_you_mean(node.obj.id, ["list"]) == "list" and \
+                did_you_mean(node.obj.id, self.scope.names_of("zone", "var")) is None:
+            self.report.error(f"unknown name {node.obj.id}: a list type is written "
+                              f"list[card]", node.obj.span, suggestion="list")
+            return
+        if isinstance(node.obj, A.Name) and node.obj.id == "list" and \
+                env.lookup("list") is None and len(node.args) != 1 and \
+                "list" not in self.scope.names_of("zone", "var"):
+            self.report.error("list[...] takes the type of its items, one: list[card], "
+                              "list[list[card]]", node.obj.span)
+            return
         if isinstance(node.obj, A.Name) and node.obj.id == "list" and \
                 env.lookup("list") is None and \
                 "list" not in self.scope.names_of("zone", "var"):

@@ -25,6 +25,7 @@ from typing import List, Optional
 import attrs
 
 from ._fuzz_common import apply_step, chance_step, error_text, make_trace, step_text
+from .values import text_of
 
 #: Outcomes drawn at a chance event too large to list, and joint moves tried at a
 #: simultaneous decision.
@@ -50,9 +51,15 @@ class DiffResult:
     seconds: float = 0.0
     trace_path: Optional[str] = None
     interrupted: bool = False       # ended early by Ctrl-C (`diff(stop_on_interrupt=True)`)
+    #: option -> (its value in A, in B) where the two differ under `options` (a variant
+    #: that changes a default): the games then differ by it
+    unlike: dict = attrs.Factory(dict)
 
     def text(self) -> str:
         shown = ", ".join(f"{k}={v}" for k, v in self.options.items()) or "defaults"
+        if self.unlike:
+            shown += " (" + ", ".join(f"{k}={a} in A, {b} in B"
+                                      for k, (a, b) in self.unlike.items()) + ")"
         lines = [f"gdl diff {self.a} {self.b}", f"  options: {shown}"]
         if self.differs:
             n = len(self.steps)
@@ -294,7 +301,12 @@ def diff(path_a, path_b, overrides=None, *, budget: float = 10.0, seed: int = 0,
         if not stop_on_interrupt:
             raise
         found, search.complete, interrupted = None, False, True
-    result = DiffResult(a=str(path_a), b=str(path_b), options=overrides,
+    unlike = {k: (text_of(ga.options.get(k)) if k in ga.options else "-",
+                  text_of(gb.options.get(k)) if k in gb.options else "-")
+              for k in dict.fromkeys([*ga.options, *gb.options])
+              if text_of(ga.options.get(k)) != text_of(gb.options.get(k))
+              or (k in ga.options) != (k in gb.options)}
+    result = DiffResult(a=str(path_a), b=str(path_b), options=overrides, unlike=unlike,
                         differs=found is not None, pairs=search.pairs, depth=search.depth,
                         complete=search.complete, sampled=search.sampled,
                         seconds=time.monotonic() - start, interrupted=interrupted)

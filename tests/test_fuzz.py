@@ -990,6 +990,15 @@ def test_diff_finds_a_face_up_move_to_a_cell_that_is_not_adjacent(tmp_path):
     assert far not in [m.text for m in session.legal_moves()]
 
 
+def test_diff_names_the_option_defaults_the_two_rulesets_differ_in(tmp_path):
+    # "options: defaults" read as if both ran alike
+    a, b = RULESETS / "double_dealing_shuffle.gdl", RULESETS / "variants" / \
+        "dds_full_visibility.gdl"
+    result = diff(str(a), str(b), budget=0.3, out_dir=str(tmp_path))
+    assert "  options: defaults (shuffle_visibility=hidden in A, full in B)" in result.text()
+    assert result.to_json()["unlike"] == {"shuffle_visibility": ("hidden", "full")}
+
+
 TOP_CARD = """game "top card"
 players 2
 card n: 1..8

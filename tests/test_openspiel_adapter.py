@@ -406,16 +406,19 @@ def test_misused_actions_are_integration_errors():
     assert state.is_simultaneous_node() and state.legal_actions(0)
 
 
+#: two seats and a deck of three cards, for rulesets written in a test
+THREE_CARDS = '''players pa, pb
+card n: 1..3
+cards into deck: card(n: i) for i in 1..3
+zone deck: stack
+'''
+
+
 def test_a_count_of_joined_lists_is_bounded_by_both_parts(tmp_path):
     # `count` of a list of cards was taken to be at most the game's cards: `go 4` fell
     # outside the numbered values, an error in the middle of play
     rules = tmp_path / "joined.gdl"
-    rules.write_text('''game "joined"
-players pa, pb
-card n: 1..3
-cards into deck: card(n: i) for i in 1..3
-zone deck: stack
-var t: text = ""
+    rules.write_text('game "joined"\n' + THREE_CARDS + '''var t: text = ""
 action go(x: 1..count([c for c in deck] + [top(deck)] + [c for c in deck for d in deck]
                      + [top(deck) for i in 1..2])):
     require x > 11
@@ -435,12 +438,7 @@ def test_a_parameter_taking_lists_is_refused_as_lists(tmp_path):
     # it was told to give a range whose ends are numbers
     from gdl.errors import GdlError
     rules = tmp_path / "lists.gdl"
-    rules.write_text('''game "lists"
-players pa, pb
-card n: 1..3
-cards into deck: card(n: i) for i in 1..3
-zone deck: stack
-zone pile: stack
+    rules.write_text('game "lists"\n' + THREE_CARDS + '''zone pile: stack
 action take(s: combinations(deck, 2)):
     move s to pile
 flow:

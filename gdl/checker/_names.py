@@ -99,9 +99,10 @@ _SEATS_WORDS = {
     "everyone": ("every seat in the game is `players`",),
 }
 
-#: Words other languages spell true and false with (`yes` was taken for `players`).
-_TRUTH_WORDS = {"yes": "true", "on": "true", "no": "false", "off": "false"}
-_TRUTH_WORDS.update({"true": "true", "false": "false"})     # True, FALSE
+#: Words other languages spell true and false with, lower-cased (`yes` was taken for
+#: `players`; `True`, `FALSE` are gdl's words in other cases)
+_TRUTH_WORDS = {"yes": "true", "on": "true", "true": "true",
+                "no": "false", "off": "false", "false": "false"}
 
 
 class _NamePass:
@@ -345,23 +346,19 @@ class _NamePass:
         return None
 
     def index(self, node: A.Index, env: _Env, ctx: _Ctx) -> None:
-        if isinstance(node.obj, A.Name) and node.obj.id != "list" and \
-                env.lookup(node.obj.id) is None and \
-                node.obj.id not in self.scope.names_of("zone", "var") and \
-                did_you_mean(node.obj.id, ["list"]) == "list" and \
-                did_you_mean(node.obj.id, self.scope.names_of("zone", "var")) is None:
-            self.report.error(f"unknown name {node.obj.id}: a list type is written "
-                              f"list[card]", node.obj.span, suggestion="list")
+        indexable = self.scope.names_of("zone", "var")
+        name = node.obj.id if isinstance(node.obj, A.Name) else None
+        free = name is not None and env.lookup(name) is None and name not in indexable
+        if free and name != "list" and did_you_mean(name, ["list"]) == "list" and \
+                did_you_mean(name, indexable) is None:
+            self.report.error(f"unknown name {name}: a list type is written list[card]",
+                              node.obj.span, suggestion="list")
             return
-        if isinstance(node.obj, A.Name) and node.obj.id == "list" and \
-                env.lookup("list") is None and len(node.args) != 1 and \
-                "list" not in self.scope.names_of("zone", "var"):
+        if free and name == "list" and len(node.args) != 1:
             self.report.error("list[...] takes the type of its items, one: list[card], "
                               "list[list[card]]", node.obj.span)
             return
-        if isinstance(node.obj, A.Name) and node.obj.id == "list" and \
-                env.lookup("list") is None and \
-                "list" not in self.scope.names_of("zone", "var"):
+        if free and name == "list":
             # the reference writes the types of builtins so (`cards` gives list[card])
             self.report.error("list[...] is a type only of a def's or rule's parameter "
                               "(`def melds(xs: list[card])`): an action's parameter ranges "

@@ -38,6 +38,12 @@ class Report:
     def start(self) -> Span:
         return Span(self.path, 1, 1)
 
+    def lines(self) -> list:
+        """The source's lines, split once (a declaration's name is looked for each time)."""
+        if self._lines is None:
+            self._lines = self.source.splitlines()
+        return self._lines
+
     def word_span(self, span: Span, word: str) -> Span:
         """The span of the first whole `word` inside `span`, or `span` itself.
 
@@ -46,9 +52,7 @@ class Report:
         """
         if not span.line:
             return span
-        lines = self._lines
-        if lines is None:       # split once: a declaration's name is looked for each time
-            lines = self._lines = self.source.splitlines()
+        lines = self.lines()
         last = min(span.end_line or span.line, len(lines))
         pattern = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])")
         for line in range(span.line, last + 1):

@@ -46,7 +46,7 @@ _RESULTS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD, "zone": Zo
 
 def _source_of(typer, node) -> str:
     """The text of an expression on one line of the source (`...` if it spans more)."""
-    span, lines = node.span, typer.report.source.splitlines()
+    span, lines = node.span, typer.report.lines()
     if span.line and span.end_line == span.line and span.line <= len(lines):
         return lines[span.line - 1][span.col - 1:span.end_col - 1]
     return "..."

@@ -55,7 +55,7 @@ class EnumerationError(GdlError):
 class Report:
     """What `enumerate_states` found.  Counts are over distinct canonical states."""
     title: str
-    options: Dict[str, str]
+    options: Dict[str, object]      # JSON-ready: a number, a truth, a member's name, a text
     states: int = 0
     terminal: int = 0
     chance: int = 0
@@ -700,7 +700,7 @@ def _enumerate(game, start, max_states, max_depth, infosets, progress) -> Report
     walk.run()
     stopped = walk.stopped
     report = Report(title=game.title, seats=tuple(s.name for s in game.seats),
-                    options={k: _option_text(v) for k, v in game.options.items()})
+                    options={k: _option_value(v) for k, v in game.options.items()})
     _count(walk, report)
     report.stopped = stopped
     report.complete = stopped is None
@@ -743,8 +743,9 @@ def _count(walk, report):
         report.infosets = {s.name: len(ids) for s, ids in zip(walk.seats, sets)}
 
 
-def _option_text(value) -> str:
-    return getattr(value, "name", None) or text_of(value)
+def _option_value(value):
+    """An option's value as a trace records it (`--set`'s text only for a member)."""
+    return value if isinstance(value, (bool, int, str)) else value.name
 
 
 # ---------------------------------------------------------------------------- the text
@@ -757,7 +758,7 @@ def _returns_text(seats, returns) -> str:
 
 
 def _report_lines(r: Report) -> List[str]:
-    opts = ", ".join(f"{k}={v}" for k, v in r.options.items())
+    opts = ", ".join(f"{k}={text_of(v)}" for k, v in r.options.items())
     status = "complete" if r.complete else f"PARTIAL: stopped by {r.stopped}, " \
                                            f"{r.unexpanded} states not expanded"
     lines = [f"{r.title}" + (f" ({opts})" if opts else ""),

@@ -556,6 +556,7 @@ def test_cli_without_information_sets_reports_the_same_walk(capsys):
         reports.append(json.loads(out))
     full, plain = reports
     assert full["infosets"] == {"p1": 185, "p2": 185} and plain["infosets"] is None
+    assert {k: full["options"][k] for k in SMALL_DDS} == SMALL_DDS   # typed, as traces are
     for field in ("states", "terminal", "decision", "legal_moves", "outcomes", "max_depth"):
         assert plain[field] == full[field]
     code, out, err = run(capsys, "enumerate", DDS, *options, "--no-infosets")

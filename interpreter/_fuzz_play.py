@@ -163,7 +163,8 @@ class Explorer:
                 if earlier is not None:
                     self.cycle(steps, earlier, len(steps), state)
                     return
-            self.counter_cycle(watch, steps, base)
+            if time.monotonic() <= deadline:    # its replay may take as long as the play
+                self.counter_cycle(watch, steps, base)
         finally:
             self.replays += watch.replayed
 
@@ -177,7 +178,8 @@ class Explorer:
         if len(steps) >= self.max_steps:
             self.no_end(steps)
             return True
-        return len(steps) % 256 == 0 and time.monotonic() > deadline
+        # every step: a step of rules that loop long takes most of a second
+        return time.monotonic() > deadline
 
     def advance(self, state, steps, laws: bool, fingerprint) -> bool:
         """Makes one random step and checks it; returns False after a finding."""

@@ -154,14 +154,18 @@ class OrderProbe(Probe):
                            f"the order they run in changes the result"}
 
 
-def replay(game, steps, probe: Probe, seed) -> Optional[List[dict]]:
+def replay(game, steps, probe: Probe, seed, deadline: float = float("inf")
+           ) -> Optional[List[dict]]:
     """Replays the steps that fit; returns the applied steps up to where the probe first
-    recognises its finding (the failing step included), or None if it never does."""
+    recognises its finding (the failing step included), or None if it never does (or
+    not before `deadline`)."""
     state = game.new_state(seed)
     if probe.start(state):
         return []
     applied: List[dict] = []
     for step in steps:
+        if time.monotonic() > deadline:
+            return None
         if not _fits(state, step):
             continue
         try:
@@ -202,7 +206,7 @@ def shrink(game, steps, probe: Probe, seed, deadline: float) -> tuple:
             if time.monotonic() > deadline:
                 return best, tries
             candidate = best[:pos] + best[pos + chunk:]
-            found = replay(game, candidate, probe, seed)
+            found = replay(game, candidate, probe, seed, deadline)
             tries += 1
             if found is not None and len(found) < len(best):
                 best, changed = found, True

@@ -626,6 +626,32 @@ def test_the_walk_gets_a_share_of_the_budget_not_a_fixed_slice(tmp_path, monkeyp
     assert len(walking) == 1 and walking[0] > 8     # half of 70% of 30 s, less the probes
 
 
+SLOW_STEPS = '''game "Slow steps"
+players p1, p2
+var n: int = 0
+var k: int = 0
+action go() "go":
+    k = 0
+    while k < 150000:
+        k += 1
+    n += 1
+flow:
+    while n < 400:
+        choose p1: go
+    end game
+returns(p) = 0
+'''
+
+
+def test_the_budget_holds_where_each_step_loops_long(tmp_path):
+    # the deadline was looked at every 256 steps, and a cut playthrough was then replayed
+    # whole for its counters: 400 steps of ~20 ms each ran a 1 s budget well past 10 s
+    import time
+    began = time.monotonic()
+    report = run(ruleset(tmp_path, SLOW_STEPS), tmp_path, budget=1.0)
+    assert time.monotonic() - began < 5 and report.seconds < 5
+
+
 FOUR_EACH_GAME = '''game "Lay"
 players 2
 card n: 1..4

@@ -74,9 +74,13 @@ def _run(args, run, show, seed0: int = 0, drawn: bool = False) -> int:
         if tally.games:                     # the summary of those played before it
             _summary(run.game, tally)
         sets = "".join(f" --set {shlex.quote(s)}" for s in getattr(args, "set", None) or ())
-        err.notes += (f"in game {tally.games + 1} of {args.n} (seed "
-                      f"{seed0 + tally.games}): `gdl run FILE --seed "
-                      f"{seed0 + tally.games}{sets}` plays it alone",)
+        seed = seed0 + tally.games
+        if args.n > 1:
+            err.notes += (f"in game {tally.games + 1} of {args.n} (seed {seed}): `gdl run "
+                          f"FILE --seed {seed}{sets}` plays it alone",)
+        elif drawn:                         # one game, as given but for its seed
+            err.notes += (f"the game had seed {seed}: `gdl run FILE --seed {seed}{sets}` "
+                          f"plays it again",)
         raise
     except KeyboardInterrupt:               # Ctrl-C: the summary of the games played
         if hasattr(items, "close"):

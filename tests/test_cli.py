@@ -664,7 +664,18 @@ def test_a_rule_error_in_game_k_of_a_run_names_the_game_and_its_seed(tmp_path, c
     assert ("note: in game 5 of 50 (seed 5): `gdl run FILE --seed 5 --set 'word=a b'` "
             "plays it alone") in err
     assert "t: 4 game(s)" in out
-    assert "three and two" in run(capsys, "run", rules, "--seed", 5)[2]
+    alone = run(capsys, "run", rules, "--seed", 5)[2]
+    assert "three and two" in alone and "note:" not in alone    # one game, seed given
+    for _ in range(100):            # one game, seed drawn: the note gives it (5/6 pass)
+        code, out, err = run(capsys, "run", rules, "--set", "word=a b")
+        if code:
+            drawn = re.search(r"note: the game had seed (\d+): `gdl run FILE --seed (\d+) "
+                              r"--set 'word=a b'` plays it again", err)
+            assert drawn and drawn[1] == drawn[2]
+            assert "three and two" in run(capsys, "run", rules, "--seed", drawn[1])[2]
+            break
+    else:
+        pytest.fail("no drawn game failed")
 
 
 def test_check_of_a_variant_says_what_it_replaces_and_adds(tmp_path, capsys):

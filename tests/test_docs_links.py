@@ -60,3 +60,17 @@ def test_every_relative_link_resolves(page):
             if fragment not in anchors(dest.read_text(encoding="utf-8")):
                 dead.append(f"{target}: no heading #{fragment} in {dest.name}")
     assert not dead, f"{page.relative_to(ROOT)}: " + "; ".join(dead)
+
+
+def test_a_gdl_excerpt_that_names_its_ruleset_is_in_it():
+    # the README's Gerry excerpt had drifted: a parameter renamed, a colon lost
+    found = 0
+    for page in PAGES:
+        for block in re.findall(r"^```gdl\n(.*?)^```", page.read_text(encoding="utf-8"),
+                                re.S | re.M):
+            named = re.match(r"# (rulesets/\S+\.gdl)\b", block)
+            if named:
+                body = block.split("\n", 1)[1]
+                assert body in (ROOT / named[1]).read_text(encoding="utf-8"), page.name
+                found += 1
+    assert found

@@ -787,3 +787,36 @@ def test_a_move_interrupted_half_way_leaves_the_game_as_it_was(tmp_path, monkeyp
     assert (s.state.key(), s.step_count()) == before
     s.play(s.legal_moves()[0].text)
     assert s.step_count() == before[1] + 1
+
+
+def _doc_sessions(text: str):
+    """The transcripts in a docs page made from a file in the repository (their banner
+    names `rulesets/...`), as (argv, input lines, the transcript)."""
+    banner = re.compile(r"^.+ \((rulesets/\S+\.gdl)\): .*?, seed (\d+)(?:, options (.*?))?"
+                        r"(?:, viewing as (\w+))?(?:, agents (\S+))?$")
+    for block in re.findall(r"^```\n(.*?)^```", text, re.S | re.M):
+        first = block.splitlines()[0]
+        match = banner.match(first)
+        if not match:
+            continue
+        path, seed, options, seat, agents = match.groups()
+        argv = [path, "--seed", seed]
+        for item in (options or "").split(", ") if options else ():
+            argv += ["--set", item]
+        argv += ["--as", seat] if seat else []
+        argv += ["--agents", agents] if agents else []
+        inputs = [m[1] for m in re.finditer(r"^\w+ \d+ [^>\n]*> (.*)$", block, re.M)]
+        yield argv, inputs, block
+
+
+def test_the_repl_pages_transcripts_of_repository_files_are_what_it_prints():
+    # the page's Double Dealing Shuffle session had drifted from the log's order of commit
+    text = (ROOT / "docs" / "repl.md").read_text(encoding="utf-8")
+    sessions = list(_doc_sessions(text))
+    assert sessions
+    for argv, inputs, block in sessions:
+        env = dict(os.environ, NO_COLOR="1", COLUMNS="92")
+        done = subprocess.run([str(GDL), "play", *argv], input="\n".join(inputs) + "\n",
+                              text=True, capture_output=True, env=env, cwd=str(ROOT),
+                              timeout=TIMEOUT)
+        assert done.stdout == block, argv

@@ -71,7 +71,7 @@ def run_pbn(args) -> int:
         _show(args, states)
     text = pbn_text(states, args.first_board, var=args.var)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
+        with open(args.output, "w", encoding="latin-1") as f:     # the standard's
             f.write(text)
         print(f"wrote {len(states)} board(s) to {args.output}", file=sys.stderr)
     elif args.pbn_command == "deal":

@@ -147,3 +147,38 @@ def test_cli_deal_then_target(tmp_path, capsys):
     assert out.count("--- board") == 3 and "board 3, permutation 2" in out
     assert [normal_deal(d) for d in read_pbn_deals(dealt)] == \
         [normal_deal(d) for d in read_pbn_deals(boards)]
+
+
+def test_the_reader_takes_the_import_format_as_the_standard_writes_it(tmp_path):
+    # a repeated tag was the last copy, a tag over two lines and escapes were not read,
+    # a `{` in a `;` comment or in a value swallowed the rest of the file
+    other = normal_deal("E" + PBN_EXAMPLE[1:])
+    path = tmp_path / "import.pbn"
+    path.write_text(f'[Event "A \\"B\\" C:\\\\d {{not a comment"]\n'
+                    f'[Board "1"] ; see {{note\n[Deal "{PBN_EXAMPLE}"]\n[Deal "{other}"]\n\n'
+                    f'[Board\n  "2"]\n[Deal\n"{other}"]\n{{ a comment\n\nover lines }}\n'
+                    f'[Event "#"]\n', encoding="utf-8")
+    tags = read_pbn_tags(path)
+    assert [t["Board"] for t in tags] == ["1", "2"]
+    assert tags[0]["Event"] == 'A "B" C:\\d {not a comment' == tags[1]["Event"]
+    assert read_pbn_deals(path) == [PBN_EXAMPLE, other]
+
+
+def test_the_writer_escapes_values_in_latin_1(tmp_path):
+    # a quote in the event made a malformed tag; the file was UTF-8, not the standard's
+    path = tmp_path / "out.pbn"
+    write_pbn([PBN_EXAMPLE], path, event='Coupe "d\u00e9p" C:\\x')
+    assert '[Event "Coupe \\"d\xe9p\\" C:\\\\x"]' in path.read_bytes().decode("latin-1")
+    assert read_pbn_tags(path)[0]["Event"] == 'Coupe "d\u00e9p" C:\\x'
+    for bad in ("line\nbreak", "\u2665 hearts"):
+        with pytest.raises(PbnError, match="Latin-1"):
+            pbn_text([PBN_EXAMPLE], event=bad)
+
+
+def test_a_deal_that_leaves_a_hand_out_is_named(tmp_path):
+    # "N's hand '-' has 1 suits, not 4", and no word of which game
+    path = tmp_path / "partial.pbn"
+    path.write_text(f'[Board "7"]\n[Deal "{PBN_EXAMPLE}"]\n\n[Board "8"]\n'
+                    '[Deal "W:KQT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -"]\n', encoding="utf-8")
+    with pytest.raises(PbnError, match=r"game 2, Board 8: .* leaves N's hand out \('-'\)"):
+        read_pbn_deals(path)

@@ -25,8 +25,6 @@ RANKS = "AKQJT98765432"
 VULNERABLE = ("None", "NS", "EW", "All", "NS", "EW", "All", "None",
               "EW", "All", "None", "NS", "All", "None", "NS", "EW")
 
-_TAG = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-
 
 class PbnError(GdlError):
     """A PBN file or Deal value that cannot be read or written."""
@@ -56,6 +54,9 @@ def parse_deal(text: str) -> Dict[str, List[str]]:
     out, seen = {}, set()
     for j, hand in enumerate(hands):
         seat = SEATS[(start + j) % 4]
+        if hand == "-":
+            raise PbnError(f"the Deal {text!r} leaves {seat}'s hand out ('-'): a board here "
+                           f"needs all four hands")
         suits = hand.upper().split(".")
         if len(suits) != 4:
             raise PbnError(f"{seat}'s hand {hand!r} has {len(suits)} suits, not 4 "
@@ -107,9 +108,19 @@ def pbn_text(boards: Iterable, first_board: int = 1, event: str = "",
                 ("Dealer", extra.get("dealer", board_dealer(board))),
                 ("Vulnerable", extra.get("vulnerable", board_vulnerable(board))),
                 ("Deal", deal_text(item, var))]
-        lines.extend(f'[{name} "{value}"]' for name, value in tags)
+        lines.extend(f'[{name} "{_quoted(name, value)}"]' for name, value in tags)
         lines.append("")
     return "\n".join(lines)
+
+
+def _quoted(name: str, value: str) -> str:
+    """A tag's value as a PBN string holds it (section 3.2: a quote or a backslash escaped
+    by a backslash); characters a PBN file cannot hold (Latin-1, one line) are refused."""
+    bad = next((c for c in value if c < " " or c > "\xff"), None)
+    if bad is not None:
+        raise PbnError(f"the {name} tag's value {value!r} holds {bad!r}: a PBN file holds "
+                       f"one line of Latin-1 (ISO 8859-1) characters per value")
+    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def write_pbn(boards: Iterable, path: Union[str, Path], first_board: int = 1,
@@ -117,13 +128,16 @@ def write_pbn(boards: Iterable, path: Union[str, Path], first_board: int = 1,
     """Writes the boards (Deal texts, mappings or gdl states) as a PBN file; returns how
     many boards it wrote."""
     boards = list(boards)
-    Path(path).write_text(pbn_text(boards, first_board, event, var), encoding="utf-8")
+    Path(path).write_text(pbn_text(boards, first_board, event, var), encoding="latin-1")
     return len(boards)
 
 
 def read_pbn_tags(path: Union[str, Path]) -> List[Dict[str, str]]:
-    """Returns the tags of each game of a PBN file, in order (a `#` value repeats the
-    previous game's value, as the standard says)."""
+    """Returns the tags of each game of a PBN file, in order, read as the standard's import
+    format has it (section 3): a tag may span lines, a value's `\\"` and `\\\\` are a
+    quote and a backslash, a tag a game already has is ignored, `;` comments run to the
+    end of their line and `{...}` ones as far as their `}` (braces mean nothing inside a
+    `;` comment or a value), and a `#` value repeats the previous game's."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as err:
@@ -131,48 +145,68 @@ def read_pbn_tags(path: Union[str, Path]) -> List[Dict[str, str]]:
     except UnicodeDecodeError:          # the PBN standard's own character set: Latin-1
         text = Path(path).read_text(encoding="latin-1")
     games: List[Dict[str, str]] = []
-    current: Dict[str, str] = {}
     previous: Dict[str, str] = {}
-    in_comment = False
-    for raw in text.splitlines():
-        if in_comment:
-            if "}" not in raw:
-                continue
-            raw, in_comment = raw.split("}", 1)[1], False
-        elif not raw.strip():                           # an empty line ends a game
-            if current:
-                games.append(current)
-                previous, current = current, {}
-            continue
-        if raw.startswith("%") or raw.lstrip().startswith(";"):
-            continue
-        line, in_comment = _without_braces(raw)
-        for name, value in _TAG.findall(line):
-            current[name] = previous.get(name, "") if value == "#" else value
-    if current:
+    for pairs in _games(text):
+        current: Dict[str, str] = {}
+        for name, value in pairs:
+            if name not in current:
+                current[name] = previous.get(name, "") if value == "#" else value
         games.append(current)
+        previous = current
     return games
 
 
-def _without_braces(line: str):
-    """Returns the line without `{...}` comments, and whether one runs on to later lines."""
-    out = []
-    while "{" in line:
-        before, _, rest = line.partition("{")
-        out.append(before)
-        if "}" not in rest:
-            return "".join(out), True
-        line = rest.split("}", 1)[1]
-    out.append(line)
-    return "".join(out), False
+_BLANK_OR_ESCAPE = re.compile(r"[ \t\r\f\v]*(?:\n|$)|%[^\n]*(?:\n|$)")
+_TAG_START = re.compile(r'\[\s*(\w+)\s*"')
+_VALUE_END = re.compile(r'((?:[^"\\]|\\.)*)"\s*\]', re.S)
+
+
+def _games(text: str) -> List[List[tuple]]:
+    """The (name, value) tag pairs of each game, in the order written; an empty line
+    outside a comment ends a game (an escape line, `%` first, is skipped)."""
+    games: List[List[tuple]] = []
+    pairs: List[tuple] = []
+    i, n, line_start = 0, len(text), True
+    while i < n:
+        if line_start:
+            line_start = False
+            blank = _BLANK_OR_ESCAPE.match(text, i)
+            if blank and blank.end() > i:
+                if text[i] != "%" and pairs:        # an empty line: the game ends
+                    games.append(pairs)
+                    pairs = []
+                i, line_start = blank.end(), True
+                continue
+        c = text[i]
+        if c == "\n":
+            i, line_start = i + 1, True
+        elif c == ";":                              # to the end of the line
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif c == "{":                              # to its `}`, over lines
+            end = text.find("}", i + 1)
+            i = n if end < 0 else end + 1
+        elif c == "[" and (tag := _TAG_START.match(text, i)) and \
+                (value := _VALUE_END.match(text, tag.end())):
+            pairs.append((tag[1], re.sub(r"\\(.)", r"\1", value[1], flags=re.S)))
+            i = value.end()
+        else:
+            i += 1
+    if pairs:
+        games.append(pairs)
+    return games
 
 
 def read_pbn_deals(path: Union[str, Path]) -> List[str]:
     """Returns the Deal value of every game of a PBN file that has one, in order."""
     deals = []
-    for tags in read_pbn_tags(path):
+    for number, tags in enumerate(read_pbn_tags(path), 1):
         if tags.get("Deal"):
-            parse_deal(tags["Deal"])
+            try:
+                parse_deal(tags["Deal"])
+            except PbnError as err:     # which of the file's games
+                board = f", Board {tags['Board']}" if tags.get("Board") else ""
+                raise PbnError(f"{path}, game {number}{board}: {err.message}") from None
             deals.append(tags["Deal"].strip())
     return deals
 

@@ -449,3 +449,32 @@ flow:
                                        r"take: they are lists \(of card\)") as info:
         load_openspiel_game(str(rules))
     assert "choose one item a move" in str(info.value)
+
+
+def test_what_the_adapter_lacks_is_an_error_as_in_openspiels_own_games():
+    # chance_outcomes at a decision was [] and at the end an IndexError; the information
+    # state tensor (not provided) read as shape []; an observer without the public
+    # information was the full view
+    from open_spiel.python.observation import make_observation
+    from interpreter.integrations._actions import IntegrationError
+    game = load_openspiel_game(KUHN)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    with pytest.raises(IntegrationError, match="for chance nodes; this is a decision"):
+        state.chance_outcomes()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    with pytest.raises(IntegrationError, match="this is the end of the game"):
+        state.chance_outcomes()
+    assert not game.get_type().provides_information_state_tensor
+    with pytest.raises(IntegrationError, match="no information-state tensor"):
+        game.information_state_tensor_shape()
+    with pytest.raises(IntegrationError, match="no information-state tensor"):
+        game.new_initial_state().information_state_tensor(0)
+    assert state.information_state_string(0)            # the string is there
+    private_only = pyspiel.IIGObservationType(
+        public_info=False, perfect_recall=False,
+        private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
+    with pytest.raises(ValueError, match="public_info=False"):
+        make_observation(game, private_only)

@@ -546,6 +546,10 @@ class GdlState(pyspiel.State):
 
     def chance_outcomes(self):
         """Returns [(outcome id, probability)] at a chance node."""
+        if not self.is_chance_node():       # as OpenSpiel's own games check
+            raise IntegrationError("chance_outcomes is for chance nodes; this is "
+                                   + ("the end of the game" if self.is_terminal() else
+                                      "a decision"))
         return list(self._h.chance_floats())
 
     def _move(self, seat, action):
@@ -639,12 +643,26 @@ class _Observer:
         if private == pyspiel.PrivateInfoType.NONE and not data.kind.perfect_information:
             raise ValueError("the gdl engine has no public-only observation of a game with "
                              "hidden information; use the player's own (SINGLE_PLAYER)")
+        if iig_obs_type is not None and not iig_obs_type.public_info:
+            raise ValueError("the gdl engine has no observation without the public "
+                             "information (public_info=False): a seat's view holds both")
         if self.recall:
-            self.tensor, self.dict = None, {}
+            self.tensor, self._dict = None, None
         else:
             import numpy as np
             self.tensor = np.zeros(DEFAULT_SIZE, np.float32)
-            self.dict = {"observation": self.tensor}
+            self._dict = {"observation": self.tensor}
+
+    @property
+    def dict(self):
+        """The tensors by name, read by OpenSpiel after `set_from`: there are none with
+        perfect recall, which OpenSpiel's own games without one say as an error (an empty
+        dict read as a tensor of shape [])."""
+        if self._dict is None:
+            raise IntegrationError("the gdl adapter has no information-state tensor "
+                                   "(provides_information_state_tensor is False): use "
+                                   "information_state_string, or observation_tensor")
+        return self._dict
 
     def set_from(self, state, player):
         """Fills the tensor with the hashed view of `player` (or of everything)."""

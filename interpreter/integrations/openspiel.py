@@ -546,11 +546,17 @@ class GdlState(pyspiel.State):
 
     def chance_outcomes(self):
         """Returns [(outcome id, probability)] at a chance node."""
-        if not self.is_chance_node():       # as OpenSpiel's own games check
+        try:
+            got = self._h.chance_floats()
+        except IndexError:                  # at the end: no chance node's parts
+            if self.is_chance_node():
+                raise
+            got = None
+        if not got:                         # a chance node has an outcome at least
             raise IntegrationError("chance_outcomes is for chance nodes; this is "
                                    + ("the end of the game" if self.is_terminal() else
                                       "a decision"))
-        return list(self._h.chance_floats())
+        return list(got)
 
     def _move(self, seat, action):
         m = self._h.legal_of(seat)[1].get(action)

@@ -622,8 +622,9 @@ def _length(finding) -> int:
 # ---------------------------------------------------------------------------- fingerprints
 class Fingerprint:
     """A digest of what a playthrough showed: at the start and after each step, who
-    moves, the legal moves, the all-seeing view, the returns and what each seat saw of
-    the step.  Two option values whose seeded playthroughs give equal digests changed
+    moves, the legal moves, the all-seeing view, the returns, and what each seat saw of
+    the step and of the table after it (an option that only reveals a card changes the
+    last).  Two option values whose seeded playthroughs give equal digests changed
     nothing that could be seen."""
 
     def __init__(self):
@@ -632,8 +633,9 @@ class Fingerprint:
     def __call__(self, state, step):
         parts = [step_text(step) if step else "start", state.view(None),
                  repr(state.returns())]
-        if state.obs is not None:               # each seat's record of the last step
-            parts += ["; ".join(cell[1][0]) for cell in state.obs]
+        if state.obs is not None:               # each seat's record of the last step,
+            for _, (lines, view) in state.obs:  # and its view after it
+                parts += ["; ".join(lines), view]
         if not state.is_terminal() and not state.is_chance():
             for seat in state.to_move():
                 try:

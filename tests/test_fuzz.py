@@ -819,6 +819,32 @@ def test_a_sweep_finds_dead_option_values_and_revives_rules(tmp_path):
     assert {"mode": "fancy"} in report.configs and {"unused": "true"} in report.configs
 
 
+REVEAL_OPTION = '''game "Reveal option"
+players 2
+option show: bool = false "p2 is shown p1's card"
+card n: 1..3
+cards into deck: card(n: i) for i in 1..3
+zone deck: stack
+zone hand[player]: set, seen by owner
+action wait() "do nothing":
+    pass
+flow:
+    shuffle deck
+    deal 1 from deck to hand[p] for p in players
+    if show:
+        reveal hand[p1] to p2
+    choose p2: wait
+    draw
+'''
+
+
+def test_an_option_that_only_shows_a_seat_a_card_is_not_dead(tmp_path):
+    # the playthroughs' digests held each seat's record of the steps, not its view
+    report = run(ruleset(tmp_path, REVEAL_OPTION), tmp_path, budget=1.0, sweep=True)
+    assert {"show": "true"} in report.configs
+    assert not [f for f in report.findings if f.subkind == "option value"], report.text()
+
+
 def test_player_counts_and_option_values_that_cannot_be_set_up_clash(tmp_path):
     path = ruleset(tmp_path, CLASH)
     report = run(path, tmp_path, players=[2, 3, 4])

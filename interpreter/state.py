@@ -21,8 +21,8 @@ from gdl.errors import SOURCES, GdlError, MoveError, RuleError, counted, did_you
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_joint, generated_pick, generated_plain, generated_step
 from ._keys import state_key
-from .observe import (finish_redaction, holds_card, infoset_key, observation_log, redaction,
-                      view, views)
+from .observe import (finish_redaction, holds_card, infoset_key, log_of, observation_log,
+                      redaction, view, views)
 from .values import (HAS_TEXT, MOVE_TEXTS, Card, Move, Seat, card_order as _card_order,
                      move_text, text_of)
 
@@ -532,6 +532,9 @@ class State:
         parts = _arg_words(text)
         if self.node[0] not in (DECIDE, SIMUL):
             return "nobody is deciding now"
+        waiting = self.to_move()
+        if seat not in waiting:     # its moves are judged at its own decisions only
+            return _not_to_move(seat, waiting)
         if parts and "[" in parts[0] and not parts[0].startswith("[") and \
                 all(parts[0] != i.name for i, _ in self.node[1].actions):
             name, _, rest = parts[0].partition("[")          # `pick[2,1]` for `pick [2,1]`
@@ -593,6 +596,11 @@ class State:
             if found is not None:
                 return found
         moves = self.legal_moves(player)
+        if not moves and player is not None and self.node[0] in (DECIDE, SIMUL):
+            waiting = self.to_move()
+            if self._seat(player) not in waiting:
+                raise MoveError(f"{wanted!r} is not a legal move: "
+                                f"{_not_to_move(self._seat(player), waiting)}")
         for m in moves:         # as typed, with spaces tidied (a text argument may be "",
             if m.text == wanted or " ".join(m.text.split()) == wanted or (  # a list `[1,2]`)
                     "[" in tidy and _unspaced_brackets(m.text) == tidy):
@@ -1424,8 +1432,10 @@ class State:
 
     def place(self, cards, zone, face: str = "up"):
         """Puts cards (texts such as `KH`, or Card objects) on top of a zone, outside the
-        rules: for building test positions and for the REPL.  Twins are taken in order
-        from wherever they are not already placed by this call."""
+        rules: for building test positions.  Twins are taken in order from wherever they
+        are not already placed by this call.  The trace cannot replay a placement, so the
+        state logs its seats' observations from here on (a step with no line, each seat's
+        view after it), and its information-set keys and logs are its own."""
         if face not in ("up", "down"):
             raise MoveError(f"face is 'up' or 'down', not {face!r}")
         ref = self.game.zone(zone) if isinstance(zone, str) else zone
@@ -1438,8 +1448,11 @@ class State:
                     raise MoveError(f"every card {c!r} is already placed")
                 c = twins[0]
             chosen.append(c)
+        if self.obs is None:                    # the log so far, while the trace tells it
+            self.obs = log_of(self)
         self.move_cards(list(reversed(chosen)), ref.slot, PlaceKind.TOP, None, face == "up",
                         None)
+        self.obs = tuple([(cell, ((), v)) for cell, v in zip(self.obs, views(self))])
 
     def cards_in(self, zone) -> List[Card]:
         """Returns the cards of a zone (text such as `deck[p1]`, or a ZoneRef), top first."""
@@ -1573,6 +1586,11 @@ def _unspaced_brackets(text: str) -> str:
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+def _not_to_move(seat, waiting) -> str:
+    """Why a seat's move is judged nowhere now: another seat decides."""
+    return f"{seat.name} is not to move now (to move: {', '.join(p.name for p in waiting)})"
 
 
 def _arg_words(text: str) -> list:

@@ -817,3 +817,52 @@ def test_an_expression_evaluated_again_is_compiled_once_and_placed_in_its_own_te
     for i in range(game_module.EVALUATED_KEPT + 1):
         g.evaluate(f"{i} + 1", s)
     assert len(g._evaluated) <= game_module.EVALUATED_KEPT
+
+
+PLACE_KEY = '''game "Place key"
+players 2
+card n: 1..4
+cards into deck: card(n: i) for i in 1..4
+zone deck: stack
+zone hand[player]: set, seen by owner
+action pick(c: hand[me]):
+    move c to deck
+flow:
+    shuffle deck
+    deal 1 from deck to hand[p] for p in players
+    choose p1: pick
+    choose p2: pick
+    end game
+'''
+
+
+@pytest.mark.parametrize("observe", [False, True])
+def test_a_placed_card_is_in_the_seats_keys_and_logs(observe):
+    # a placement left the information-set key as it was, and without observe the log's
+    # replay from the trace (no placement in it) failed at the next move as a MoveError
+    from interpreter import load_text
+    game = load_text(PLACE_KEY)
+    plain = game.new_state(seed=0, observe=observe)
+    plain.apply(plain.chance_outcomes()[0][0])
+    placed = plain.clone()
+    spare = placed.cards_in("deck")[0]
+    placed.place([spare], "hand[p1]", face="down")
+    assert placed.view("p1") != plain.view("p1")
+    assert placed.infoset_key("p1") != plain.infoset_key("p1")
+    assert placed.infoset_key("p2") != plain.infoset_key("p2")   # p2 sees a card come
+    placed.apply(f"pick {spare.text}")
+    assert placed.observation_log("p1") == ["shuffle deck", f"p1: pick {spare.text}"]
+    assert placed.observation_log("p2") == ["shuffle deck", "p1: pick ?"]
+
+
+def test_why_and_parse_move_say_when_the_seat_named_is_not_to_move():
+    # why_illegal called a move of a seat not to move legal, or judged it as if the seat
+    # were choosing; parse_move said "no move can be made now"
+    from gdl.errors import MoveError
+    from interpreter import load_text
+    s = load_text(PLACE_KEY).new_state(seed=0)
+    s.apply(s.chance_outcomes()[0][0])
+    held = s.cards_in("hand[p2]")[0].text
+    assert s.why_illegal(f"pick {held}", "p2") == "p2 is not to move now (to move: p1)"
+    with pytest.raises(MoveError, match=r"not a legal move: p2 is not to move now"):
+        s.parse_move(f"pick {held}", "p2")

@@ -1039,8 +1039,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 st.settle_picks()
             return nxt
         prog = self.prog                # (its actions are all compiled when runs are
-        settle.lines = lambda ctx: (    # written: none noting cards, no line)
-            ["if st.prog.pick_slots: st.settle_picks()"] if prog.pick_slots else [])
+        settle.lines = lambda ctx: _settle_lines(prog.pick_slots)   # written)
         code.append(settle)
 
     def _s_Choose(self, s, scope, code):
@@ -1373,3 +1372,14 @@ def compile_program(ruleset: A.Ruleset, overrides: dict,
     """Returns the compiled program of a checked ruleset with these option values; with a
     `coverage` dict, every statement counts its runs there under (rule, line, kind)."""
     return Compiler(ruleset, overrides, coverage).compile()
+
+
+def _settle_lines(slots) -> list:
+    """`Compiler.settle_picks` written out: no line where no action notes cards, and the
+    call only where a note is there to settle (most moves leave none)."""
+    if not slots:
+        return []
+    if len(slots) > 4:
+        return ["st.settle_picks()"]
+    return [f"if {' or '.join(f'st.frame[{s:d}] is not None' for s in slots)}: "
+            f"st.settle_picks()"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from bisect import bisect_left
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, List, Optional, Sequence
 
 from .span import Span
 
@@ -50,9 +50,18 @@ def _sharing_start(word: str, pool: list) -> list:
 SOURCES: dict = {}
 
 
+def source_lines(text: str) -> List[str]:
+    """The lines of a source as the parser numbers them: split at "\n" only (a form feed
+    or a Unicode line separator in a comment starts no line for the parser)."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def excerpt(source: str, line: int, col: int) -> str:
     """Returns the source line (tabs expanded) with a caret under `col`, or ''."""
-    lines = source.splitlines()
+    lines = source_lines(source)
     if not (1 <= line <= len(lines)):
         return ""
     text = lines[line - 1]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Optional
 
 from lark import (Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                   UnexpectedToken)
@@ -11,7 +12,7 @@ from lark.indenter import DedentError
 from lark.indenter import Indenter
 
 from . import ast as A
-from .errors import SOURCES, GdlError, GdlSyntaxError, did_you_mean
+from .errors import SOURCES, GdlError, GdlSyntaxError, did_you_mean, source_lines
 from .span import Span
 from .transform import ToAst
 
@@ -84,13 +85,15 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken)
                                           and err.token.type == "$END"):
         line = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
-        col = len(text.splitlines()[-1]) + 1 if text.splitlines() else 1
+        col = len(source_lines(text)[-1]) + 1 if source_lines(text) else 1
         expected = _expected_text(lark, getattr(err, "expected", ()) or ())
         return GdlSyntaxError(f"the {whole} ends in the middle of a construct",
                               Span(path, line, col), source=text, expected=expected)
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
-        return GdlSyntaxError(f"unexpected character {ch!r}", Span(path, line, col),
+        hint = ": a string ends on the line it starts (`\\n` writes a line break)" \
+            if ch == '"' else ""
+        return GdlSyntaxError(f"unexpected character {ch!r}{hint}", Span(path, line, col),
                               source=text, expected=_expected_text(lark, err.allowed or ()))
     tok = err.token
     expected_names = set(err.expected)
@@ -105,7 +108,8 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
             # ("p" is as near "up" as difflib's cutoff: a name that short is no misspelling)
             suggestion = did_you_mean(str(tok), KEYWORDS)
     msg = f"unexpected {shown}"
-    line_text = text.splitlines()[(tok.line or 1) - 1] if text.splitlines() else ""
+    lines = source_lines(text)
+    line_text = lines[(tok.line or 1) - 1] if len(lines) >= (tok.line or 1) else ""
     before = line_text[: max((tok.column or 1) - 1, 0)].split()
     if str(tok) in ("=", "+=", "-=") and before and before[-1] in STATEMENT_WORDS:
         msg += (f": {before[-1]} starts a statement here, so it cannot be assigned; "
@@ -127,16 +131,28 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
         suggestion = did_you_mean(before[0], STATEMENT_WORDS)
     if len(before) == 1 and before[0] in _NO_SUCH_STATEMENT and tok.type == "_NL":
         msg += f": gdl has no {before[0]} statement; {_NO_SUCH_STATEMENT[before[0]]}"
+    at = Span(path, tok.line or line, tok.column or col)
     if tok.type == "_INDENT":
         msg = "unexpected indentation (a block may only start after a line ending in ':')"
-    return GdlSyntaxError(msg, Span(path, tok.line or line, tok.column or col), source=text,
-                          expected=expected, suggestion=suggestion)
+        at = _indented_line(lines, tok.line or line, path) or at
+    return GdlSyntaxError(msg, at, source=text, expected=expected, suggestion=suggestion)
+
+
+def _indented_line(lines, after: int, path: str) -> Optional[Span]:
+    """Where the indentation lark found at the end of line `after` is: the first line of
+    text from there on (lark's _INDENT token sits at the line break before it, or at a
+    comment above it)."""
+    for number in range(after + 1, len(lines) + 1):
+        stripped = lines[number - 1].lstrip(" \t")
+        if stripped and not stripped.startswith("#"):
+            return Span(path, number, len(lines[number - 1]) - len(stripped) + 1)
+    return None
 
 
 def _dedent_error(text: str, path: str) -> GdlSyntaxError:
     """Finds the first line whose indentation matches no enclosing block."""
     stack = [0]
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(source_lines(text), 1):
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("#"):
             continue
@@ -186,6 +202,8 @@ PARSED_KEPT = 16
 
 def parse_text(text: str, path: str = "<string>") -> A.Ruleset:
     """Returns the AST of a ruleset's text, or raises GdlSyntaxError."""
+    if "\r" in text:           # CRLF, or a lone CR (old Mac files), as one line break
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.endswith("\n"):
         text += "\n"
     SOURCES[path] = text

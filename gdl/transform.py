@@ -4,7 +4,7 @@ Nothing after this module sees a lark Tree or Token.
 """
 from __future__ import annotations
 
-import ast as _pyast
+import re
 
 from lark import Token, Transformer, v_args
 
@@ -13,10 +13,27 @@ from .errors import MOST_DIGITS, GdlSyntaxError
 from .span import Span
 
 
-def _unquote(tok: str) -> str:
-    # STRING is a double-quoted literal with backslash escapes; literal_eval parses it
-    # without running anything.
-    return _pyast.literal_eval(tok)
+#: a string's escapes (docs/language.md, "Strings") and what each stands for
+_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
+_ESCAPE_OR_CONTROL = re.compile(r"\\(.)|([\x00-\x08\x0a-\x1f\x7f])", re.S)
+
+
+def _unquote(tok: Token, path: str = "") -> str:
+    """A STRING token's text: between its quotes, with its escapes read; an unknown escape
+    or a control character (a NUL, a carriage return) is a syntax error at its place."""
+    body = tok[1:-1]
+    if "\\" not in body and not _ESCAPE_OR_CONTROL.search(body):
+        return body
+
+    def read(match):
+        escaped, control = match.groups()
+        if escaped in _ESCAPES:
+            return _ESCAPES[escaped]
+        col = (getattr(tok, "column", 0) or 0) + 1 + match.start()
+        what = f"the escape \\{escaped}" if control is None else f"the character {control!r}"
+        raise GdlSyntaxError(f"a string cannot hold {what}: its escapes are \\\", \\\\, "
+                             f"\\n and \\t", Span(path, getattr(tok, "line", 0) or 0, col))
+    return _ESCAPE_OR_CONTROL.sub(read, body)
 
 
 class ToAst(Transformer):
@@ -41,11 +58,11 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def game_decl(self, meta, items):
-        return A.GameDecl(_unquote(items[0]), span=self._span(meta))
+        return A.GameDecl(_unquote(items[0], self.path), span=self._span(meta))
 
     @v_args(meta=True)
     def variant_decl(self, meta, items):
-        return A.VariantOf(_unquote(items[0]), span=self._span(meta))
+        return A.VariantOf(_unquote(items[0], self.path), span=self._span(meta))
 
     @v_args(meta=True)
     def players_named(self, meta, items):
@@ -68,7 +85,8 @@ class ToAst(Transformer):
         return A.OptionDecl(str(name), type_, default, doc, span=self._span(meta))
 
     def doc_lines(self, items):
-        return " ".join(_unquote(t) for t in items if isinstance(t, Token) and t.type == "STRING")
+        return " ".join(_unquote(t, self.path) for t in items
+                        if isinstance(t, Token) and t.type == "STRING")
 
     @v_args(meta=True)
     def enum_decl(self, meta, items):
@@ -76,7 +94,7 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def enum_member(self, meta, items):
-        return A.EnumMember(str(items[0]), tuple(_unquote(t) for t in items[1:]),
+        return A.EnumMember(str(items[0]), tuple(_unquote(t, self.path) for t in items[1:]),
                             span=self._span(meta))
 
     @v_args(meta=True)
@@ -229,7 +247,7 @@ class ToAst(Transformer):
         return A.ReturnsDecl(str(items[0]), items[1], span=self._span(meta))
 
     def cite(self, items):
-        return _unquote(items[0])
+        return _unquote(items[0], self.path)
 
     def params(self, items):
         return tuple(items)
@@ -502,7 +520,7 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def str_lit(self, meta, items):
-        return A.StrLit(_unquote(items[0]), span=self._span(meta))
+        return A.StrLit(_unquote(items[0], self.path), span=self._span(meta))
 
     @v_args(meta=True)
     def true_lit(self, meta, items):

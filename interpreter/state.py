@@ -16,7 +16,8 @@ from random import Random
 from typing import List, Optional
 
 from gdl.ast import PlaceKind
-from gdl.errors import SOURCES, GdlError, MoveError, RuleError, counted, did_you_mean, listed
+from gdl.errors import (SOURCES, GdlError, MoveError, RuleError, counted, did_you_mean, listed,
+                        source_lines)
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_joint, generated_pick, generated_plain, generated_step
@@ -571,7 +572,7 @@ class State:
                 frame[slot] = value
             for req, reason, span in info.requires:
                 if not req(self):
-                    line = SOURCES.get(span.file, self.game.source).splitlines()[span.line - 1]
+                    line = source_lines(SOURCES.get(span.file, self.game.source))[span.line - 1]
                     where = "" if span.file == self.game.path else f" of {span.file}"
                     return f"rule {info.name}, line {span.line}{where}: {line.strip()}"
             return None

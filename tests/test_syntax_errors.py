@@ -23,7 +23,20 @@ BAD = [
                  ["unexpected end of line", "expected: ':'"], 3, 9, id="truncated-line"),
     pytest.param("players a, b\nflow:\n    win a\n        draw\n",
                  ["unexpected indentation", "a block may only start after a line ending in ':'",
-                  "expected: ", "'draw'"], 3, 10, id="bad-indentation"),
+                  "expected: ", "'draw'"], 4, 9, id="bad-indentation"),   # the indented
+    pytest.param("players a, b\n# a note\n\n  flow:\n    draw\n",            # line (was the
+                 ["unexpected indentation"], 4, 3, id="bad-indentation-after-comment"),  # end
+    pytest.param('players a, b\nvar t: text = "a\\xb"\n',                  # of the one before)
+                 ["a string cannot hold the escape \\x: its escapes are"], 2, 17,
+                 id="unknown-escape"),       # (an internal error: Python's escapes were read)
+    pytest.param('players a, b\nvar t: text = "a\x00b"\n',
+                 ["a string cannot hold the character '\\x00'"], 2, 17, id="nul-in-string"),
+    pytest.param('players a, b\nvar t: text = "a\rb"\n',          # a lone CR: a line break
+                 ["unexpected character '\"': a string ends on the line it starts"], 2, 15,
+                 id="cr-in-string"),
+    pytest.param("# a \f form feed, a \u2028 line separator\nplayers a, b\nflow:\n    end gme\n",
+                 ["unexpected 'gme'", "        end gme\n            ^"], 4, 9,
+                 id="form-feed-in-a-comment"),   # the excerpt showed the line before
     pytest.param("players a, b\ndef f(n: int) = if n == 1 then 1 elif n == 2 then 2 else 3\n",
                  ["unexpected 'elif': an if ... then ... else value has no elif; write "
                   "`else if ... then ...`"], 2, 34, id="elif-in-a-value"),
@@ -162,3 +175,13 @@ def test_a_name_of_one_or_two_letters_is_not_taken_for_a_misspelt_keyword():
         parse_text("players p, q\naction x():\n    pass\nflow:\n    ask p: x\n", PATH)
     assert "a line starting with 'ask' can only assign it" in str(info.value)
     assert info.value.suggestion is None
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_any_line_ending_reads_alike(newline):
+    # with lone CRs (old Mac files) a first comment ran to the end of the file
+    text = newline.join(['# a note', 'game "t"', 'players a, b', 'var s: text = "x\\ty"',
+                         'flow:', '    draw', ''])
+    ruleset = parse_text(text, "endings.gdl")
+    assert [type(d).__name__ for d in ruleset.decls][:2] == ["GameDecl", "PlayersDecl"]
+    assert ruleset.decls[2].init.value == "x\ty"

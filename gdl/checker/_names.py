@@ -17,7 +17,7 @@ import attrs
 from .. import ast as A
 from ..builtins import AGGREGATES, FUNCTIONS, NAMES
 from ..keywords import reserved_for
-from ..errors import did_you_mean
+from ..errors import did_you_mean, source_lines
 from ..span import Span
 from ._report import Report, article, attr_span, listing
 from ._scope import READ_IN_EXPRESSIONS, Local, Member, Predef, Scope, Symbol
@@ -525,7 +525,7 @@ class _NamePass:
 
     def _after_colon(self, span: Span, name: str) -> Span:
         """The span of an action name after the ':' of a choose or simultaneously."""
-        lines = self.report.source.splitlines()
+        lines = source_lines(self.report.source)
         if not (1 <= span.line <= len(lines)):
             return span
         colon = lines[span.line - 1].find(":", span.col - 1)

@@ -5,7 +5,7 @@ import re
 from typing import Iterable, Optional, Sequence
 
 from ..ast import Ruleset
-from ..errors import CheckError, GdlError
+from ..errors import CheckError, GdlError, source_lines
 from ..span import Span
 
 
@@ -41,7 +41,7 @@ class Report:
     def lines(self) -> list:
         """The source's lines, split once (a declaration's name is looked for each time)."""
         if self._lines is None:
-            self._lines = self.source.splitlines()
+            self._lines = source_lines(self.source)
         return self._lines
 
     def word_span(self, span: Span, word: str) -> Span:

@@ -13,7 +13,8 @@ import sys
 import time
 import traceback
 
-from .errors import OUT_OF_MEMORY, GdlError, OptionError, TraceError, counted, did_you_mean
+from .errors import (OUT_OF_MEMORY, TOO_LONG_NUMBER, GdlError, OptionError, TraceError,
+                     counted, did_you_mean, too_long_number)
 
 
 RULESET = "the ruleset (.gdl) or variant file"
@@ -275,7 +276,7 @@ def main(argv=None) -> int:
                               f"would play the games of {-seed})")
         return args.func(args)
     except GdlError as err:
-        print(str(err), file=sys.stderr)
+        _say(str(err))
         return 2
     except KeyboardInterrupt:
         return 130
@@ -286,7 +287,7 @@ def main(argv=None) -> int:
         print("error: the ruleset nests too deeply to evaluate", file=sys.stderr)
         return 2
     except MemoryError:
-        print(OUT_OF_MEMORY, file=sys.stderr)
+        _say(OUT_OF_MEMORY)
         return 2
     except OSError as err:                     # a path given that cannot be written or read
         where = f"{err.filename}: " if err.filename else ""
@@ -294,6 +295,9 @@ def main(argv=None) -> int:
         return 2
     except Exception as err:  # noqa: BLE001 - a bug in gdl, not in the user's input
         from concurrent.futures.process import BrokenProcessPool
+        if too_long_number(err):
+            _say(TOO_LONG_NUMBER)
+            return 2
         if isinstance(err, BrokenProcessPool):      # `-j N`: a worker was killed
             print("error: a worker process stopped before its work was done (killed from "
                   "outside, or out of memory?)", file=sys.stderr)
@@ -303,6 +307,14 @@ def main(argv=None) -> int:
         print(f"internal error in gdl: {type(err).__name__}: {err} "
               f"(set GDL_DEBUG=1 for the traceback)", file=sys.stderr)
         return 3
+
+
+def _say(text: str) -> None:
+    """Writes an error to stderr, if anyone still reads it (closed: the status says it)."""
+    try:
+        print(text, file=sys.stderr)
+    except (BrokenPipeError, ValueError, OSError):
+        pass
 
 
 if __name__ == "__main__":

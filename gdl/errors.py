@@ -77,6 +77,17 @@ OUT_OF_MEMORY = ("error: the rules need more memory than there is: a value, a ra
                  "number doubled in a loop)")
 
 
+#: what Python's ValueError for writing out a huge number means to a user (a number grown
+#: by sums in a loop: a product that large is a rule error where it is made)
+TOO_LONG_NUMBER = ("error: a number in the game grew too long to write out (Python writes "
+                   "at most 4,300 digits): a sum doubled in a loop?")
+
+
+def too_long_number(err: BaseException) -> bool:
+    """Whether an exception is Python's refusal to write out a huge number."""
+    return isinstance(err, ValueError) and "integer string conversion" in str(err)
+
+
 #: digits a number a user types (a step count, a seed, a text's number) may have
 MOST_DIGITS = 30
 

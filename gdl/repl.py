@@ -28,7 +28,8 @@ from ._repl_render import Painter, one_line, terminal_allows_colour, terminal_al
 from . import _repl_session
 from ._repl_session import Halted, ReplError, Session, Shown, parse_agent_spec, seat_of, \
     step_text
-from .errors import OUT_OF_MEMORY, GdlError, MoveError, counted, did_you_mean, natural
+from .errors import (OUT_OF_MEMORY, TOO_LONG_NUMBER, GdlError, MoveError, counted,
+                     did_you_mean, natural, too_long_number)
 
 #: Steps announced at once beyond this many are shortened to their first and last ones.
 MAX_SHOWN_STEPS = 40
@@ -160,6 +161,9 @@ class Repl(FileCommands):
         except MemoryError:
             self.say(self.paint.error(OUT_OF_MEMORY))
         except Exception as err:  # noqa: BLE001 - a bug in gdl: say so and carry on
+            if too_long_number(err):
+                self.say(self.paint.error(TOO_LONG_NUMBER))
+                return
             if os.environ.get("GDL_DEBUG"):
                 traceback.print_exc()
             self.say(self.paint.error(f"internal error: {type(err).__name__}: {err} "

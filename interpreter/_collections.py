@@ -6,8 +6,8 @@ from typing import Optional
 
 from gdl import ast as A
 
-from ._closures import (_all_cards, _all_zones, _cards, _const, _folded, _texts, range_tuple,
-                        _tuple_valued, _tuples)
+from ._closures import (_all_cards, _all_zones, _cards, _const, _folded,
+                        _texts, _tuple_valued, _tuples, range_tuple)
 from ._actions import _comprehension_vars, _free_names, _invariant_parts
 from ._fuse import UNSET, fuse, fuse_body
 from ._scope import Local
@@ -105,8 +105,8 @@ class CollectionMixin:
             if both is not None:
                 return _const(range_tuple(both[0], both[1], self.error, node))
 
-            def range_of(st):   # `1..left[d]`: the same values, no tuple built
-                return range(lo(st), hi(st) + 1)
+            def range_of(st):   # `1..left[d]`: the same values, no tuple built (and not
+                return range(lo(st), hi(st) + 1)    # bounded: a comprehension's work is not)
             range_of.sized = True
             range_of.bounds = (lo, hi)
             return fuse(range_of,

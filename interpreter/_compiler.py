@@ -35,6 +35,7 @@ _EFFECTS = (A.Assign, A.AugAssign, A.Move, A.Deal, A.Flip, A.Reveal, A.Eliminate
 
 
 @attrs.define(eq=False)
+
 class Site:
     """A `choose` or `simultaneously` statement: who decides, among which actions."""
     id: int
@@ -122,6 +123,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         return RuleError(message, span, source=self.source, rule=self.rule_at(span),
                          trace=trace)
 
+    def return_too_large(self, st):
+        """A seat's return is too large for a float (a score grown in a loop): Python's
+        OverflowError was an internal error."""
+        raise self.runtime_error("a return is too large to be a float (more than about "
+                                 "1.8e308)", self.returns_decl, st)
+
     def new_scratch(self) -> int:
         self.scratch.append(None)
         return len(self.scratch) - 1
@@ -162,6 +169,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 scope = Scope()
                 slot = scope.bind(d.var, Local("scratch", self.new_scratch())).slot
                 p.returns_fn = (slot, self.expr(d.expr, scope))
+                self.returns_decl = d
         flow = next(d for d in decls if isinstance(d, A.FlowDecl))
         self.rule_stack.append("flow")
         self.stmts(flow.body, Scope(), p.code)
@@ -885,9 +893,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             else:
                 slot, fn = self.prog.returns_fn
                 out = []
-                for seat in seats:
-                    self.scratch[slot] = seat
-                    out.append(float(fn(st)))
+                try:
+                    for seat in seats:
+                        self.scratch[slot] = seat
+                        out.append(float(fn(st)))
+                except OverflowError:
+                    self.return_too_large(st)
                 st.finish(tuple(out))
             return PAUSE
 
@@ -903,6 +914,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     lines.append(f"{names[-1]} = float({ctx.sub(fn)})")
                 finally:
                     ctx.held = outer
+            lines = ["try:"] + [f"    {line}" for line in lines] + [
+                f"except {ctx.k(OverflowError)}:",
+                f"    {ctx.call(self.return_too_large, cold=True)}"]
             return lines + [f"st.result = ({', '.join(names)},)", f"st.node = ({END:d},)",
                             f"return {PAUSE:d}"]
         if how == "end":

@@ -7,10 +7,17 @@ import operator
 
 from gdl import ast as A
 
-from ._closures import _const, _folded, _rendered, _tuple_valued, _tuples, range_tuple
+from ._closures import (MOST_IN_RANGE, _const, _folded, _rendered, _tuple_valued, _tuples,
+                        range_tuple)
 from ._fuse import fuse
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+#: the most digits a product may have (as many as Python writes out: a number is text in
+#: views, logs and keys)
+MOST_PRODUCT_DIGITS = 4300
+_MOST_PRODUCT = 10 ** MOST_PRODUCT_DIGITS
+#: a constant factor no larger than this grows a product as a sum grows: left unchecked
+_SMALL_FACTOR = 1 << 16
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
 # The plain closures: the reference form, run as they are with GDL_FUSE=0.  The fast path
@@ -42,6 +49,11 @@ class OperatorMixin:
         if op in _BINOPS:
             if both is not None:
                 return _const(_BINOPS[op](*both))
+            small = next((c[0] for c in (_folded(left), _folded(right)) if c is not None
+                          and type(c[0]) is int and -_SMALL_FACTOR <= c[0] <= _SMALL_FACTOR),
+                         None)
+            if op == "*" and small is None:     # (`3 * n` grows as a sum does)
+                return self.product(node, left, right)
             return fuse(_PLAIN[op](left, right),
                         lambda ctx: f"({ctx.sub(left)} {op} {ctx.sub(right)})")
         c = _folded(right)
@@ -67,6 +79,25 @@ class OperatorMixin:
                     f"({b} := {ctx.sub(right)}) != 0 else {ctx.call(divide, cold=True)})")
         divide.render = render
         return divide
+
+    def product(self, node, left, right):
+        """`a * b`, refused past MOST_PRODUCT: a number squared in a loop takes minutes,
+        then all memory, before anything else stops it (`+` grows a digit at a time)."""
+        def too_big(st):
+            raise self.runtime_error(f"a product of more than {MOST_PRODUCT_DIGITS:,} digits "
+                                     f"(numbers multiplied in a loop?)", node, st)
+
+        def times(st):
+            r = left(st) * right(st)
+            return r if -_MOST_PRODUCT < r < _MOST_PRODUCT else too_big(st)
+
+        def render(ctx):
+            r = ctx.tmp()
+            return (f"({r} if -{ctx.k(_MOST_PRODUCT)} < ({r} := {ctx.sub(left)} * "
+                    f"{ctx.sub(right)}) < {ctx.k(_MOST_PRODUCT)} else "
+                    f"{ctx.call(too_big, cold=True)})")
+        times.render = render
+        return times
 
     def joined_lists(self, node, scope):
         """`a + b` of two lists: one tuple of both's items (a zone stands for its cards)."""
@@ -167,9 +198,31 @@ class OperatorMixin:
         both = _folded(lo, hi)
         if both is not None:
             return _const(range_tuple(both[0], both[1], self.error, node))
+        values = self.range_values(node, lo, hi)
         return _tuples(_rendered(
-            lambda st: tuple(range(lo(st), hi(st) + 1)),
-            lambda ctx: f"{ctx.k(tuple)}({ctx.k(range)}({ctx.sub(lo)}, {ctx.sub(hi)} + 1))"))
+            lambda st: tuple(values(st)),
+            lambda ctx: f"{ctx.k(tuple)}({ctx.sub(values)})"))
+
+    def range_values(self, node, lo, hi):
+        """`lo..hi` at run time, as a `range`: at most MOST_IN_RANGE values, as where its
+        ends are constants (a range of a huge number took all memory, or overflowed)."""
+        def too_many(st):
+            a, b = lo(st), hi(st)
+            raise self.runtime_error(f"the range {a}..{b} holds {b - a + 1:,} values, more "
+                                     f"than the {MOST_IN_RANGE:,} a rule may go through",
+                                     node, st)
+
+        def values(st):
+            a, b = lo(st), hi(st)
+            return range(a, b + 1) if b - a < MOST_IN_RANGE else too_many(st)
+
+        def render(ctx):
+            a, b = ctx.tmp(), ctx.tmp()
+            return (f"({ctx.k(range)}({a}, {b} + 1) if (({a} := {ctx.sub(lo)}) or True) and "
+                    f"({b} := {ctx.sub(hi)}) - {a} < {MOST_IN_RANGE:d} else "
+                    f"{ctx.call(too_many, cold=True)})")
+        values.render = render
+        return values
 
     def _e_SetLit(self, node, scope):
         return self._e_ListLit(node, scope)

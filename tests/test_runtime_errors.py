@@ -483,3 +483,51 @@ flow:
     with pytest.raises(RuleError) as info:
         g.new_state().legal_moves()
     assert info.value.rule == "split" and "division by zero" in str(info.value)
+
+
+NUMBERS = '''game "Numbers"
+players 2
+option n: 1..40 = 3
+option far: text = "5"
+var x: int = 3
+var y: int = 0
+var k: int = 0
+action go() "go":
+    pass
+flow:
+    repeat n:
+        x = x * x
+    for i in 1..number(far):
+        y += 1
+    while k < n * 2000:
+        k += 1
+        y = y + y + 1
+    choose p1: go
+    end game
+returns(p) = if p == p1 then SCORE else 0
+'''
+
+
+@pytest.mark.parametrize("options, score, message", [
+    ({"n": 40}, "0", "a product of more than 4,300 digits"),       # squared 40 times:
+    ({"far": "999999999"}, "0", "the range 1..999999999 holds 999,999,999 values"),  # a hang
+    ({"far": "1" * 30}, "0", "more than the 1,000,000 a rule may go through"),  # overflow
+    ({"n": 3}, "y", "a return is too large to be a float"),        # an OverflowError
+    ({"n": 13}, "0", "grew too long to write out"),                # view: Python's limit
+], ids=["product", "range", "huge-range", "return", "text"])
+@pytest.mark.parametrize("fused", ["1", "0"])
+def test_numbers_too_large_are_rule_errors_at_their_place(tmp_path, monkeypatch, options,
+                                                            score, message, fused):
+    # each was a hang, memory run out or an internal error (ValueError, OverflowError)
+    import subprocess
+    import sys
+    path = tmp_path / "numbers.gdl"
+    path.write_text(NUMBERS.replace("SCORE", score), encoding="utf-8")
+    sets = [a for k, v in options.items() for a in ("--set", f"{k}={v}")]
+    done = subprocess.run([sys.executable, "-m", "gdl.cli", "run", str(path), "-n", "1",
+                           "--seed", "1", "--show", *sets], capture_output=True, text=True,
+                          timeout=120, env={**__import__("os").environ, "GDL_FUSE": fused})
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert "internal error" not in done.stderr
+    if "too long to write" not in message:      # (said wherever a number is written out)
+        assert "numbers.gdl:" in done.stderr

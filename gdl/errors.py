@@ -23,13 +23,14 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> Optional[str]:
     """Returns the candidate nearest to `word`, if any is near enough (never `word`
     itself: a word out of place, such as a keyword, is not its own suggestion)."""
     pool = sorted(set(c for c in candidates if c and c != word))
+    lowered = word.lower()
+    same = next((c for c in pool if c.lower() == lowered), None)
+    if same is not None:            # `beats` for `BEATS`: before any nearer spelling
+        return same
     close = difflib.get_close_matches(
         word, pool if len(pool) <= SUGGESTION_POOL else _sharing_start(word, pool),
         n=1, cutoff=0.6)
-    if close:
-        return close[0]
-    lowered = {c.lower(): c for c in pool}
-    return lowered.get(word.lower())
+    return close[0] if close else None
 
 
 def _sharing_start(word: str, pool: list) -> list:

@@ -64,6 +64,8 @@ def test_a_suggestion_among_a_hundred_thousand_moves_compares_only_a_few(monkeyp
     assert errors.did_you_mean("CALL 5", moves) == "call 5"
     assert sizes and max(sizes) <= errors.SUGGESTION_POOL
     assert errors.did_you_mean("cal 5", moves[:50]) == "call 5"    # a small pool: whole
+    # the same name in another case comes first (`beats` for a def BEATS gave `subsets`)
+    assert errors.did_you_mean("beats", ["BEATS", "subsets", "bets"]) == "BEATS"
 
 
 def test_a_misspelt_action_gets_a_did_you_mean(gerry):

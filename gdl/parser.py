@@ -267,6 +267,9 @@ def parse_file(path) -> A.Ruleset:
         data = p.read_bytes()       # (`read(n)` would set aside n bytes first)
     except OSError as err:
         raise GdlError(f"cannot read {p}: {err.strerror}") from None
+    except ValueError:              # a NUL in the path (a trace's "game", say)
+        raise GdlError(f"cannot read {str(p)!r}: a path cannot hold a NUL character") \
+            from None
     try:
         text = data.decode("utf-8-sig")          # a byte-order mark is not text
     except UnicodeDecodeError as err:

@@ -47,12 +47,21 @@ def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0,
         raise GdlError(f"variants nest deeper than {MAX_DEPTH} levels", header.span,
                        source=ruleset.source)
     base_path = Path(ruleset.path).parent / header.path
-    if not base_path.exists():
+    if base_path.suffix != ".gdl":          # an untrusted variant would show any file's
+        raise GdlError(f"the base of a variant is a ruleset file ending in .gdl, not "  # lines
+                       f"{header.path!r}", header.span, source=ruleset.source)
+    try:
+        found, is_file = base_path.exists(), base_path.is_file()
+    except (OSError, ValueError) as err:    # a name too long, a NUL
+        raise GdlError(f"the base ruleset {header.path!r} of this variant cannot be read: "
+                       f"{getattr(err, 'strerror', None) or err}", header.span,
+                       source=ruleset.source) from None
+    if not found:
         near = did_you_mean(base_path.name, _rulesets_in(base_path.parent))
         raise GdlError(f"the base ruleset {header.path!r} of this variant does not exist "
                        f"(looked for {base_path})", header.span, source=ruleset.source,
                        suggestion=near and str(Path(header.path).parent / near))
-    if not base_path.is_file():             # a folder, or a device such as /dev/zero
+    if not is_file:                         # a folder, or a device such as /dev/zero
         raise GdlError(f"the base ruleset {header.path!r} of this variant is not a file "
                        f"({base_path})", header.span, source=ruleset.source)
     base = merge_variant(parse_file(base_path), parse_file, depth + 1, chain + (here,))

@@ -400,10 +400,24 @@ def test_a_ruleset_path_that_is_no_file_or_no_text_is_said_with_its_place(tmp_pa
     # a variant of "/dev/zero" read until memory ran out; of a folder, and a file that
     # is not UTF-8, the errors named no place
     variant = tmp_path / "v.gdl"
-    variant.write_text(f'variant of "{tmp_path.as_posix()}"\n')
+    (tmp_path / "folder.gdl").mkdir()
+    variant.write_text(f'variant of "{(tmp_path / "folder.gdl").as_posix()}"\n')
     code, out, err = run(capsys, "check", variant)
     assert code == 2 and err.startswith(f"{variant}:1:1: error: the base ruleset")
     assert "is not a file" in err
+    # any other file's lines were shown by its syntax error (`variant of "/etc/passwd"`),
+    # and a name too long for the system was said without a place
+    for base, says in (("/etc/passwd", "a ruleset file ending in .gdl, not '/etc/passwd'"),
+                       ("x" * 300 + ".gdl", "cannot be read: File name too long")):
+        variant.write_text(f'variant of "{base}"\n')
+        code, out, err = run(capsys, "check", variant)
+        assert code == 2 and err.startswith(f"{variant}:1:1: error: ") and says in err, err
+        assert "root:" not in err
+    trace = tmp_path / "t.json"          # a NUL in a trace's game: an internal error
+    trace.write_text('{"format": "gdl-trace-1", "game": "\\u0000", "options": {}, '
+                     '"seed": 1, "steps": []}')
+    code, out, err = run(capsys, "replay", trace)
+    assert code == 2 and "a path cannot hold a NUL character" in err
     code, out, err = run(capsys, "check", tmp_path)
     assert code == 2 and f"cannot read {tmp_path}: it is not a file" in err
     bad = tmp_path / "bad.gdl"

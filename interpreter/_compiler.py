@@ -23,7 +23,7 @@ from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
 from ._scope import Local, Scope
 from ._trigger_skips import skipped, watched_names, written
-from gdl.checker._walk import walk_all
+from gdl.checker._walk import callees_first, walk_all
 from .values import Card, Seat, ZoneRef, card_order
 
 PAUSE = -1
@@ -86,6 +86,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.def_answers: dict = {}   # def name -> its kept answers (call_remembering)
         self.ambiguous: set = set()
         self.card_kinds: dict = {}
+        #: zones and variables laid out so far, of every family (`family_domains`)
+        self.members = 0
         self.action_info: dict = {}
         self.rule_slots: dict = {}
         self.rule_stack: List[str] = []
@@ -158,6 +160,14 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         for d in decls:
             if isinstance(d, A.TriggerDecl):
                 self.watched |= watched_names(d.cond)
+        # defs callees first: a chain of defs each calling the next was compiled by
+        # recursion as deep as the chain (200 defs: no place named)
+        for d in callees_first(decls):
+            try:
+                self.def_body(d)
+            except RecursionError:
+                raise self.error("the defs this one calls call one another too deep to "
+                                 "compile: shorten the chain", d) from None
         for d in decls:
             if isinstance(d, A.TriggerDecl):
                 p.triggers.append(self.trigger(d))

@@ -13,6 +13,9 @@ import attrs
 from gdl import ast as A
 
 from ._closures import MOST_IN_RANGE
+
+#: the most cards a game may have (a shoe of eight decks is 416)
+MOST_CARDS = 100_000
 from .values import Card, Member, Seat, ZoneRef, text_of
 
 
@@ -235,6 +238,10 @@ class LayoutBuilder:
             raise self.error(f"{d.name} would be a family of {size:,} "
                              f"{'zones' if isinstance(d, A.ZoneDecl) else 'variables'}: "
                              f"gdl takes at most {MOST_IN_RANGE:,}", d)
+        self.members += size
+        if self.members > MOST_IN_RANGE:        # families each under the bound, together
+            raise self.error(f"with {d.name} the game would have {self.members:,} zones "
+                             f"and variables: gdl takes at most {MOST_IN_RANGE:,} in all", d)
         return domains
 
     def layout_zone(self, d: A.ZoneDecl):
@@ -337,6 +344,9 @@ class LayoutBuilder:
                        for t, f in zip(texts, p.card_fields))
         symbol = "".join(getattr(attrs_[f], "symbol", None) or str(attrs_[f])
                          if not isinstance(attrs_[f], bool) else "" for f in p.card_fields)
+        if len(p.cards) >= MOST_CARDS:      # (each seat's knowledge is a bit per card)
+            raise self.error(f"the game would have more than {MOST_CARDS:,} cards: gdl takes "
+                             f"at most {MOST_CARDS:,}", node)
         card = Card(len(p.cards), attrs_, kind, text, symbol)
         p.cards.append(card)
         p.placement.append((card.id, zone.slot))

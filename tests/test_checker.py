@@ -866,3 +866,41 @@ def test_me_in_a_rule_the_flow_does_names_the_rule_and_the_flow():
         load_text(text.replace("CALL", "do bump"))
     assert str(info.value).startswith("<string>:4:7: check error: ")
     assert "me is not defined in rule bump when the flow does it" in str(info.value)
+
+
+@pytest.mark.parametrize("caller_first", [True, False])
+def test_a_long_chain_of_defs_loads_and_runs(caller_first):
+    # written caller first, 200 defs each calling the next were checked and compiled by
+    # recursion as deep as the chain: "the ruleset nests too deeply", with no place
+    from interpreter import load_text
+    defs = [f"def f{i}() = f{i + 1}() + 1" for i in range(200)] + ["def f200() = 1"]
+    if not caller_first:
+        defs.reverse()
+    game = load_text("players 2\nvar x: int = 0\n" + "\n".join(defs) +
+                     "\nflow:\n    x = f0()\n    end game\n")
+    state = game.new_state(seed=0)
+    assert game.evaluate("x", state) == 201
+
+
+def test_a_chain_of_options_too_long_to_follow_is_an_error_at_a_declaration():
+    lines = ["players 2", "option o0: int = 1"] + \
+        [f"option o{i}: int = o{i - 1} + 1" for i in range(1, 400)] + ["flow:", "    draw"]
+    with pytest.raises(CheckError) as info:
+        check(parse_text("\n".join(lines) + "\n"))
+    problem = info.value.problems[0]
+    assert "a chain of declarations" in problem.message and problem.span.line > 1
+
+
+@pytest.mark.parametrize("lines, says", [
+    (["card n: 1..1000", "cards into d: card(n: i) for i in 1..1000 for j in 1..1000",
+      "zone d: stack"], "more than 100,000 cards"),           # 34 s, then out of memory
+    (["zone a[1..1000, 1..600]: stack", "zone b[1..1000, 1..600]: stack"],
+     "with b the game would have 1,200,000 zones and variables"),    # 42 s, 1.6 GB for 4
+])
+def test_games_too_large_to_lay_out_are_refused_at_once(lines, says):
+    import time
+    from interpreter import load_text
+    began = time.monotonic()
+    with pytest.raises(GdlError, match=says):
+        load_text("\n".join(["players 2"] + lines + ["flow:", "    draw"]) + "\n")
+    assert time.monotonic() - began < 20

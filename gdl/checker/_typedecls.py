@@ -12,6 +12,7 @@ from ._scope import Local, Symbol
 from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, STR, ListT, OptT, Ty, ZoneT,
                        assignable, is_cards, is_players, is_zone, unify, unwrap)
 from ._types import ExprTyper
+from ._walk import callees_first
 
 
 class TypePass(ExprTyper):
@@ -22,10 +23,25 @@ class TypePass(ExprTyper):
         self.consts = Consts(scope, res)
 
     def run(self, ruleset: A.Ruleset) -> None:
+        # defs typed callees first: a chain of defs each calling the next was typed by
+        # recursion as deep as the chain (200 defs: no place named)
+        for decl in callees_first(ruleset.decls):
+            self.guarded(self.signature, decl)
         for decl in ruleset.decls:
             handler = _DECLS.get(type(decl))
             if handler is not None:
-                handler(self, decl)
+                self.guarded(handler, self, decl)
+
+    def guarded(self, fn, *args) -> None:
+        """Runs a declaration's check; a chain of declarations each needing the next (defs
+        calling defs, options' defaults naming options) too long to follow by recursion is
+        an error at the declaration, not a RecursionError with no place."""
+        decl = args[-1]
+        try:
+            fn(*args)
+        except RecursionError:
+            self.error(f"this needs a chain of declarations (defs calling defs, or options "
+                       f"naming options) too long to follow: shorten it", decl.span)
 
     # ------------------------------------------------------------------ signatures
     def signature(self, decl) -> tuple:
@@ -314,3 +330,4 @@ _STMTS = {
     A.If: TypePass.if_, A.Repeat: TypePass.repeat, A.While: TypePass.while_,
     A.For: TypePass.for_,
 }
+

@@ -10,6 +10,8 @@ from typing import Iterable, Iterator
 
 import attrs
 
+from .. import ast as A
+
 
 def children(node) -> Iterator:
     """Yields the AST nodes directly inside `node`, in field order (spans left out)."""
@@ -39,3 +41,28 @@ def walk_all(nodes: Iterable) -> Iterator:
     """Yields every node inside any of `nodes` (a body of statements, a list of decls)."""
     for node in nodes:
         yield from walk(node)
+
+def callees_first(decls) -> list:
+    """The defs, each after the defs it calls (a cycle, reported elsewhere, where it
+    falls): typed in this order, no def's type waits on a chain of others."""
+    defs = {d.name: d for d in decls if isinstance(d, A.DefDecl)}
+    out, seen = [], set()
+    for root in defs.values():
+        if root.name in seen:
+            continue
+        seen.add(root.name)
+        stack = [(root, iter(_calls(root, defs)))]
+        while stack:
+            decl, pending = stack[-1]
+            nxt = next((d for d in pending if d.name not in seen), None)
+            if nxt is None:
+                stack.pop()
+                out.append(decl)
+            else:
+                seen.add(nxt.name)
+                stack.append((nxt, iter(_calls(nxt, defs))))
+    return out
+
+
+def _calls(decl, defs) -> list:
+    return [defs[n.func] for n in walk(decl.body) if isinstance(n, A.Call) and n.func in defs]

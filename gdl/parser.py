@@ -265,6 +265,8 @@ def parse_file(path) -> A.Ruleset:
             raise GdlError(f"cannot read {p}: it is larger than a ruleset may be "
                            f"({MOST_RULESET_BYTES >> 20} MB)")
         data = p.read_bytes()       # (`read(n)` would set aside n bytes first)
+        if b"\r" in data:           # lines as `parse_text` counts them, for the place of
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")     # a bad byte
     except OSError as err:
         raise GdlError(f"cannot read {p}: {err.strerror}") from None
     except ValueError:              # a NUL in the path (a trace's "game", say)

@@ -904,3 +904,13 @@ def test_games_too_large_to_lay_out_are_refused_at_once(lines, says):
     with pytest.raises(GdlError, match=says):
         load_text("\n".join(["players 2"] + lines + ["flow:", "    draw"]) + "\n")
     assert time.monotonic() - began < 20
+
+
+def test_a_def_nothing_calls_is_not_compiled_into_an_error():
+    # compiling defs callees first compiled one that nothing calls, whose constant range
+    # is too large: a ruleset that loaded failed
+    from interpreter import load_text
+    text = "players 2\ndef unused() = count(1..2000000)\nflow:\n    draw\n"
+    assert load_text(text).new_state(seed=0).is_terminal()
+    with pytest.raises(GdlError, match="holds 2,000,000 values"):
+        load_text(text.replace("    draw", "    let n = unused()\n    draw"))

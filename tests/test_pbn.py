@@ -182,3 +182,9 @@ def test_a_deal_that_leaves_a_hand_out_is_named(tmp_path):
                     '[Deal "W:KQT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -"]\n', encoding="utf-8")
     with pytest.raises(PbnError, match=r"game 2, Board 8: .* leaves N's hand out \('-'\)"):
         read_pbn_deals(path)
+
+
+def test_a_value_of_a_hash_alone_is_refused():
+    # written as it was, it read back as the previous game's value
+    with pytest.raises(PbnError, match="'#' alone"):
+        pbn_text([PBN_EXAMPLE], event="#")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from gdl.errors import GdlSyntaxError
+from gdl.errors import GdlError, GdlSyntaxError
 from gdl.parser import parse_text
 
 PATH = "bad.gdl"
@@ -185,3 +185,12 @@ def test_any_line_ending_reads_alike(newline):
     ruleset = parse_text(text, "endings.gdl")
     assert [type(d).__name__ for d in ruleset.decls][:2] == ["GameDecl", "PlayersDecl"]
     assert ruleset.decls[2].init.value == "x\ty"
+
+
+def test_a_byte_not_utf8_is_placed_in_a_file_of_cr_lines(tmp_path):
+    # its line and column were counted at \n only: 1:31 for 4:6
+    from gdl.parser import parse_file
+    path = tmp_path / "cr.gdl"
+    path.write_bytes(b'game "t"\rplayers 2\rflow:\r    # caf\xe9\r    draw\r')
+    with pytest.raises(GdlError, match=r"cr\.gdl:4:10: error: .* is not UTF-8"):
+        parse_file(path)

@@ -21,6 +21,7 @@ class TypePass(ExprTyper):
     def __init__(self, scope, res, report):
         super().__init__(scope, res, report)
         self.consts = Consts(scope, res)
+        self.too_deep = False           # a chain too long to follow, said (`guarded`)
 
     def run(self, ruleset: A.Ruleset) -> None:
         # defs typed callees first: a chain of defs each calling the next was typed by
@@ -40,8 +41,11 @@ class TypePass(ExprTyper):
         try:
             fn(*args)
         except RecursionError:
-            self.error(f"this needs a chain of declarations (defs calling defs, or options "
-                       f"naming options) too long to follow: shorten it", decl.span)
+            if not self.too_deep:           # said once: the later links fail alike
+                self.too_deep = True
+                self.error("this needs a chain of declarations (defs calling defs, or "
+                           "options naming options) too long to follow: shorten it",
+                           decl.span)
 
     # ------------------------------------------------------------------ signatures
     def signature(self, decl) -> tuple:

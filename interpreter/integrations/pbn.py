@@ -116,6 +116,9 @@ def pbn_text(boards: Iterable, first_board: int = 1, event: str = "",
 def _quoted(name: str, value: str) -> str:
     """A tag's value as a PBN string holds it (section 3.2: a quote or a backslash escaped
     by a backslash); characters a PBN file cannot hold (Latin-1, one line) are refused."""
+    if value == "#":                # read back, it would be the previous game's value
+        raise PbnError(f"the {name} tag's value cannot be '#' alone: in PBN it stands for "
+                       f"the previous game's value")
     bad = next((c for c in value if c < " " or c > "\xff"), None)
     if bad is not None:
         raise PbnError(f"the {name} tag's value {value!r} holds {bad!r}: a PBN file holds "

@@ -6,6 +6,7 @@ state exists; states then hold only flat lists indexed by the slots assigned her
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from typing import Dict, List
 
 import attrs
@@ -93,6 +94,7 @@ class Program:
     is_set: List[bool] = attrs.Factory(list)            # zone slot -> unordered?
     compiler: object = None                              # kept to compile REPL expressions
     has_twins: bool = False                              # are some cards identical?
+    twin_kinds: frozenset = frozenset()                  # the kinds of more than one card
     scratch: list = attrs.Factory(list)
     #: per parameter position, bumped before each loop over that parameter's candidates:
     #: memoised parts of requires and domains (Compiler.hoisted) are good for one loop
@@ -158,6 +160,8 @@ class LayoutBuilder:
         self.texts_apart(by_type.get(A.CardDecl, ()))
         p.has_hidden = any(z.seen is not A.Seen.ALL for z in p.zone_info)
         p.has_twins = len(self.card_kinds) < len(p.cards)
+        kinds = Counter(c.kind for c in p.cards)
+        p.twin_kinds = frozenset(k for k, n in kinds.items() if n > 1)
         for n, card in enumerate(sorted(p.cards, key=lambda c: (c.kind, c.id))):
             card.order = n      # kinds are numbered as they first come: no twins, the id
 

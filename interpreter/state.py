@@ -1156,6 +1156,8 @@ class State:
         facing, that the most seats know (the first in the zone of those known alike),
         so that which twin a move takes does not hang on which twin the shuffle put where
         (a seat that knew one of them would tell from what it still knows which came)."""
+        if card.kind not in self.prog.twin_kinds:
+            return card                 # a card without a twin
         known, up, zone = self.known, self.up, self.zones[self.loc[card.id]]
         if not self.prog.is_set[self.loc[card.id]]:
             return card                 # a stack's twins: told apart by their places

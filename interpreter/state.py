@@ -1211,7 +1211,7 @@ class State:
         taken, before, mover = note
         known, up, loc, zones = self.known, self.up, self.loc, self.zones
         hidden, infos = self.prog.helper(_hides_which), self.prog.zone_info
-        twins, seats = self.prog.has_twins, self.prog.seats
+        twins, seats = self.prog.twin_kinds, self.prog.seats    # (empty: no twins)
         staying = []
         for z, cards, there in taken:
             went = [c for c in cards if loc[c.id] != z]
@@ -1231,7 +1231,7 @@ class State:
                     known[q] &= ~knew
                 elif twins:
                     for c in went:
-                        if not knew >> c.id & 1:
+                        if c.kind in twins and not knew >> c.id & 1:
                             twin = next((d for d in there if d.kind == c.kind and loc[d.id] == z
                                          and known[q] >> d.id & 1), None)
                             if twin is not None:

@@ -91,8 +91,12 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
                               Span(path, line, col), source=text, expected=expected)
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
-        hint = ": a string ends on the line it starts (`\\n` writes a line break)" \
-            if ch == '"' else ""
+        hint = ""
+        if ch == '"':
+            rest = text[err.pos_in_stream:].split("\n", 1)[0]
+            hint = (": `\\\"` inside a string is a quote, not its end (`\\\\` writes a "
+                    "backslash)" if '\\"' in rest else
+                    ": a string ends on the line it starts (`\\n` writes a line break)")
         return GdlSyntaxError(f"unexpected character {ch!r}{hint}", Span(path, line, col),
                               source=text, expected=_expected_text(lark, err.allowed or ()))
     tok = err.token

@@ -34,6 +34,9 @@ BAD = [
     pytest.param('players a, b\nvar t: text = "a\rb"\n',          # a lone CR: a line break
                  ["unexpected character '\"': a string ends on the line it starts"], 2, 15,
                  id="cr-in-string"),
+    pytest.param('players a, b\nvar t: text = "C:\\"\n',           # an escaped last quote
+                 ["`\\\"` inside a string is a quote, not its end"], 2, 15,
+                 id="escaped-closing-quote"),
     pytest.param("# a \f form feed, a \u2028 line separator\nplayers a, b\nflow:\n    end gme\n",
                  ["unexpected 'gme'", "        end gme\n            ^"], 4, 9,
                  id="form-feed-in-a-comment"),   # the excerpt showed the line before

@@ -222,14 +222,23 @@ def test_bad_inputs_are_clear_rule_errors(options, message):
 
 
 # ---------------------------------------------------------------- what each seat sees
-def test_each_seat_sees_its_own_pocket_and_the_record():
+def test_each_seat_sees_its_own_pocket_and_not_the_dealers_sheets():
+    # P8: the rows, the sheets and the record (which tells every pocket) were public
     game = game_of(PESCETTI)
     state = game.new_state()
     north = state.view("north")
     assert "hand[north] (13): 2S 3H 4D 5C 6S 7H 8D 9C AS JH KC QD TS" in north
     assert "hand[east] (13): " + " ".join(["?"] * 13) in north
-    assert "deal_pbn = " + DEAL_C in north
+    for var in ("order", "permutation_1", "permutation_2", "sheet_1", "sheet_2", "deal_pbn"):
+        assert f"{var} = ?" in north
+    assert "deal_pbn = " + DEAL_C in state.view(None)
+    assert game.evaluate("deal_pbn", state) == DEAL_C          # for the PBN files
     assert "hand[east] (13): 2H 3D 4C 5S" in state.view("east")
+    drawn = game_of(PESCETTI, mode="random").new_state(0)
+    while drawn.is_chance():
+        drawn.apply(drawn.sample_chance(random.Random(1)))
+    log = drawn.observation_log("south")
+    assert log and all(line == "random ?" for line in log if line.startswith("random"))
 
 
 def test_cards_stay_face_down_while_the_board_is_drawn():

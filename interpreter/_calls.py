@@ -629,6 +629,9 @@ class CallMixin:
             self.def_stack.append((frozenset(slots), {}))   # see `repeated_call_key`
             try:
                 cached = (self.expr(decl.body, scope), slots)
+            except BaseException:       # not "calls itself" when it is met again
+                del self.def_cache[decl.name]
+                raise
             finally:
                 self.def_stack.pop()
             self.def_cache[decl.name] = cached

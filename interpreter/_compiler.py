@@ -169,7 +169,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 raise self.error("the defs this one calls call one another too deep to "
                                  "compile: shorten the chain", d) from None
             except GdlError:                # said where it is called, as before: a def
-                self.def_cache.pop(d.name, None)    # nothing calls may fail unseen
+                pass                        # nothing calls may fail unseen
         for d in decls:
             if isinstance(d, A.TriggerDecl):
                 p.triggers.append(self.trigger(d))

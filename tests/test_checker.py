@@ -914,3 +914,7 @@ def test_a_def_nothing_calls_is_not_compiled_into_an_error():
     assert load_text(text).new_state(seed=0).is_terminal()
     with pytest.raises(GdlError, match="holds 2,000,000 values"):
         load_text(text.replace("    draw", "    let n = unused()\n    draw"))
+    # a def that failed inside another's compiling was left half made: "inner calls itself"
+    nested = text.replace("def unused()", "def inner()") + "def outer() = inner() + 1\n"
+    with pytest.raises(GdlError, match="holds 2,000,000 values"):
+        load_text(nested.replace("    draw", "    let n = outer()\n    draw"))

@@ -49,10 +49,9 @@ class OperatorMixin:
         if op in _BINOPS:
             if both is not None:
                 return _const(_BINOPS[op](*both))
-            small = next((c[0] for c in (_folded(left), _folded(right)) if c is not None
-                          and type(c[0]) is int and -_SMALL_FACTOR <= c[0] <= _SMALL_FACTOR),
-                         None)
-            if op == "*" and small is None:     # (`3 * n` grows as a sum does)
+            if op == "*" and not any(   # (`3 * n` grows as a sum does: unchecked)
+                    c is not None and type(c[0]) is int and abs(c[0]) <= _SMALL_FACTOR
+                    for c in (_folded(left), _folded(right))):
                 return self.product(node, left, right)
             return fuse(_PLAIN[op](left, right),
                         lambda ctx: f"({ctx.sub(left)} {op} {ctx.sub(right)})")

@@ -284,7 +284,7 @@ def main(argv=None) -> int:
         sys.stderr.close()
         return 0
     except RecursionError:
-        print("error: the ruleset nests too deeply to evaluate", file=sys.stderr)
+        _say("error: the ruleset nests too deeply to evaluate")
         return 2
     except MemoryError:
         _say(OUT_OF_MEMORY)

@@ -85,7 +85,8 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken)
                                           and err.token.type == "$END"):
         line = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
-        col = len(source_lines(text)[-1]) + 1 if source_lines(text) else 1
+        lines = source_lines(text)
+        col = len(lines[-1]) + 1 if lines else 1
         expected = _expected_text(lark, getattr(err, "expected", ()) or ())
         return GdlSyntaxError(f"the {whole} ends in the middle of a construct",
                               Span(path, line, col), source=text, expected=expected)

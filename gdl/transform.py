@@ -22,7 +22,7 @@ def _unquote(tok: Token, path: str = "") -> str:
     """A STRING token's text: between its quotes, with its escapes read; an unknown escape
     or a control character (a NUL, a carriage return) is a syntax error at its place."""
     body = tok[1:-1]
-    if "\\" not in body and not _ESCAPE_OR_CONTROL.search(body):
+    if not _ESCAPE_OR_CONTROL.search(body):
         return body
 
     def read(match):

@@ -47,8 +47,9 @@ def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0,
         raise GdlError(f"variants nest deeper than {MAX_DEPTH} levels", header.span,
                        source=ruleset.source)
     base_path = Path(ruleset.path).parent / header.path
-    if base_path.suffix != ".gdl":          # an untrusted variant would show any file's
-        raise GdlError(f"the base of a variant is a ruleset file ending in .gdl, not "  # lines
+    # a base that is no ruleset file: an untrusted variant of any file had its lines shown
+    if base_path.suffix != ".gdl":
+        raise GdlError(f"the base of a variant is a ruleset file ending in .gdl, not "
                        f"{header.path!r}", header.span, source=ruleset.source)
     try:
         found, is_file = base_path.exists(), base_path.is_file()

@@ -35,7 +35,6 @@ _EFFECTS = (A.Assign, A.AugAssign, A.Move, A.Deal, A.Flip, A.Reveal, A.Eliminate
 
 
 @attrs.define(eq=False)
-
 class Site:
     """A `choose` or `simultaneously` statement: who decides, among which actions."""
     id: int
@@ -88,6 +87,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.card_kinds: dict = {}
         #: zones and variables laid out so far, of every family (`family_domains`)
         self.members = 0
+        self.returns_decl = None        # the `returns` declaration, named by its errors
         self.action_info: dict = {}
         self.rule_slots: dict = {}
         self.rule_stack: List[str] = []

@@ -14,10 +14,10 @@ import attrs
 from gdl import ast as A
 
 from ._closures import MOST_IN_RANGE
+from .values import Card, Member, Seat, ZoneRef, text_of
 
 #: the most cards a game may have (a shoe of eight decks is 416)
 MOST_CARDS = 100_000
-from .values import Card, Member, Seat, ZoneRef, text_of
 
 
 @attrs.define

@@ -598,10 +598,9 @@ class State:
                 return found
         moves = self.legal_moves(player)
         if not moves and player is not None and self.node[0] in (DECIDE, SIMUL):
-            waiting = self.to_move()
-            if self._seat(player) not in waiting:
-                raise MoveError(f"{wanted!r} is not a legal move: "
-                                f"{_not_to_move(self._seat(player), waiting)}")
+            seat, waiting = self._seat(player), self.to_move()
+            if seat not in waiting:
+                raise MoveError(f"{wanted!r} is not a legal move: {_not_to_move(seat, waiting)}")
         for m in moves:         # as typed, with spaces tidied (a text argument may be "",
             if m.text == wanted or " ".join(m.text.split()) == wanted or (  # a list `[1,2]`)
                     "[" in tidy and _unspaced_brackets(m.text) == tidy):

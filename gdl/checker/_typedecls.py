@@ -334,4 +334,3 @@ _STMTS = {
     A.If: TypePass.if_, A.Repeat: TypePass.repeat, A.While: TypePass.while_,
     A.For: TypePass.for_,
 }
-

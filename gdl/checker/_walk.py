@@ -42,6 +42,7 @@ def walk_all(nodes: Iterable) -> Iterator:
     for node in nodes:
         yield from walk(node)
 
+
 def callees_first(decls) -> list:
     """The defs, each after the defs it calls (a cycle, reported elsewhere, where it
     falls): typed in this order, no def's type waits on a chain of others."""

@@ -124,7 +124,7 @@ _HEADER = re.compile(r'^variant\s+of\s+"([^"\n]*)"', re.MULTILINE)
 def variant_files(path) -> list:
     """The file and the bases it is a variant of, as its header lines name them (read
     without parsing, so that a file being edited still names them), at most `MAX_DEPTH`
-    bases; a file that cannot be read ends the list."""
+    bases; a file that cannot be read, or a base that is no .gdl file, ends the list."""
     from .parser import MOST_RULESET_BYTES
     files = [Path(path)]
     while len(files) <= MAX_DEPTH:
@@ -134,7 +134,7 @@ def variant_files(path) -> list:
             found = _HEADER.search(files[-1].read_text(encoding="utf-8", errors="replace"))
         except OSError:
             break
-        if found is None:
+        if found is None or not found.group(1).endswith(".gdl"):
             break
         files.append(files[-1].parent / found.group(1))
     return files

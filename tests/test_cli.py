@@ -413,6 +413,10 @@ def test_a_ruleset_path_that_is_no_file_or_no_text_is_said_with_its_place(tmp_pa
         code, out, err = run(capsys, "check", variant)
         assert code == 2 and err.startswith(f"{variant}:1:1: error: ") and says in err, err
         assert "root:" not in err
+    # the REPL's watch on a variant's bases read the base without the check
+    from gdl.variants import variant_files
+    variant.write_text('variant of "/etc/passwd"\n')
+    assert variant_files(variant) == [variant]
     trace = tmp_path / "t.json"          # a NUL in a trace's game: an internal error
     trace.write_text('{"format": "gdl-trace-1", "game": "\\u0000", "options": {}, '
                      '"seed": 1, "steps": []}')

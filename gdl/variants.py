@@ -165,6 +165,8 @@ def variant_summary(path, parse_file) -> "str | None":
             replaced.append(label if was is type(d) else
                             f"{_WORDS.get(was.__name__) or was.__name__[:-4].lower()} "
                             f"{d.name} with a {word}")
+        elif _key(d) in _WORDS:     # a declaration the base does not have, such as returns
+            added.append(label)
         else:
             near = did_you_mean(d.name, [b.name for b in base.decls if type(b) is type(d)])
             added.append(label + (f" (the base's {near} stays as it was)" if near else ""))

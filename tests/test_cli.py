@@ -714,6 +714,10 @@ def test_check_of_a_variant_says_what_it_replaces_and_adds(tmp_path, capsys):
                                      '    1 => 5\n    else => 0\n')
     code, out, err = run(capsys, "check", tmp_path / "v2.gdl")
     assert code == 0 and "replaces def points with a table; adds nothing" in out, err
+    # a `returns` the base has not was an internal error ('ReturnsDecl' has no name)
+    (tmp_path / "v3.gdl").write_text('variant of "b.gdl"\nreturns(p) = n\n')
+    code, out, err = run(capsys, "check", tmp_path / "v3.gdl")
+    assert code == 0 and "replaces nothing; adds returns" in out, err
 
 
 def test_check_counts_in_the_singular_where_there_is_one(tmp_path, capsys):

@@ -409,10 +409,12 @@ def _too_big(state) -> EnumerationError:
     for k in kinds.values():
         orders //= factorial(k)
     count = f"{orders}" if orders < 10 ** 12 else f"about {orders:.1e}"
+    smaller = ("choose options that make the game smaller" if state.game.options else
+               "the game has no options, so a variant file with fewer cards would be "
+               "needed")
     return EnumerationError(
-        f"this variant is too big to enumerate: `{shown}` has {count} distinct orders of "
-        f"{len(cards)} cards (at most {CHANCE_LIST_LIMIT} can be listed); choose options "
-        f"that make the game smaller")
+        f"this game is too big to enumerate: `{shown}` has {count} distinct orders of "
+        f"{len(cards)} cards (at most {CHANCE_LIST_LIMIT} can be listed); {smaller}")
 
 
 # ---------------------------------------------------------------------------- after the walk

@@ -128,6 +128,17 @@ def test_a_shuffle_too_big_to_list_is_an_error(path, options):
     with pytest.raises(EnumerationError) as info:
         enumerate_states(load_game(path, **options))
     assert "too big to enumerate" in str(info.value) and "shuffle stock" in str(info.value)
+    assert str(info.value).endswith("choose options that make the game smaller")
+
+
+def test_a_game_without_options_too_big_to_enumerate_is_not_told_to_choose_them():
+    game = load_text('game "t"\nplayers 2\nenum r = a, b, c, d, e, f, g, h\ncard r: r\n'
+                     'cards into stock: card(r: x) for x in r\nzone stock: stack\n'
+                     'flow:\n    shuffle stock\n    draw\n')
+    with pytest.raises(EnumerationError) as info:
+        enumerate_states(game)
+    assert "40320 distinct orders of 8 cards" in str(info.value)
+    assert "the game has no options" in str(info.value)
 
 
 # ---------------------------------------------------------------- what the report means

@@ -524,6 +524,47 @@ BAD = [
         """, ["list[...] is a type only of a def's or rule's parameter (`def "
               "melds(xs: list[card])`): an action's parameter ranges over a domain"], 2, 16,
         id="list-type"),                  # "unknown zone or variable list"
+    # index(...) was of any type: a seat stored in an int ran into arithmetic unchecked
+    pytest.param("""
+        players 2
+        zone side[1..9, player]: stack
+        var n: int = 0
+        flow:
+            n = index(side[2, p1], 2)
+            draw
+        """, ["cannot assign player to n, which holds int"], 5, 9, id="index-typed"),
+    pytest.param("""
+        players 2
+        zone side[1..9, player]: stack
+        var n: int = 0
+        flow:
+            n = index(side[2, p1], 3)
+            draw
+        """, ["there is no index 3: side has 2 indices, counted from 1"], 5, 28,
+        id="index-past-the-indices"),
+    pytest.param("""
+        players 2
+        zone side[1..9, player]: stack
+        var n: int = 0
+        action look(i: 1..2):
+            n = index(side[2, p1], i)
+        flow:
+            choose p1: look
+            draw
+        """, ["index(...) here could be any of int (of side), player (of side): give it "
+              "the position as a number"], 5, 9,
+        id="index-of-two-types"),
+    pytest.param("""
+        players 2
+        zone side[1..9, player]: stack
+        zone hand[player]: set
+        var n: int = 0
+        flow:
+            n = index(zone_of(top(side[1, p1])), 1)
+            draw
+        """, ["could be any of player (of hand), int (of side): give it a zone whose "
+              "family the checker knows"], 6, 9,
+        id="index-of-any-family"),
 ]
 
 

@@ -74,3 +74,15 @@ def test_a_gdl_excerpt_that_names_its_ruleset_is_in_it():
                 assert body in (ROOT / named[1]).read_text(encoding="utf-8"), page.name
                 found += 1
     assert found
+
+
+def test_the_reference_lists_each_builtin_as_gdl_builtins_declares_it():
+    # the table says it is made from gdl/builtins.py, and `owner` and `index` had drifted
+    from gdl.builtins import FUNCTIONS
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    table = text.split("<!-- builtins:start -->")[1].split("<!-- builtins:end -->")[0]
+    rows = {m[1]: (m[2], m[3]) for m in
+            re.finditer(r"^\| `(\w+)` \| [^|]* \| (.*?) \| (.*) \|$", table, re.M)}
+    results = {"lists": "list of lists", "index": "that index's type"}
+    for name, (_, result, doc) in FUNCTIONS.items():
+        assert rows.get(name) == (results.get(result, result.replace("|", " or ")), doc), name

@@ -533,3 +533,19 @@ def test_numbers_too_large_are_rule_errors_at_their_place(tmp_path, monkeypatch,
     assert "internal error" not in done.stderr
     if "too long to write" not in message:      # (said wherever a number is written out)
         assert "numbers.gdl:" in done.stderr
+
+
+def test_the_owner_of_a_zone_whose_first_index_is_no_player_is_none_where_a_seat_is_needed():
+    # owner() was typed `player`: `== none` was refused, and a `none` went on into a
+    # player variable, or into next() as an internal KeyError
+    from interpreter import load_text
+    head = ('game "t"\nplayers 2\nzone side[1..3, player]: stack\nzone hand[player]: set\n'
+            'var q: player = p1\nvar b: bool = false\nflow:\n')
+    state = load_text(head + "    if owner(side[1, p2]) == none and owner(hand[p2]) == p2:"
+                             "\n        win p2\n    draw\n").new_state(0)
+    assert state.is_terminal() and state.returns() == (-1, 1)
+    for line in ("q = owner(side[1, p2])", "win next(owner(side[1, p2]))"):
+        with pytest.raises(RuleError) as info:
+            load_text(head + f"    {line}\n    draw\n", path="o.gdl").new_state(0)
+        assert str(info.value).startswith("o.gdl:8:") and \
+            "this value is none, where a player is needed" in str(info.value)

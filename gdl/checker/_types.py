@@ -41,7 +41,7 @@ _WORDS = {"int?": "int", "zone": "a zone", "cards|list": "a zone or a list",
           "enum": "an enum member", "list": "a list"}
 _RESULTS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD, "zone": ZoneT(None),
             "any": ANY, "list[card]": ListT(CARD), "text": STR, "list[text]": ListT(STR),
-            "card?": OptT(CARD)}
+            "card?": OptT(CARD), "player?": OptT(PLAYER)}
 
 
 def _source_of(typer, node) -> str:
@@ -347,7 +347,57 @@ class ExprTyper:
             return first if isinstance(first, ListT) else ListT(ANY)
         if result == "lists":   # lists of items of the list (or zone) given first
             return ListT(ListT((elem_of(types[0]) if types else None) or ANY))
+        if node.func == "owner" and types and self.first_index(types[0]) == PLAYER:
+            return PLAYER
+        if result == "index":
+            return self.index_result(node, types[0]) if len(types) == 2 else ANY
         return _RESULTS.get(result, ANY)
+
+    def families(self, zone: Ty) -> list:
+        """The zone families a zone value may belong to: its own, or every indexed one."""
+        z = unwrap(zone)
+        if isinstance(z, ZoneT) and z.family is not None:
+            decl = self.scope.decl_of(z.family, "zone")
+            return [] if decl is None else [decl]
+        return [self.scope.decl_of(n, "zone") for n in self.scope.names_of("zone")]
+
+    def first_index(self, zone: Ty) -> Ty:
+        """The type of a zone's first index where the checker knows its family, else ANY."""
+        z = unwrap(zone)
+        if not (isinstance(z, ZoneT) and z.family is not None):
+            return ANY
+        decls = self.families(z)
+        return self.index_types(decls[0])[0] if decls and decls[0].indices else ANY
+
+    def index_result(self, node: A.Call, zone: Ty) -> Ty:
+        """`index(z, i)` has the type of the i-th index of z's family (of every family z may
+        belong to, if the checker cannot tell which): one type, or an error, since a value
+        of no known type would reach arithmetic or a seat unchecked."""
+        decls = [d for d in self.families(zone) if d.indices]
+        pos = node.args[1]
+        k = pos.value if isinstance(pos, A.IntLit) else None
+        if k is not None:
+            if decls and all(not 1 <= k <= len(d.indices) for d in decls):
+                most = max(len(d.indices) for d in decls)
+                whose = (f"{decls[0].name} has {_count(most, 'index')}" if len(decls) == 1
+                         else f"a zone here has {_count(most, 'index')} at most")
+                self.error(f"there is no index {k}: {whose}, counted from 1", pos.span)
+                return ANY
+            found = [(d, self.index_types(d)[k - 1]) for d in decls if k <= len(d.indices)]
+        else:
+            found = [(d, t) for d in decls for t in self.index_types(d)]
+        kinds: dict = {}                    # each type, and the first family giving it
+        for d, t in found:
+            if t != ANY:
+                kinds.setdefault(t, d.name)
+        if len(kinds) > 1:
+            where = ", ".join(f"{t} (of {name})" for t, name in kinds.items())
+            fix = ("the position as a number" if k is None else
+                   "a zone whose family the checker knows (not one from zone_of)")
+            self.error(f"index(...) here could be any of {where}: give it {fix}, so that "
+                       f"it has one type", node.span)
+            return ANY
+        return next(iter(kinds), ANY)
 
     def card_call(self, node: A.Call) -> Ty:
         """`card(rank: 3, suit: hearts)`: each keyword a card field, each value its type."""

@@ -1407,10 +1407,13 @@ class State:
     # ------------------------------------------------------------------ seeing
     def sees(self, seat: Optional[Seat], card: Card) -> bool:
         """Returns whether `seat` (None: an all-seeing observer; a seat or its name) sees a
-        card (a Card or its text) face now."""
+        card (a Card, or its text: any of the twins that have it) face now."""
         if type(seat) is str or type(card) is str:
             seat = None if seat is None else self._seat(seat)
-            card = self.game.card(card) if type(card) is str else card
+            if type(card) is str:
+                twins = [c for c in self.prog.cards if c.text == card] or \
+                    [self.game.card(card)]
+                return any(self.sees(seat, c) for c in twins)
         if seat is None or self.up[card.id] or self.known[seat.index] >> card.id & 1:
             return True
         return self.prog.zone_info[self.loc[card.id]].shows(seat)

@@ -721,6 +721,20 @@ def test_sees_and_unseen_take_seat_names_and_card_texts():
     assert state.sees(None, card.text) is True
 
 
+def test_sees_a_card_text_if_it_sees_any_of_its_twins():
+    # the text stood for the first twin: the answer changed with which twin lay where,
+    # between two states that are equal
+    from interpreter import load_text
+    game = load_text(TWIN_CARDS)
+    ones = [c for c in game.prog.cards if c.text == "1"]
+    for up, down in (ones, ones[::-1]):
+        state = game.new_state(0)
+        state.place([down], "deck", "down")
+        state.place([up], "heap", "up")
+        assert state.sees("p1", "1") is True and state.sees("p1", "2") is False
+        assert state.sees("p1", up) and not state.sees("p1", down)
+
+
 def test_place_refuses_a_facing_other_than_up_or_down():
     from gdl.errors import MoveError
     state = game_of("gerry").new_state(0)

@@ -142,7 +142,10 @@ class Explorer:
     def playthrough(self, state, steps: list, deadline: float = float("inf"),
                     fingerprint=None, limit: Optional[int] = None):
         """Plays one game on from `state` (reached by `steps`) to its end or a finding;
-        `limit` stops it quietly after that many steps."""
+        `limit` stops it quietly after that many steps.  A state that comes back is a
+        finding that leaves the game playable: the playthrough goes on to its end,
+        unwatched, so that what only an end runs is not called dead in a game whose
+        random playthroughs nearly all go round a loop."""
         self.playthroughs += 1
         laws_due = self.laws is not None and (self.playthroughs % 4 == 1 or self.few)
         steps = list(steps)
@@ -152,31 +155,34 @@ class Explorer:
         watch = _Watch(self.head, state, steps,
                        whole=self.lazy >= 16 and self.replays * 8 > self.lazy)
         self.lazy += not watch.whole
+        looped = False
         try:
-            while not self.over(state, steps, deadline):
+            while not self.over(state, steps, deadline, looped):
                 if limit is not None and len(steps) >= limit:
                     return
                 due = laws_due and (len(steps) - base < 6 or len(steps) % self.law_every == 0)
                 if not self.advance(state, steps, due, fingerprint):
                     break
-                earlier = watch.see(state)
+                earlier = None if looped else watch.see(state)
                 if earlier is not None:
                     self.cycle(steps, earlier, len(steps), state)
-                    return
-            if time.monotonic() <= deadline:    # its replay may take as long as the play
+                    looped = True
+            if not looped and time.monotonic() <= deadline:  # a replay may take as long
                 self.counter_cycle(watch, steps, base)
         finally:
             self.replays += watch.replayed
 
-    def over(self, state, steps, deadline) -> bool:
+    def over(self, state, steps, deadline, looped: bool = False) -> bool:
         """Returns whether the playthrough stops here: the end (its laws checked now and
-        then), the step bound (endless play) or the deadline."""
+        then), the step bound (endless play, unless a loop found on the way said so) or
+        the deadline."""
         if state.is_terminal():
             self.ended += 1
             self.end_laws(state, steps)
             return True
         if len(steps) >= self.max_steps:
-            self.no_end(steps)
+            if not looped:
+                self.no_end(steps)
             return True
         # every step: a step of rules that loop long takes most of a second
         return time.monotonic() > deadline

@@ -810,6 +810,31 @@ def test_dead_rules_and_branches_come_from_coverage(tmp_path):
     assert "never_called" in report.text() and "coverage" in report.text()
 
 
+PACING = '''game "Pacing"
+players 1
+var pos: int = 0
+action left() "A step back":
+    require pos > 0
+    pos -= 1
+action right() "A step on":
+    pos += 1
+flow:
+    while pos < 20:
+        choose p1: left, right
+    win p1
+'''
+
+
+def test_a_game_whose_playthroughs_come_back_to_a_state_still_reaches_its_end(tmp_path):
+    # every playthrough stopped at its first repeated state: the walk's end (the win
+    # line), reached after many repeats, was called dead (the walk of states from the
+    # start, which would reach it in this small game, kept to a few states as in a big one)
+    report = run(ruleset(tmp_path, PACING), tmp_path, budget=1.0, max_states=8)
+    assert {f.message for f in report.by_kind("dead rule")} == set()
+    assert [f.subkind for f in report.by_kind("endless play")] == ["cycle"]
+    assert {r["name"]: r["dead_lines"] for r in report.coverage}["flow"] == []
+
+
 def test_a_sweep_finds_dead_option_values_and_revives_rules(tmp_path):
     report = run(ruleset(tmp_path, DEAD), tmp_path, budget=1.5, sweep=True)
     dead = {f.message.split(" changes")[0] for f in report.by_kind("dead rule")

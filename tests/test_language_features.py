@@ -1091,6 +1091,18 @@ def test_a_list_parameter_given_an_item_or_a_zone_says_what_to_write(arg, hint):
              f"flow:\n    total = ranks({arg})\n    draw\n")
 
 
+def test_a_list_written_out_of_cards_that_may_be_none_is_moved_each_tested_for_none():
+    # `flip a up` of a `card?` was taken, `flip [a, b] up` refused: "not list[card?]"
+    body = ('var a: card? = none\nvar b: card? = none\nvar w: player? = none\nflow:\n'
+            '    a = top(stock)\n    {}\n    w = p2\n    flip [a, b] up\n'
+            '    move [a, b] to pile\n    win [w]\n')
+    s = game(body.format("b = bottom(stock)")).new_state()
+    assert s.is_terminal() and [c.text for c in s.cards_in("pile")] == ["3H", "1C"]
+    with pytest.raises(RuleError, match=re.escape("18:14: rule error: this value is none, "
+                                                  "where a card is needed")):
+        game(body.format("b = none")).new_state()
+
+
 def test_a_list_that_may_be_none_joined_with_plus_is_tested_for_none():
     # a Python TypeError: unsupported operand type(s) for +: 'NoneType' and 'tuple'
     g = game('''

@@ -288,8 +288,13 @@ def replay(game, trace: Dict[str, Any], upto: int = None):
         try:
             if "chance" in step:
                 data = step["data"]
-                s.apply_chance(s.outcome_from_data(step["kind"],
-                                                   tuple(data) if isinstance(data, list) else data))
+                outcome = s.outcome_from_data(step["kind"],
+                                              tuple(data) if isinstance(data, list) else data)
+                if outcome.text != step["chance"]:   # the data replays; the text is read
+                    raise TraceError(f"step {i + 1} of the trace says `{step['chance']}`, "
+                                     f"but its data gives `{outcome.text}`: the two must "
+                                     f"agree (was one of them edited?)")
+                s.apply_chance(outcome)
             else:
                 s.apply(step["move"], game.seat(step["player"]))
         except GdlError as err:

@@ -1499,7 +1499,9 @@ class State:
         trace = trace_of(self)
         n = len(trace["steps"]) - steps
         if n < 0 or steps < 0:
-            raise MoveError(f"cannot undo {steps} steps: {len(trace['steps'])} were made")
+            made = len(trace["steps"])
+            raise MoveError(f"cannot undo {steps} step{'s' * (steps != 1)}: "
+                            f"{made} {'was' if made == 1 else 'were'} made")
         back = replay(self.game, trace, upto=n)
         for name in State.__slots__:
             setattr(self, name, getattr(back, name))

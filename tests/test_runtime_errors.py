@@ -140,8 +140,12 @@ def test_committing_twice_and_moving_after_the_end(dds):
     assert "the game is over" in str(move_error(over, "cut 3", "p1"))
     with pytest.raises(MoveError, match="no player 'p3'"):
         state.legal_moves("p3")
-    with pytest.raises(MoveError, match="cannot undo 5 steps"):
+    with pytest.raises(MoveError, match="cannot undo 5 steps: 0 were made"):
         dds.new_state(0).undo(5)
+    one = dds.new_state(0)
+    one.apply("shuffle_packet 2 2", "p1")
+    with pytest.raises(MoveError, match="cannot undo 2 steps: 1 was made"):  # "1 were"
+        one.undo(2)
 
 
 def test_a_second_commit_as_text_says_the_seat_has_committed(dds):
@@ -297,6 +301,17 @@ def test_a_shuffle_that_does_not_hold_the_zones_cards(gerry, gerry_trace):
                                          "shuffle does not hold the zone's cards"):
         replay(gerry, bad)
     assert replay(gerry, gerry_trace).is_terminal()          # the undamaged trace replays
+
+
+def test_a_chance_step_whose_text_and_data_disagree_is_a_trace_error(gerry, gerry_trace):
+    # the data replayed and the stale text was passed over in silence
+    bad = json.loads(json.dumps(gerry_trace))
+    data = bad["steps"][0]["data"]
+    data[0], data[1] = data[1], data[0]
+    with pytest.raises(TraceError, match="step 1 of the trace says `shuffle stock: .*`, but "
+                                         "its data gives `shuffle stock: .*`: the two must "
+                                         "agree"):
+        replay(gerry, bad)
 
 
 def test_a_shuffle_with_an_unknown_card_id_is_a_trace_error(gerry, gerry_trace):

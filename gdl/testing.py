@@ -454,6 +454,8 @@ def _json(seen, rng) -> Iterable[str]:
 def _replay(seen, rng) -> Iterable[str]:
     from interpreter import replay
     state = seen.state
+    if state.placed is not None:        # built with place(): no trace replays it
+        return
     trace = json.loads(json.dumps(state.trace()))
     back = replay(state.game, trace)
     if back.key() != seen.key():

@@ -170,7 +170,7 @@ class Game:
         s.history = []
         s.dirty = set()
         s.budget = s.free = 0
-        s.rng = s.mid = None
+        s.rng = s.mid = s.placed = None
         s.seed = None
         s.obs = None
         return s

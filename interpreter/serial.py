@@ -107,6 +107,7 @@ def state_to_json(state) -> Dict[str, Any]:
         "result": list(state.result) if state.result is not None else None,
         "history": [[w, t, d] if d is None else [w, t, list(d) if isinstance(d, tuple) else d]
                     for w, t, d in state.history],
+        **({} if state.placed is None else {"placed": True}),
     }
 
 
@@ -147,6 +148,8 @@ def state_from_json(game, data: Dict[str, Any]):
     except (KeyError, IndexError, TypeError, ValueError) as err:
         raise TraceError(f"not a state snapshot of this game: {err}") from None
     assert isinstance(s, State)
+    if data.get("placed"):                  # its steps replay only from here on
+        s.mark_placed()
     return s
 
 
@@ -274,15 +277,17 @@ def trace_line(state) -> str:
             + ", ".join([step(entry) for entry in state.history]) + "]}")
 
 
-def replay(game, trace: Dict[str, Any], upto: int = None):
-    """Returns the state after replaying a trace's steps (the first `upto` of them)."""
+def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = False,
+           start=None):
+    """Returns the state after replaying a trace's steps (the first `upto` of them), from
+    the start (observing, with `observe`) or from the state `start` (then changed)."""
     if not isinstance(trace, dict) or trace.get("format", TRACE_FORMAT) != TRACE_FORMAT:
         raise TraceError(f"not a gdl trace (expected \"format\": \"{TRACE_FORMAT}\")")
     check_trace_shape(trace)
     if upto is not None and (type(upto) is not int or upto < 0):
         raise TraceError(f"upto is a number of steps from 0, not {upto!r}")
     _check_options(game, trace.get("options") or {})
-    s = game.new_state(trace.get("seed"))
+    s = game.new_state(trace.get("seed"), observe) if start is None else start
     steps = trace.get("steps", [])
     for i, step in enumerate(steps[:upto] if upto is not None else steps):
         try:

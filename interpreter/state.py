@@ -16,8 +16,8 @@ from random import Random
 from typing import List, Optional
 
 from gdl.ast import PlaceKind
-from gdl.errors import (SOURCES, GdlError, MoveError, RuleError, counted, did_you_mean, listed,
-                        source_lines)
+from gdl.errors import (SOURCES, GdlError, MoveError, RuleError, TraceError, counted,
+                        did_you_mean, listed, source_lines)
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_joint, generated_pick, generated_plain, generated_step
@@ -65,7 +65,7 @@ class State:
     # many more draws generated code may make in place, and their source (else 0, None)
     __slots__ = ("game", "prog", "zones", "up", "loc", "known", "vars", "frame", "out", "pc",
                  "node", "result", "history", "dirty", "budget", "seed", "obs", "free", "rng",
-                 "mid")
+                 "mid", "placed")
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> "State":
@@ -78,7 +78,8 @@ class State:
         s.known = self.known[:]
         s.vars = self.vars[:]
         s.frame = self.frame[:]
-        s.out, s.pc, s.result, s.seed = self.out, self.pc, self.result, self.seed
+        s.out, s.pc, s.result, s.seed, s.placed = \
+            self.out, self.pc, self.result, self.seed, self.placed
         node = self.node
         if node is not None and node[0] == SIMUL:
             node = (SIMUL, node[1], node[2], dict(node[3]))
@@ -727,16 +728,23 @@ class State:
     def _as_before(self, n: int, pending) -> None:
         """Puts the state back as it was before a step whose rules failed half way (its
         first `n` history entries, then the commits `pending`), by replay as `undo` does:
-        `apply` changes nothing where it raises.  (Like `undo`, it cannot bring back what
-        `place` did outside the rules: a position built so is not in its trace.)"""
-        from .observe import log_of
-        from .serial import replay, trace_of
-        observed = self.obs is not None
-        back = replay(self.game, trace_of(self, n, pending))
+        `apply` changes nothing where it raises."""
+        from .serial import trace_of
+        trace = trace_of(self, n, pending)
+        back = self._replayed(trace, len(trace["steps"]))
         for name in State.__slots__:
             setattr(self, name, getattr(back, name))
-        if observed:                            # its seats' logs kept on, as before
-            self.obs = log_of(self)
+
+    def _replayed(self, trace: dict, n: int) -> "State":
+        """The state after the first `n` steps of this state's `trace`: replayed from the
+        start, or from the copy kept at the last placement (which no trace replays); an
+        observing state's copy observes."""
+        from .serial import replay
+        if self.placed is None:
+            return replay(self.game, trace, upto=n, observe=self.obs is not None)
+        first, start = self.placed
+        return replay(self.game, {**trace, "steps": trace["steps"][first:]}, upto=n - first,
+                      start=start.clone())
 
     def _commit(self, seat, move):
         """Commits a legal move of a seat still to commit at this simultaneous decision;
@@ -1440,7 +1448,8 @@ class State:
         rules: for building test positions.  Twins are taken in order from wherever they
         are not already placed by this call.  The trace cannot replay a placement, so the
         state logs its seats' observations from here on (a step with no line, each seat's
-        view after it), and its information-set keys and logs are its own."""
+        view after it), and its information-set keys and logs are its own; `undo` goes back
+        as far as the last placement, and `trace` refuses."""
         if face not in ("up", "down"):
             raise MoveError(f"face is 'up' or 'down', not {face!r}")
         ref = self.game.zone(zone) if isinstance(zone, str) else zone
@@ -1458,6 +1467,15 @@ class State:
         self.move_cards(list(reversed(chosen)), ref.slot, PlaceKind.TOP, None, face == "up",
                         None)
         self.obs = tuple([(cell, ((), v)) for cell, v in zip(self.obs, views(self))])
+        self.mark_placed()
+
+    def mark_placed(self):
+        """Notes that steps before here cannot be replayed (a placement, or a snapshot of
+        a state that had one): `undo` replays from a copy of the state as it is now."""
+        from .serial import trace_of
+        self.placed = None
+        self.placed = (len(trace_of(self)["steps"]), self.clone())
+        self.placed[1].placed = self.placed
 
     def cards_in(self, zone) -> List[Card]:
         """Returns the cards of a zone (text such as `deck[p1]`, or a ZoneRef), top first."""
@@ -1489,20 +1507,28 @@ class State:
     def trace(self) -> dict:
         """Returns the trace of the game so far (options, seed, every step)."""
         from .serial import trace_of
+        if self.placed is not None:
+            raise TraceError("this position was built with place(), which no trace can "
+                             "replay: take a snapshot with to_json() instead")
         return trace_of(self)
 
     def undo(self, steps: int = 1):
         """Takes back the last `steps` steps (moves and chance events), by replay."""
-        from .serial import replay, trace_of
+        from .serial import trace_of
         if type(steps) is not int:
             raise MoveError(f"undo takes a whole number of steps, not {steps!r}")
         trace = trace_of(self)
-        n = len(trace["steps"]) - steps
+        made = len(trace["steps"])
+        n = made - steps
         if n < 0 or steps < 0:
-            made = len(trace["steps"])
             raise MoveError(f"cannot undo {steps} step{'s' * (steps != 1)}: "
                             f"{made} {'was' if made == 1 else 'were'} made")
-        back = replay(self.game, trace, upto=n)
+        first = 0 if self.placed is None else self.placed[0]
+        if n < first:
+            raise MoveError(f"cannot undo {steps} step{'s' * (steps != 1)}: the position "
+                            f"was built with place() after step {first}, which no trace "
+                            f"can replay; at most {made - first} can be undone")
+        back = self._replayed(trace, n)
         for name in State.__slots__:
             setattr(self, name, getattr(back, name))
 

@@ -735,6 +735,46 @@ def test_sees_a_card_text_if_it_sees_any_of_its_twins():
         assert state.sees("p1", up) and not state.sees("p1", down)
 
 
+def test_a_placed_position_is_undone_to_but_not_past_and_has_no_trace():
+    # undo replayed the trace, which has no placement: the placed card went back to the
+    # deck; trace() and the laws' replay told of another position
+    from gdl.errors import MoveError, TraceError
+    from gdl.testing import law_problems
+    from interpreter import load
+    game = load(str(RULESETS / "classics" / "kuhn_poker.gdl"))
+    state = game.new_state(1)
+    for _ in range(2):
+        state.apply(state.chance_outcomes()[0][0])
+    state.place(["K"], "hand[p1]", "down")
+    placed, key = state.view(None), state.key()
+    assert law_problems(state) == []
+    state.apply("pass")
+    copy = game.state_from_json(state.to_json())
+    state.undo(1)
+    assert state.view(None) == placed and state.key() == key
+    with pytest.raises(MoveError, match="built with place.. after step 2, which no trace "
+                                        "can replay; at most 0 can be undone"):
+        state.undo(1)
+    with pytest.raises(TraceError, match="built with place"):
+        state.trace()
+    with pytest.raises(MoveError, match="at most 0 can be undone"):   # its steps are gone
+        copy.undo(1)
+    assert copy.view(None) != placed
+
+
+def test_an_observing_state_goes_on_observing_after_undo():
+    # undo replayed without observe: each key after it replayed the whole game
+    game = game_of("dds")
+    state, rng = game.new_state(3, observe=True), random.Random(3)
+    for _ in range(8):
+        state.apply(state.random_move(rng, state.to_move()[0]), state.to_move()[0])
+    state.undo(2)
+    assert state.obs is not None
+    plain = replay(game, state.trace())
+    assert [state.infoset_key(p) for p in game.seats] == \
+        [plain.infoset_key(p) for p in game.seats]
+
+
 def test_place_refuses_a_facing_other_than_up_or_down():
     from gdl.errors import MoveError
     state = game_of("gerry").new_state(0)

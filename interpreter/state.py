@@ -368,7 +368,12 @@ class State:
                                 f"deciding")
         else:
             raise MoveError("nobody is to move here")
-        return self._drawn(node[1], seat, rng)
+        try:
+            return self._drawn(node[1], seat, rng)
+        except AttributeError:
+            if hasattr(rng, "randrange"):
+                raise
+            raise _not_random(rng) from None
 
     def _fixed_of(self, site):
         """Works out `site.fixed` (`_fixed_moves`), and the step of a site whose actions
@@ -896,6 +901,8 @@ class State:
           kept) is inline."""
         if bits is None:
             bits = type(rng) is Random and _DRAW_BY_BITS
+            if not bits and not hasattr(rng, "randrange"):
+                raise _not_random(rng)
         steps = decisions = 0
         node = self.node
         observed = self.obs is not None
@@ -1453,6 +1460,8 @@ class State:
         if face not in ("up", "down"):
             raise MoveError(f"face is 'up' or 'down', not {face!r}")
         ref = self.game.zone(zone) if isinstance(zone, str) else zone
+        if isinstance(cards, str):              # one card's text, not its letters
+            cards = [cards]
         chosen = []
         for c in cards:
             if isinstance(c, str):
@@ -1872,8 +1881,11 @@ def _shuffle(rng, cards):
     """`rng.shuffle(cards)`: the same order from the same stream."""
     if draws_by_bits(rng):
         _shuffle_by_bits(rng, cards)
-    else:
+        return
+    try:
         rng.shuffle(cards)
+    except AttributeError:
+        raise _not_random(rng) from None
 
 
 def _below(rng, n: int) -> int:
@@ -1881,7 +1893,15 @@ def _below(rng, n: int) -> int:
     randrange's argument checks where `rng` is a plain `random.Random`."""
     if type(rng) is Random and _DRAW_BY_BITS:
         return _bits_below(rng, n)
-    return rng.randrange(n)
+    try:
+        return rng.randrange(n)
+    except AttributeError:
+        raise _not_random(rng) from None
+
+
+def _not_random(rng) -> MoveError:
+    return MoveError(f"the source of chance must be a random.Random (or have its methods), "
+                     f"not {type(rng).__name__} {rng!r:.40}: random.Random(seed) gives one")
 
 
 def _fixed_moves(site):

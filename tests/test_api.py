@@ -775,6 +775,27 @@ def test_an_observing_state_goes_on_observing_after_undo():
         [plain.infoset_key(p) for p in game.seats]
 
 
+def test_a_source_of_chance_that_is_not_a_random_is_said_so():
+    # an AttributeError: 'int' object has no attribute 'randrange'
+    from gdl.errors import MoveError
+    state = game_of("gerry").new_state(1)
+    for call in (lambda: state.sample_chance(3), lambda: state.chance_step(None),
+                 lambda: state.random_run(3, 10)):
+        with pytest.raises(MoveError, match="the source of chance must be a random.Random"):
+            call()
+    while state.is_chance():
+        state.chance_step(random.Random(1))
+    with pytest.raises(MoveError, match="not int 3"):
+        state.random_move(3)
+
+
+def test_place_takes_one_card_text_as_one_card():
+    # "KH" was read letter by letter: "no card 'K'"
+    state = game_of("gerry").new_state(0)
+    state.place("AC", "stock", face="up")
+    assert state.cards_in("stock")[0].text == "AC"
+
+
 def test_place_refuses_a_facing_other_than_up_or_down():
     from gdl.errors import MoveError
     state = game_of("gerry").new_state(0)

@@ -394,6 +394,17 @@ def test_misused_actions_are_integration_errors():
         state.apply_action(state.legal_actions()[0])
     with pytest.raises(IntegrationError, match="the game is over"):
         state.apply_action(0)
+    # apply_actions at a chance node or one seat's decision did nothing in gdl and was
+    # recorded in pyspiel's history all the same
+    state = kuhn.new_initial_state()
+    with pytest.raises(IntegrationError, match="every player moves at once; here chance "
+                                               "acts: use apply_action"):
+        state.apply_actions([1, 1])
+    state.apply_action(0)
+    state.apply_action(0)
+    with pytest.raises(IntegrationError, match="here p1 alone decides"):
+        state.apply_actions([0, 1])
+    assert state.history() == [0, 0] and len(state.gdl_state().trace_texts()) == 2
     with pytest.raises(IntegrationError, match="chance is auto or sampled"):
         load_openspiel_game(RULESETS / "classics" / "kuhn_poker.gdl", chance="bogus")
     dds = load_openspiel_game(RULESETS / "double_dealing_shuffle.gdl", {"deck_size": 4})

@@ -591,8 +591,14 @@ class GdlState(pyspiel.State):
         """Applies one action per player at a simultaneous node (non-deciders' ignored)."""
         h = self._h
         s = h.state
-        if h.current_player() == _TERMINAL:
+        player = h.current_player()
+        if player == _TERMINAL:
             raise IntegrationError("the game is over: no actions can be applied")
+        if player != _SIMULTANEOUS:             # pyspiel would record them all the same
+            who = "chance acts" if player == _CHANCE else \
+                f"{h.data.game.seats[player].name} alone decides"
+            raise IntegrationError(f"apply_actions is for a node where every player moves "
+                                   f"at once; here {who}: use apply_action")
         if len(actions) != len(h.data.game.seats):
             raise IntegrationError(f"apply_actions takes one action per player "
                                    f"({len(h.data.game.seats)}), not {len(actions)}")

@@ -147,3 +147,15 @@ def test_an_action_that_is_not_a_whole_number_is_refused():
         with pytest.raises(ValueError, match="is a whole number"):
             env.step(action)
     env.step(np.int64(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])))
+
+
+def test_steps_before_reset_and_an_unknown_agent_are_said_so():
+    # an AttributeError ('agent_selection') and a KeyError ('p9')
+    env = make_aec_env(RULESETS / "classics" / "kuhn_poker.gdl")
+    with pytest.raises(RuntimeError, match=r"reset\(\) needs to be called before step\(\)"):
+        env.step(0)
+    with pytest.raises(RuntimeError, match="before observe"):
+        env.observe("p1")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="no agent 'p9': the agents are p1, p2"):
+        env.observe("p9")

@@ -115,6 +115,7 @@ class GdlAECEnv(AECEnv):
 
     def step(self, action):
         """Plays the selected agent's action (None once the agent is done)."""
+        self._check_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -156,7 +157,11 @@ class GdlAECEnv(AECEnv):
     # ------------------------------------------------------------------ seeing
     def observe(self, agent):
         """Returns the agent's hashed view and its action mask."""
-        space = self._observation_spaces[agent]
+        self._check_reset("observe")
+        space = self._observation_spaces.get(agent)
+        if space is None:
+            raise ValueError(f"no agent {agent!r}: the agents are "
+                             f"{', '.join(self.possible_agents)}")
         obs = encode_view(self.state, agent, space["observation"].shape[0])
         mask = np.zeros(space["action_mask"].shape[0], np.int8)
         if not (self.terminations.get(agent) or self.truncations.get(agent)):
@@ -165,6 +170,10 @@ class GdlAECEnv(AECEnv):
             elif agent in (s.name for s in self.state.to_move()):
                 mask[[i for i, _ in self.table.legal(self.state, self.game.seat(agent))]] = 1
         return {"observation": obs, "action_mask": mask}
+
+    def _check_reset(self, what: str):
+        if self.state is None:      # as PettingZoo's order-enforcing wrapper says it
+            raise RuntimeError(f"reset() needs to be called before {what}()")
 
     def legal_moves(self, agent):
         """Returns [(action, move text)] of the agent's legal moves now."""

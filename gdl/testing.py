@@ -55,7 +55,8 @@ PARSE_SAMPLE = 40
 class LawBroken(AssertionError):
     """A state broke one of the laws; the message lists each problem and the steps, and
     `trace` is the trace of the state (`interpreter.replay(game, err.trace)` gives it
-    back: the printed steps name chance outcomes by text, which does not replay)."""
+    back: the printed steps name chance outcomes by text, which does not replay), None
+    for a position built with `place`."""
 
     def __init__(self, message: str, trace: Optional[dict] = None):
         super().__init__(message)
@@ -189,7 +190,8 @@ def check_laws(state, laws: Sequence[str] = LAWS, rng: Optional[random.Random] =
     problems = law_problems(state, laws, rng)
     if problems:
         story = _story(state.game, state, steps if steps is not None else state.trace_texts())
-        raise LawBroken("\n".join(problems) + "\n" + story, state.trace())
+        raise LawBroken("\n".join(problems) + "\n" + story,
+                        state.trace() if state.placed is None else None)   # place(): none
 
 
 class _Seen:

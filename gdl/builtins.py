@@ -12,7 +12,8 @@ from __future__ import annotations
 FUNCTIONS = {
     # name: (parameter types, result type, one-line doc)
     "count": (("cards|list",), "int", "number of cards in a zone, or items in a list"),
-    "cards": (("zone",), "list[card]", "the cards of a zone, top first"),
+    "cards": (("zone",), "list[card]",
+              "the cards of a zone, top first (a set's: in card order, the top last)"),
     "top": (("zone", "int?"), "card|list[card]",
             "the top card of a zone; top(z, n): the top n cards, top first"),
     "bottom": (("zone", "int?"), "card|list[card]",

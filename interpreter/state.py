@@ -1487,7 +1487,8 @@ class State:
         self.placed[1].placed = self.placed
 
     def cards_in(self, zone) -> List[Card]:
-        """Returns the cards of a zone (text such as `deck[p1]`, or a ZoneRef), top first."""
+        """Returns the cards of a zone (text such as `deck[p1]`, or a ZoneRef), top first
+        (a set zone's in card order, as `cards(z)` gives them)."""
         ref = self.game.zone(zone) if isinstance(zone, str) else zone
         cards = self.zones[ref.slot]
         return list(cards) if self.prog.is_set[ref.slot] else list(reversed(cards))

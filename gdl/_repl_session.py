@@ -397,8 +397,22 @@ class Session:
 
     def auto(self, limit: Optional[int] = None) -> List[Shown]:
         """Plays `limit` steps (default: to the end) with the agents, random where unset
-        (the undone steps in `redo` stay if the first step fails)."""
-        return self.advance(limit, everyone=True)
+        (the undone steps in `redo` stay if the first step fails).  Where they end at a
+        chance event and chance is not manual, the game goes on as after a move (chance
+        drawn, seats with agents played), so that the prompt is not left at a chance
+        event the user was told is drawn for them."""
+        shown = self.advance(limit, everyone=True)
+        made, interrupted = self.made, self.interrupted
+        if not interrupted and not self.chance_manual and self.state.is_chance():
+            try:
+                shown += self.advance()
+            except Halted as halted:
+                raise Halted(shown + halted.shown, halted.error) from None
+            except GdlError as err:
+                raise Halted(shown, err) from None
+            made += self.made
+        self.made, self.interrupted = made, interrupted or self.interrupted
+        return shown
 
     # ------------------------------------------------------------------ going back
     def _replay(self, game, steps: List[Step], seed=None):

@@ -118,7 +118,8 @@ class Repl(FileCommands):
         extra += [f"agents {', '.join(f'{game.seats[i].name}={a}' for i, a in s.agents.items())}"
                   ] if s.agents else []
         self.say(self.paint(f"{game.title}", "bold") + f" ({s.path}): "
-                 f"{len(game.seats)} players ({', '.join(p.name for p in game.seats)}), "
+                 f"{counted(len(game.seats), 'player')} "
+                 f"({', '.join(p.name for p in game.seats)}), "
                  f"seed {s.seed}" + "".join(", " + e for e in extra))
         self.say(self.paint.note("`help` lists the commands, `moves` the legal moves; type "
                                  "a move or its number to play it"))

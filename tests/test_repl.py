@@ -532,6 +532,21 @@ def test_auto_counts_a_commit_as_a_step():
     assert len(got["log all"]) == 4           # p2's commit, then p1's and p2's: 1 + 3
 
 
+def test_auto_that_ends_at_a_chance_event_draws_it_unless_chance_is_manual(tmp_path):
+    # the prompt was left at the shuffle, chance drawn automatically by default
+    (tmp_path / "ac.gdl").write_text('game "ac"\nplayers 1\ncard n: 1..3\n'
+                                     'cards into deck: card(n: i) for i in 1..3\n'
+                                     'zone deck: stack\naction go():\n    pass\nflow:\n'
+                                     '    repeat 3:\n        choose p1: go\n'
+                                     '        shuffle deck\n    end game\n')
+    out = piped(tmp_path / "ac.gdl", "--seed", "1", script="auto 1\nchance manual\n"
+                "auto 1\n", cwd=tmp_path)
+    assert "ac.gdl): 1 player (p1), seed 1" in out      # "1 players"
+    got = replies(out, "ac")
+    assert [line.split(":")[0] for line in got[0][1]] == ["   1. p1", "   2. chance"]
+    assert [line.split(":")[0] for line in got[2][1]] == ["   3. p1"]
+
+
 def test_set_takes_a_value_with_spaces_and_plays_on_after_reload(tmp_path):
     import io
     from gdl._repl_session import Session

@@ -612,7 +612,9 @@ class State:
                     "[" in tidy and _unspaced_brackets(m.text) == tidy):
                 return m
         if not moves:
-            raise MoveError(f"no move can be made now ({text!r})")
+            why = " (chance acts here)" if self.node[0] == CHANCE else \
+                " (the game is over)" if self.node[0] == END else ""
+            raise MoveError(f"no move can be made now{why} ({text!r})")
         reason = self.why_illegal(wanted, player) or "it is not legal now"
         raise MoveError(f"{wanted!r} is not a legal move: {reason}",
                         suggestion=did_you_mean(tidy, [m.text for m in moves]),
@@ -693,7 +695,10 @@ class State:
         kind = node[0]
         if kind == CHANCE:
             if not isinstance(move, ChanceOutcome):
-                raise MoveError(f"chance acts here, not a player ({getattr(move, 'text', move)!r})")
+                raise MoveError(f"chance acts here, not a player "
+                                f"({getattr(move, 'text', move)!r}): apply one of "
+                                f"chance_outcomes() or sample_chance(rng), an outcome, not "
+                                f"its text")
             outcome, n = self._this_outcome(move), len(self.history)
             try:
                 return self.apply_chance(outcome)

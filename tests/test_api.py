@@ -807,6 +807,17 @@ def test_place_takes_one_card_text_as_one_card():
     assert state.cards_in("stock")[0].text == "AC"
 
 
+def test_a_chance_outcome_given_as_its_text_says_to_give_the_outcome():
+    from gdl.errors import MoveError
+    state = game_of("gerry").new_state(1)
+    outcome = state.sample_chance(random.Random(1))
+    with pytest.raises(MoveError, match="apply one of chance_outcomes.. or sample_chance.rng., "
+                                        "an outcome, not its text"):
+        state.apply(outcome.text)
+    with pytest.raises(MoveError, match=r"no move can be made now \(chance acts here\)"):
+        state.parse_move(outcome.text)
+
+
 def test_place_refuses_a_facing_other_than_up_or_down():
     from gdl.errors import MoveError
     state = game_of("gerry").new_state(0)

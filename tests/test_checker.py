@@ -524,6 +524,17 @@ BAD = [
         """, ["list[...] is a type only of a def's or rule's parameter (`def "
               "melds(xs: list[card])`): an action's parameter ranges over a domain"], 2, 16,
         id="list-type"),                  # "unknown zone or variable list"
+    # a `none` written among a list's cards was taken with the list of card? items, and
+    # ran into the engine as an internal AttributeError
+    pytest.param("""
+        players 2
+        zone deck: stack
+        zone pile: stack
+        flow:
+            move [top(deck), none] to pile
+            draw
+        """, ["move needs a card, a list of cards or a zone, not list[card?]"], 5, 10,
+        id="none-among-written-out-cards"),
     # index(...) was of any type: a seat stored in an int ran into arithmetic unchecked
     pytest.param("""
         players 2

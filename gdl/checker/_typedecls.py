@@ -228,7 +228,7 @@ class TypePass(ExprTyper):
 
     def need_cards(self, expr, verb: str) -> None:
         t = self.type_of(expr)
-        if not is_cards(_written_out(expr, t)):
+        if not is_cards(self.written_out(expr, t)):
             self.error(f"{verb} needs a card, a list of cards or a zone, not {t}", expr.span)
         self.note_optional(expr, t)
 
@@ -240,9 +240,18 @@ class TypePass(ExprTyper):
 
     def need_players(self, expr, what: str) -> None:
         t = self.type_of(expr)
-        if not is_players(_written_out(expr, t)):
+        if not is_players(self.written_out(expr, t)):
             self.error(f"{what} a player or a list of players, not {t}", expr.span)
         self.note_optional(expr, t)
+
+    def written_out(self, expr, t):
+        """A list written out of `T?` items stands for a list of T where a statement
+        needs one: each item is tested for none as it runs (`note_optional`); a `none`
+        written among them is refused."""
+        if isinstance(expr, A.ListLit) and isinstance(t, ListT) and \
+                isinstance(t.elem, OptT) and NONE not in map(self.type_of, expr.items):
+            return ListT(t.elem.inner)
+        return t
 
     def note_optional(self, expr, t) -> None:
         """A `T?` where a statement needs its value is tested for none as it runs (as
@@ -334,11 +343,3 @@ _STMTS = {
     A.If: TypePass.if_, A.Repeat: TypePass.repeat, A.While: TypePass.while_,
     A.For: TypePass.for_,
 }
-
-
-def _written_out(expr, t):
-    """A list written out of `T?` items stands for a list of T where a statement needs
-    one: each item is tested for none as it runs (`note_optional`)."""
-    if isinstance(expr, A.ListLit) and isinstance(t, ListT) and isinstance(t.elem, OptT):
-        return ListT(t.elem.inner)
-    return t

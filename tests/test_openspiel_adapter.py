@@ -397,12 +397,12 @@ def test_misused_actions_are_integration_errors():
     # apply_actions at a chance node or one seat's decision did nothing in gdl and was
     # recorded in pyspiel's history all the same
     state = kuhn.new_initial_state()
-    with pytest.raises(IntegrationError, match="every player moves at once; here chance "
-                                               "acts: use apply_action"):
+    with pytest.raises(IntegrationError, match="every player moves at once, and chance "
+                                               "acts here: use apply_action"):
         state.apply_actions([1, 1])
     state.apply_action(0)
     state.apply_action(0)
-    with pytest.raises(IntegrationError, match="here p1 alone decides"):
+    with pytest.raises(IntegrationError, match="this game's players move one at a time"):
         state.apply_actions([0, 1])
     assert state.history() == [0, 0] and len(state.gdl_state().trace_texts()) == 2
     with pytest.raises(IntegrationError, match="chance is auto or sampled"):
@@ -489,3 +489,17 @@ def test_what_the_adapter_lacks_is_an_error_as_in_openspiels_own_games():
         private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
     with pytest.raises(ValueError, match="public_info=False"):
         make_observation(game, private_only)
+
+
+def test_rl_environment_steps_a_game_of_both_kinds_of_node_to_its_end():
+    # apply_actions at a `choose` of a simultaneous game was refused for a round: the
+    # environment steps such a game by apply_actions alone
+    from open_spiel.python import rl_environment
+    game = load_openspiel_game(RULESETS / "evil_deal.gdl")
+    env = rl_environment.Environment(game, seed=1)
+    step, rng, n = env.reset(), random.Random(1), 0
+    while not step.last() and n < 2000:
+        step = env.step([rng.choice(step.observations["legal_actions"][p] or [0])
+                         for p in range(game.num_players())])
+        n += 1
+    assert step.last() and n > 10

@@ -20,7 +20,9 @@ The mapping (details in docs/integrations.md):
   itself, from a generator seeded by the game's `seed` parameter;
 - a `simultaneously` becomes a simultaneous node (dynamics SIMULTANEOUS): every deciding
   seat has legal actions and `apply_actions` takes one per player (the others' are
-  ignored); a `choose` in such a game is an ordinary node of one player;
+  ignored); a `choose` in such a game is an ordinary node of one player, where
+  `apply_actions` takes that player's (OpenSpiel's `rl_environment` steps so); in a
+  game of one seat at a time, and at chance, `apply_actions` is refused;
 - information_state_string is the engine's perfect-recall `infoset_key(seat)` (a digest
   of it past `READABLE_STEPS` steps), observation_string its `view(seat)`, and the
   observation tensor the hashed view of `_encode`; `str(state)` is the all-seeing view;
@@ -594,11 +596,15 @@ class GdlState(pyspiel.State):
         player = h.current_player()
         if player == _TERMINAL:
             raise IntegrationError("the game is over: no actions can be applied")
-        if player != _SIMULTANEOUS:             # pyspiel would record them all the same
-            who = "chance acts" if player == _CHANCE else \
-                f"{h.data.game.seats[player].name} alone decides"
+        # pyspiel records the actions whatever the game does with them: refuse them where
+        # they cannot be made (a game of one seat at a time, as OpenSpiel's own games do,
+        # and chance); a `choose` of a simultaneous game takes its seat's (rl_environment
+        # steps such a game by apply_actions alone)
+        if player == _CHANCE or not h.data.kind.simultaneous:
+            why = "chance acts here" if player == _CHANCE else \
+                "this game's players move one at a time"
             raise IntegrationError(f"apply_actions is for a node where every player moves "
-                                   f"at once; here {who}: use apply_action")
+                                   f"at once, and {why}: use apply_action")
         if len(actions) != len(h.data.game.seats):
             raise IntegrationError(f"apply_actions takes one action per player "
                                    f"({len(h.data.game.seats)}), not {len(actions)}")

@@ -148,7 +148,9 @@ def state_from_json(game, data: Dict[str, Any]):
     except (KeyError, IndexError, TypeError, ValueError) as err:
         raise TraceError(f"not a state snapshot of this game: {err}") from None
     assert isinstance(s, State)
-    if data.get("placed"):                  # its steps replay only from here on
+    if data.get("placed"):      # its steps replay only from here on, and its logs begin
+        from .observe import views
+        s.obs = tuple([(None, ((), v)) for v in views(s)])
         s.mark_placed()
     return s
 

@@ -759,7 +759,13 @@ def test_a_placed_position_is_undone_to_but_not_past_and_has_no_trace():
         state.trace()
     with pytest.raises(MoveError, match="at most 0 can be undone"):   # its steps are gone
         copy.undo(1)
-    assert copy.view(None) != placed
+    # its keys were of the game replayed from the start, without the placement
+    assert [copy.infoset_key(p) for p in game.seats] == \
+        [game.state_from_json(copy.to_json()).infoset_key(p) for p in game.seats]
+    assert copy.observation_log("p1") == []
+    copy.apply("bet")
+    assert copy.undo(1) is None and copy.view(None) == game.state_from_json(
+        copy.to_json()).view(None)
 
 
 def test_a_broken_law_of_a_placed_position_is_told_without_a_trace(monkeypatch):

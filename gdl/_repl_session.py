@@ -605,6 +605,12 @@ class Session:
         steps = list(trace.get("steps") or [])
         state, stopped = self._replay(game, steps, seed=seed)
         other = trace.get("game")
+        if isinstance(other, str) and _same_file(other, self.path):
+            for i, (step, (_, text, _)) in enumerate(zip(steps, state.history), 1):
+                if "chance" in step and step["chance"] != text:     # as `replay` says it
+                    raise TraceError(f"step {i} of the trace says `{step['chance']}`, but "
+                                     f"its data gives `{text}`: the two must agree (was "
+                                     f"one of them edited?); nothing was loaded")
         if stopped and stopped.number == 1 and isinstance(other, str) and \
                 not _same_file(other, self.path):
             shown = step_text(stopped.step, self.observer, SHORT_CHANCE)

@@ -450,6 +450,21 @@ def test_a_trace_of_another_game_leaves_the_session_as_it_was(tmp_path):
     assert s.step_count() == 3 and s.seed == 7
 
 
+def test_a_trace_whose_chance_text_and_data_disagree_is_not_loaded(tmp_path):
+    # the REPL replayed the data and showed the stale text; `replay` refuses such a trace
+    import json
+    from gdl._repl_session import Session
+    s = Session(str(GERRY), {}, seed=7)
+    s.save(str(tmp_path / "g.json"))
+    trace = json.loads((tmp_path / "g.json").read_text())
+    data = trace["steps"][0]["data"]
+    data[0], data[1] = data[1], data[0]
+    (tmp_path / "g.json").write_text(json.dumps(trace))
+    with pytest.raises(GdlError, match="step 1 of the trace says .* but its data gives .*; "
+                                       "nothing was loaded"):
+        Session(str(GERRY), {}, seed=1).load_trace(str(tmp_path / "g.json"))
+
+
 DOUBLE_DOWN = RULESETS / "double_down.gdl"
 #: Adds until the total passes 9, which the rules refuse.
 TOO_BIG = """game "Inv"

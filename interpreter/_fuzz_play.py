@@ -7,7 +7,8 @@ coverage-guided part), and picks every chance outcome with its probability and e
 uniformly.  After each step it checks, in this order: a seat that must move but cannot
 (deadlock), an error the rules raise, the ruleset's invariants, now and then the built-in
 laws of `gdl.testing`, and whether the state has been seen before in this playthrough
-(endless play).  A playthrough stops at the first finding.
+(endless play).  A playthrough stops at the first finding, but for a state that comes
+back: it plays on to its end, unwatched, for at most `PLAY_ON` more steps.
 """
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ CORPUS_LIMIT = 200
 COUNTER_STEPS = 3
 #: Steps of a repeating part shown in a finding.
 SHOWN_STEPS = 40
+#: Steps a playthrough plays on after a state came back (to reach what only an end runs,
+#: in a game whose random play nearly always loops; one that never ends pays this much).
+PLAY_ON = 1000
 #: `Explorer.decision`'s answers, how `step` makes the step: chance draws; one seat
 #: decides (its move drawn without listing them); a seat commits at a simultaneous
 #: decision (drawn likewise; the other seats were checked to have a move).
@@ -155,18 +159,19 @@ class Explorer:
         watch = _Watch(self.head, state, steps,
                        whole=self.lazy >= 16 and self.replays * 8 > self.lazy)
         self.lazy += not watch.whole
-        looped = False
+        looped, bound = False, limit
         try:
             while not self.over(state, steps, deadline, looped):
-                if limit is not None and len(steps) >= limit:
+                if bound is not None and len(steps) >= bound:
                     return
                 due = laws_due and (len(steps) - base < 6 or len(steps) % self.law_every == 0)
                 if not self.advance(state, steps, due, fingerprint):
                     break
                 earlier = None if looped else watch.see(state)
-                if earlier is not None:
-                    self.cycle(steps, earlier, len(steps), state)
+                if earlier is not None and self.cycle(steps, earlier, len(steps), state):
                     looped = True
+                    on = len(steps) + PLAY_ON
+                    bound = on if bound is None else min(bound, on)
             if not looped and time.monotonic() <= deadline:  # a replay may take as long
                 self.counter_cycle(watch, steps, base)
         finally:
@@ -366,15 +371,18 @@ class Explorer:
             steps=steps, subkind="bound",
             detail=["last steps: " + " ; ".join(step_text(s) for s in steps[-8:])]))
 
-    def cycle(self, steps, i: int, j: int, state):
+    def cycle(self, steps, i: int, j: int, state) -> bool:
+        """Reports the loop of steps i..j, unless chance leaves it; returns whether it
+        did."""
         part = steps[i:j]
         if all("chance" in s for s in part) and chance_escapes(state, random.Random(j)):
-            return                      # chance goes round it with probability 0
+            return False                # chance goes round it with probability 0
         self.add(raw_finding(
             ENDLESS, f"the state after step {i} comes back after step {j}: play can go "
             f"round this loop of {j - i} steps for ever", self.options,
             rules=self.loop_rules(part), steps=steps, subkind="cycle",
             detail=_loop_lines(part, i), sig=(), probe={"type": "cycle"}))
+        return True
 
     def counter_cycle(self, watch, steps, base: int):
         found = counter_repeat(watch.keys, self.int_slots, watch.whole_keys)

@@ -393,7 +393,7 @@ class ExprTyper:
         if len(kinds) > 1:
             where = ", ".join(f"{t} (of {name})" for t, name in kinds.items())
             fix = ("the position as a number" if k is None else
-                   "a zone whose family the checker knows (not one from zone_of)")
+                   "a zone whose family the checker knows (zone_of's is of any family)")
             self.error(f"index(...) here could be any of {where}: give it {fix}, so that "
                        f"it has one type", node.span)
             return ANY

@@ -91,6 +91,17 @@ class State:
         s.rng = s.mid = None
         return s
 
+    def clone_for_playout(self) -> "State":
+        """Returns an independent copy that keeps no observation logs, for random
+        playouts from a state made with `observe=True`: such a state writes every seat's
+        view at every step (some 70 times a playout's work in a hand of whist).  The
+        copy's keys and logs replay its history, as a plain state's do; a position built
+        with `place`, which no history replays, keeps its logs."""
+        s = self.clone()
+        if self.placed is None:
+            s.obs = None
+        return s
+
     # ------------------------------------------------------------------ running the rules
     def run(self):
         """Executes instructions until the next decision, chance event or the end."""

@@ -779,6 +779,22 @@ def test_a_broken_law_of_a_placed_position_is_told_without_a_trace(monkeypatch):
     assert info.value.trace is None
 
 
+def test_a_copy_for_playouts_of_an_observing_state_keeps_no_logs_but_the_same_keys():
+    # an observing state's rollouts wrote every seat's view at every step
+    game = game_of("dds")
+    state, rng = game.new_state(3, observe=True), random.Random(3)
+    for _ in range(6):
+        state.apply(state.random_move(rng, state.to_move()[0]), state.to_move()[0])
+    copy = state.clone_for_playout()
+    assert copy.obs is None and state.obs is not None and copy == state
+    assert [copy.infoset_key(p) for p in game.seats] == \
+        [state.infoset_key(p) for p in game.seats]
+    copy.random_run(random.Random(1), 10_000)
+    assert copy.is_terminal() and not state.is_terminal()
+    state.place(["B"], "deck[p1]", "down")
+    assert state.clone_for_playout().obs is not None      # no history replays a placement
+
+
 def test_an_observing_state_goes_on_observing_after_undo():
     # undo replayed without observe: each key after it replayed the whole game
     game = game_of("dds")

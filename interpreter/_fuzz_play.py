@@ -148,8 +148,8 @@ class Explorer:
         """Plays one game on from `state` (reached by `steps`) to its end or a finding;
         `limit` stops it quietly after that many steps.  A state that comes back is a
         finding that leaves the game playable: the playthrough goes on to its end,
-        unwatched, so that what only an end runs is not called dead in a game whose
-        random playthroughs nearly all go round a loop."""
+        unwatched, for at most `PLAY_ON` more steps, so that what only an end runs is not
+        called dead in a game whose random playthroughs nearly all go round a loop."""
         self.playthroughs += 1
         laws_due = self.laws is not None and (self.playthroughs % 4 == 1 or self.few)
         steps = list(steps)

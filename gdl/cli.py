@@ -86,6 +86,12 @@ def cmd_replay(args) -> int:
     try:
         game = load(path, {k: v for k, v in options.items()})
     except GdlError as err:
+        recorded = {k: v for k, v in (trace.get("options") or {}).items()
+                    if k not in parse_set_args(args.set)}
+        if isinstance(err, OptionError) and recorded:
+            shown = ", ".join(f"{k}={text_of(v)}" for k, v in recorded.items())
+            err.notes += (f"the trace records the options it was made with ({shown}), "
+                          f"and replay gives them to {path}",)
         if not args.file and not os.path.isabs(path) and not os.path.exists(path):
             err.notes += (f"the trace names its ruleset by the path gdl was given "
                           f"({path}), relative to the folder gdl ran in: replay from that "

@@ -44,7 +44,9 @@ def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0,
         raise GdlError(f"variants form a cycle: {' -> '.join(names)} (each a variant of "
                        f"the next)", header.span, source=ruleset.source)
     if depth >= MAX_DEPTH:
-        raise GdlError(f"variants nest deeper than {MAX_DEPTH} levels", header.span,
+        names = [str(Path(p).name) for p in chain] + [here.name, Path(header.path).name]
+        raise GdlError(f"variants nest deeper than {MAX_DEPTH} levels: "
+                       f"{' -> '.join(names)} (each a variant of the next)", header.span,
                        source=ruleset.source)
     base_path = Path(ruleset.path).parent / header.path
     # a base that is no ruleset file: an untrusted variant of any file had its lines shown
@@ -167,8 +169,10 @@ def variant_summary(path, parse_file) -> "str | None":
                             f"{d.name} with a {word}")
         elif _key(d) in _WORDS:     # a declaration the base does not have, such as returns
             added.append(label)
-        else:
-            near = did_you_mean(d.name, [b.name for b in base.decls if type(b) is type(d)])
+        else:                       # a name this variant replaces is not a misspelling
+            mine = {_key(x) for x in ruleset.decls}
+            near = did_you_mean(d.name, [b.name for b in base.decls
+                                         if type(b) is type(d) and _key(b) not in mine])
             added.append(label + (f" (the base's {near} stays as it was)" if near else ""))
     return (f"variant of {header.path}: replaces {', '.join(replaced) or 'nothing'}; "
             f"adds {', '.join(added) or 'nothing'}")

@@ -1362,7 +1362,11 @@ class State:
         """Returns the outcome recorded in a trace as (kind, data)."""
         node = self.node
         if node[0] != CHANCE or node[1] != kind:
-            raise MoveError(f"the trace has a {kind} outcome where the game is not at one")
+            here = "the game is over" if node[0] == END else \
+                f"{node[1]} acts" if node[0] == CHANCE else \
+                "to move: " + ", ".join(p.name for p in self.to_move())
+            raise MoveError(f"the trace has a {kind} outcome where the game is not at one "
+                            f"({here})")
         if kind == "random":
             if not (isinstance(data, int) and 0 <= data < len(node[3])):
                 raise MoveError(f"the recorded random outcome {data!r} is not one of the "

@@ -728,3 +728,34 @@ def test_check_counts_in_the_singular_where_there_is_one(tmp_path, capsys):
     code, out, err = run(capsys, "check", tmp_path / "solo.gdl")
     assert code == 0 and out.endswith("solo - 1 player, perfect information; 0 cards, 0 zones, "
                                       "1 action, 1 option\n"), out
+
+
+def test_what_a_rules_editor_meets_with_variants_and_traces_is_said_plainly(tmp_path, capsys):
+    # a summary's misspelling hint named a declaration the same variant replaces
+    (tmp_path / "o.gdl").write_text(f'variant of "{DDS}"\n'
+                                    'option max_rounds: lo_rounds..1000 = lo_rounds * 2\n'
+                                    'option lo_rounds: 1..20 = 3\n')
+    code, out, err = run(capsys, "check", tmp_path / "o.gdl")
+    assert code == 0 and out.splitlines()[1].endswith(
+        "replaces option max_rounds; adds option lo_rounds"), out
+    # variants nested too deep blamed the last file read, with no chain
+    (tmp_path / "d1.gdl").write_text(f'variant of "{GERRY}"\n')
+    for i in range(2, 10):
+        (tmp_path / f"d{i}.gdl").write_text(f'variant of "d{i - 1}.gdl"\n')
+    code, out, err = run(capsys, "check", tmp_path / "d9.gdl")
+    assert code == 2 and "nest deeper than 8 levels: d9.gdl -> d8.gdl" in err
+    assert "d1.gdl -> gerry.gdl (each a variant of the next)" in err
+    # an option the trace recorded, unknown to the ruleset replayed, was said as if given
+    (tmp_path / "m.gdl").write_text(f'variant of "{DDS}"\noption min_cut: 1..4 = 1\n')
+    code, out, err = run(capsys, "run", tmp_path / "m.gdl", "-n", "1", "--seed", "2",
+                         "--set", "min_cut=3", "--trace", tmp_path / "m.json")
+    assert code == 0, err
+    code, out, err = run(capsys, "replay", tmp_path / "m.json", "--file", DDS)
+    assert code == 2 and "has no option 'min_cut'" in err
+    assert "the trace records the options it was made with (min_cut=3)" in err
+    # a shuffle recorded where the game is over did not say where the game was
+    trace = json.loads((tmp_path / "m.json").read_text())
+    trace["steps"].append({"chance": "shuffle deck[p1]: B", "kind": "shuffle", "data": [0]})
+    (tmp_path / "over.json").write_text(json.dumps(trace))
+    code, out, err = run(capsys, "replay", tmp_path / "over.json")
+    assert code == 2 and "where the game is not at one (the game is over)" in err, err

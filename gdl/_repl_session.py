@@ -446,12 +446,15 @@ class Session:
             raise ReplError(f"cannot undo {counted(n, 'step')}: "
                             f"{len(steps)} {'was' if len(steps) == 1 else 'were'} made")
         target = len(steps) - n
-        idle = self._idle_points(steps[:target])
+        idle = self._idle_points(steps[:-1])
         while target > 0 and not idle[target]:
             target -= 1
-        if target == 0 and not idle[0]:
-            raise ReplError("nothing to undo before the first decision (chance and agents "
-                            "made every step so far); `back-to 0` goes to the very start")
+        if target == 0 and not idle[0]:     # back past the first decision: to it
+            target = next((k for k in range(1, len(steps)) if idle[k]), 0)
+            if target == 0:
+                raise ReplError("nothing to undo before the first decision (chance and "
+                                "agents made every step so far); `back-to 0` goes to the "
+                                "very start")
         self._go(steps[:target], steps[target:] + self.redo_steps)
         return len(steps) - target
 

@@ -465,6 +465,17 @@ def test_a_trace_whose_chance_text_and_data_disagree_is_not_loaded(tmp_path):
         Session(str(GERRY), {}, seed=1).load_trace(str(tmp_path / "g.json"))
 
 
+def test_undo_past_the_first_decision_goes_back_to_it():
+    # "nothing to undo before the first decision (chance and agents made every step so
+    # far)", with moves made by hand
+    from gdl._repl_session import Session
+    s = Session(str(GERRY), {}, seed=7)
+    start = s.step_count()                  # the deal: chance's steps before any decision
+    s.play("1")
+    s.play("1")
+    assert s.undo(s.step_count()) == 2 and s.step_count() == start
+
+
 DOUBLE_DOWN = RULESETS / "double_down.gdl"
 #: Adds until the total passes 9, which the rules refuse.
 TOO_BIG = """game "Inv"

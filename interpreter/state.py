@@ -562,7 +562,9 @@ class State:
                 continue
             if len(parts) != len(info.params) + 1:   # `cell [1,1]` typed for `cell[1,1]`
                 joined = _arg_words(_unspaced_brackets(" ".join(parts[1:])))
-                if len(joined) == len(info.params):
+                families = {z.text.split("[", 1)[0] for z in self.prog.zones}
+                if len(joined) == len(info.params) and all(   # not `8H [8S]`: two words
+                        w.split("[", 1)[0] in families for w in joined if "[" in w[1:]):
                     parts = parts[:1] + joined
             return self._why(info, seat, parts[1:])
         names = [i.name for i, _ in self.node[1].actions]

@@ -757,6 +757,18 @@ flow:
         assert state.parse_move(text).text == "pick fam[grid[2,black],true]"
 
 
+def test_a_word_then_a_bracketed_word_is_two_arguments_unless_it_names_a_zone():
+    # `trail 8H [8S]` was read as the one argument '8H[8S]', "not a possible c"
+    game = load_text('game "t"\nplayers 2\ncard n: 1..3\n'
+                     'cards into stock: card(n: k) for k in 1..3\nzone stock: stack\n'
+                     'zone cell[1..2]: stack\naction pick(c: stock):\n    pass\n'
+                     'action put(z: cell):\n    pass\nflow:\n    choose p1: pick, put\n'
+                     '    draw\n')
+    state = game.new_state(0)
+    assert state.why_illegal("pick 1 [2]", "p1") == "pick takes 1 argument: c"
+    assert state.parse_move("put cell [2]", "p1").text == "put cell[2]"
+
+
 def test_plus_joins_two_lists_and_zones_stand_for_their_cards():
     g = game('''
 flow:

@@ -17,8 +17,8 @@ import threading
 from contextlib import contextmanager
 from typing import Dict, List, NamedTuple, Optional
 
-from .errors import (GdlError, MoveError, OptionError, TraceError, counted, did_you_mean,
-                     natural)
+from .errors import (GdlError, MoveError, OptionError, RuleError, TraceError, counted,
+                     did_you_mean, natural)
 
 #: A step of a trace: {"player": name, "move": text} or {"chance": text, "kind", "data"}.
 Step = dict
@@ -630,16 +630,21 @@ class Session:
 
 def why_not(s, step: Step, err: GdlError) -> str:
     """Returns why a recorded step cannot be applied in `s`: the failing rule and its line
-    (`why_illegal`) for a move that is no longer legal, else the error's message."""
+    (`why_illegal`) for a move that is no longer legal, else the error's message, with
+    the place and the rule of a rule error (a legal move whose rules fail)."""
+    said = err.message
+    if isinstance(err, RuleError) and err.span is not None:
+        said = f"{err.span}: {said}" + (
+            f" (in {err.rule})" if err.rule else "")
     if "chance" in step or s.is_terminal() or s.is_chance():
-        return err.message
+        return said
     try:
         seat = s.game.seat(step["player"])
     except GdlError:
-        return err.message
+        return said
     if seat not in s.to_move():
-        return err.message
-    return s.why_illegal(step["move"], seat) or err.message
+        return said
+    return s.why_illegal(step["move"], seat) or said
 
 
 def _taken(ruleset, overrides: Dict[str, str]):

@@ -28,8 +28,8 @@ from ._repl_render import Painter, one_line, terminal_allows_colour, terminal_al
 from . import _repl_session
 from ._repl_session import Halted, ReplError, Session, Shown, parse_agent_spec, seat_of, \
     step_text
-from .errors import (OUT_OF_MEMORY, TOO_LONG_NUMBER, GdlError, MoveError, counted,
-                     did_you_mean, natural, too_long_number)
+from .errors import (OUT_OF_MEMORY, TOO_LONG_NUMBER, GdlError, MoveError, OptionError,
+                     counted, did_you_mean, natural, too_long_number)
 
 #: Steps announced at once beyond this many are shortened to their first and last ones.
 MAX_SHOWN_STEPS = 40
@@ -422,7 +422,10 @@ class Repl(FileCommands):
             yours = [item for item in spec.split(",") if item.endswith(("=you", "=human"))]
             others = [item for item in spec.split(",") if item and item not in yours]
             agents = dict(s.agents)
-            agents.update(parse_agent_spec(",".join(others), s.game))
+            try:
+                agents.update(parse_agent_spec(",".join(others), s.game))
+            except OptionError as err:      # a command's word here, not an option
+                raise ReplError(err.message, suggestion=err.suggestion) from None
             for item in yours:
                 who = item.rpartition("=")[0]
                 seats = s.game.seats if who in ("all", "*") else [seat_of(s.game, who)]

@@ -476,6 +476,30 @@ def test_undo_past_the_first_decision_goes_back_to_it():
     assert s.undo(s.step_count()) == 2 and s.step_count() == start
 
 
+def test_an_unknown_agent_in_the_agents_command_is_no_option_error():
+    got = dict(replies(piped(RULESETS / "classics" / "kuhn_poker.gdl", "--seed", "1",
+                             script="agents p1=smart\n"), "kuhn_poker"))
+    assert got["agents p1=smart"] == ["error: unknown agent 'smart'; the agents are random, "
+                                      "first, last"]
+
+
+def test_a_reload_stopped_by_a_rule_error_says_where(tmp_path):
+    # "stopped before step 2 ...: top() of an empty zone", no rule, no line
+    from gdl._repl_session import Session
+    rules = tmp_path / "g.gdl"
+    text = ('game "g"\nplayers 2\nzone deck: stack\nvar n: int = 0\naction go():\n'
+            '    n += 1\nflow:\n    repeat 3:\n        choose p1: go\n    draw\n')
+    rules.write_text(text)
+    s = Session(str(rules), {}, seed=1)
+    s.play("go")
+    s.play("go")
+    rules.write_text(text.replace("    n += 1\n", "    n += 1\n    if n == 2:\n"
+                                                 "        move top(deck) to deck\n"))
+    stopped = s.reload().stopped
+    assert stopped.number == 2 and stopped.reason == \
+        f"{rules}:8:14: top() of an empty zone (in go)"
+
+
 DOUBLE_DOWN = RULESETS / "double_down.gdl"
 #: Adds until the total passes 9, which the rules refuse.
 TOO_BIG = """game "Inv"

@@ -94,7 +94,7 @@ class State:
     def clone_for_playout(self) -> "State":
         """Returns an independent copy that keeps no observation logs, for random
         playouts from a state made with `observe=True`: such a state writes every seat's
-        view at every step (some 70 times a playout's work in a hand of whist).  The
+        view at every step (some 70 times a playout's work in a trick game of four).  The
         copy's keys and logs replay its history, as a plain state's do; a position built
         with `place`, which no history replays, keeps its logs."""
         s = self.clone()

@@ -82,12 +82,12 @@ def cmd_replay(args) -> int:
     if not path:
         raise TraceError("the trace names no ruleset (no \"game\"): give it with --file")
     options = dict(trace.get("options") or {})
-    options.update(parse_set_args(args.set))
+    given = parse_set_args(args.set)
+    options.update(given)
     try:
         game = load(path, {k: v for k, v in options.items()})
     except GdlError as err:
-        recorded = {k: v for k, v in (trace.get("options") or {}).items()
-                    if k not in parse_set_args(args.set)}
+        recorded = {k: v for k, v in (trace.get("options") or {}).items() if k not in given}
         if isinstance(err, OptionError) and recorded:
             shown = ", ".join(f"{k}={text_of(v)}" for k, v in recorded.items())
             err.notes += (f"the trace records the options it was made with ({shown}), "

@@ -152,7 +152,7 @@ def variant_summary(path, parse_file) -> "str | None":
         return None
     base = merge_variant(parse_file(Path(ruleset.path).parent / header.path), parse_file)
     kinds = {_key(d): type(d) for d in base.decls}
-    keys = set(kinds)
+    keys, mine = set(kinds), {_key(d) for d in ruleset.decls}
     replaced, added = [], []
     for d in ruleset.decls:
         if isinstance(d, A.VariantOf):
@@ -170,7 +170,6 @@ def variant_summary(path, parse_file) -> "str | None":
         elif _key(d) in _WORDS:     # a declaration the base does not have, such as returns
             added.append(label)
         else:                       # a name this variant replaces is not a misspelling
-            mine = {_key(x) for x in ruleset.decls}
             near = did_you_mean(d.name, [b.name for b in base.decls
                                          if type(b) is type(d) and _key(b) not in mine])
             added.append(label + (f" (the base's {near} stays as it was)" if near else ""))

@@ -90,6 +90,29 @@ def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0,
     return A.Ruleset(tuple(merged), path=ruleset.path, source=ruleset.source)
 
 
+def note_base_problems(err, merged: A.Ruleset) -> None:
+    """Adds to each problem a variant's check found on a line of its base (or a base's
+    base) the declarations the variant makes: the base's lines were not changed, so one
+    of those is what they now fail with (a rule given other parameters, an option made
+    an enum)."""
+    own = [d for d in merged.decls if getattr(d, "span", None) is not None
+           and d.span.file == merged.path]
+    if not own:
+        return
+    named = [f"{_label(d)} (line {d.span.line})" for d in own[:6]]
+    said = (f"this line is of a base of the variant {Path(merged.path).name}, which "
+            f"declares {', '.join(named)}{', ...' if len(own) > 6 else ''}")
+    for problem in err.problems:
+        if problem.span is not None and problem.span.file != merged.path:
+            problem.notes += (said,)
+
+
+def _label(decl) -> str:
+    word = _WORDS.get(type(decl).__name__) or type(decl).__name__[:-4].lower()
+    return word if _key(decl) in _WORDS or isinstance(decl, A.CardsDecl) else \
+        f"{word} {decl.name}"
+
+
 def _placed(added: list, replacing: list, end: int) -> dict:
     """id(new declaration) -> the index of the base declaration it goes before (`end`:
     after all): the first that a replacing declaration naming it, or a new declaration
@@ -158,7 +181,7 @@ def variant_summary(path, parse_file) -> "str | None":
         if isinstance(d, A.VariantOf):
             continue
         word = _WORDS.get(type(d).__name__) or type(d).__name__[:-4].lower()
-        label = word if _key(d) in _WORDS or isinstance(d, A.CardsDecl) else f"{word} {d.name}"
+        label = _label(d)
         if isinstance(d, A.CardsDecl):
             if label not in replaced:
                 replaced.append(label)

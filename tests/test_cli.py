@@ -759,3 +759,13 @@ def test_what_a_rules_editor_meets_with_variants_and_traces_is_said_plainly(tmp_
     (tmp_path / "over.json").write_text(json.dumps(trace))
     code, out, err = run(capsys, "replay", tmp_path / "over.json")
     assert code == 2 and "where the game is not at one (the game is over)" in err, err
+
+
+def test_a_check_error_a_variant_causes_on_its_base_names_the_variant(tmp_path, capsys):
+    # the error pointed only at the base's line, which the rules editor did not change
+    (tmp_path / "v.gdl").write_text(f'variant of "{GERRY}"\n'
+                                    'rule turn(p: player, q: player):\n    pass\n')
+    code, out, err = run(capsys, "check", tmp_path / "v.gdl")
+    assert code == 2 and "gerry.gdl:" in err and "rule turn takes 2 arguments, not 1" in err
+    assert "note: this line is of a base of the variant v.gdl, which declares rule turn " \
+           "(line 2)" in err

@@ -94,9 +94,15 @@ def check_file(path) -> A.Ruleset:
     raises GdlSyntaxError or CheckError; the language's half of loading a game, so that
     `gdl check` meets a file's errors before it loads the engine."""
     from ..parser import parse_file
-    from ..variants import merge_variant
-    ruleset = merge_variant(parse_file(path), parse_file)
-    check(ruleset)
+    from ..variants import merge_variant, note_base_problems
+    parsed = parse_file(path)
+    ruleset = merge_variant(parsed, parse_file)
+    try:
+        check(ruleset)
+    except CheckError as err:
+        if ruleset is not parsed:           # a variant, merged with its base
+            note_base_problems(err, ruleset)
+        raise
     return ruleset
 
 

@@ -50,6 +50,7 @@ class ReplCompleter(Completer):
             yield from _words(rest, [p.name for p in self.repl.session.game.seats] + ["all"])
         elif word in _MOVE_ARG:
             yield from self._moves(rest, "move")
+            yield from self._moves(text, "move")    # an action of the command's name
         elif word == "help":
             yield from _words(rest, list(COMMANDS))
         elif word == "chance":

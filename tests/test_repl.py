@@ -194,6 +194,24 @@ def test_tab_completion_history_search_and_colour(tmp_path):
     child.expect(pexpect.EOF)
 
 
+def test_tab_completes_a_move_whose_action_has_a_commands_name(tmp_path):
+    # `play 7<Tab>` offered nothing in a game whose action is `play`
+    from types import SimpleNamespace
+    from prompt_toolkit.document import Document
+    from gdl._repl_complete import ReplCompleter
+    from gdl._repl_session import Session
+    rules = tmp_path / "p.gdl"
+    rules.write_text('game "p"\nplayers 2\ncard n: 1..3\n'
+                     'cards into deck: card(n: k) for k in 1..3\nzone deck: stack\n'
+                     'action play(c: deck):\n    pass\nflow:\n    choose p1: play\n'
+                     '    draw\n')
+    completer = ReplCompleter(SimpleNamespace(session=Session(str(rules), {}, seed=1)))
+    got = [c.text for c in completer.get_completions(Document("play 2"), None)]
+    assert got == ["play 2"]
+    got = [c.text for c in completer.get_completions(Document("play play 3"), None)]
+    assert got == ["play 3"]
+
+
 # ---------------------------------------------------------------------- piped input
 def test_piped_input_is_a_transcript_and_bad_input_is_one_line():
     bad = ["foo bar", "vew", "undo x", "back-to 999", "chance 99", "eval 1 +", "eval (",

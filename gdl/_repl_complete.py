@@ -48,9 +48,9 @@ class ReplCompleter(Completer):
         rest = rest.lstrip()
         if word in _SEAT_ARG:
             yield from _words(rest, [p.name for p in self.repl.session.game.seats] + ["all"])
-        elif word in _MOVE_ARG:
-            yield from self._moves(rest, "move")
-            yield from self._moves(text, "move")    # an action of the command's name
+        elif word in _MOVE_ARG:     # the line a move of an action of the command's name,
+            whole = list(self._moves(text, "move"))     # else the command and a move
+            yield from whole or self._moves(rest, "move")
         elif word == "help":
             yield from _words(rest, list(COMMANDS))
         elif word == "chance":

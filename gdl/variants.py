@@ -107,8 +107,13 @@ def note_base_problems(err, merged: A.Ruleset) -> None:
             problem.notes += (said,)
 
 
+def _word(kind: type) -> str:
+    """What a declaration of this class is called: `rule`, `def`, `returns`..."""
+    return _WORDS.get(kind.__name__) or kind.__name__[:-4].lower()
+
+
 def _label(decl) -> str:
-    word = _WORDS.get(type(decl).__name__) or type(decl).__name__[:-4].lower()
+    word = _word(type(decl))
     return word if _key(decl) in _WORDS or isinstance(decl, A.CardsDecl) else \
         f"{word} {decl.name}"
 
@@ -180,7 +185,6 @@ def variant_summary(path, parse_file) -> "str | None":
     for d in ruleset.decls:
         if isinstance(d, A.VariantOf):
             continue
-        word = _WORDS.get(type(d).__name__) or type(d).__name__[:-4].lower()
         label = _label(d)
         if isinstance(d, A.CardsDecl):
             if label not in replaced:
@@ -188,8 +192,7 @@ def variant_summary(path, parse_file) -> "str | None":
         elif _key(d) in keys:
             was = kinds[_key(d)]
             replaced.append(label if was is type(d) else
-                            f"{_WORDS.get(was.__name__) or was.__name__[:-4].lower()} "
-                            f"{d.name} with a {word}")
+                            f"{_word(was)} {d.name} with a {_word(type(d))}")
         elif _key(d) in _WORDS:     # a declaration the base does not have, such as returns
             added.append(label)
         else:                       # a name this variant replaces is not a misspelling

@@ -208,6 +208,9 @@ def test_tab_completes_a_move_whose_action_has_a_commands_name(tmp_path):
     completer = ReplCompleter(SimpleNamespace(session=Session(str(rules), {}, seed=1)))
     got = [c.text for c in completer.get_completions(Document("play 2"), None)]
     assert got == ["play 2"]
+    got = [(c.text, c.start_position) for c in
+           completer.get_completions(Document("play "), None)]   # each move once
+    assert got == [(f"play {k}", -5) for k in (3, 2, 1)]
     got = [c.text for c in completer.get_completions(Document("play play 3"), None)]
     assert got == ["play 3"]
 

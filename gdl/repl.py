@@ -51,6 +51,7 @@ class Repl(FileCommands):
         self.symbols = symbols
         self.stream = out or sys.stdout
         self._actions_of = (None, ())
+        self._clashes_told: set = set()
 
     # ------------------------------------------------------------------ output
     def say(self, text: str = "") -> None:
@@ -126,8 +127,11 @@ class Repl(FileCommands):
         self._warn_clashes()
 
     def _warn_clashes(self) -> None:
-        clashes = sorted(set(self.action_names()) & (set(COMMANDS) | set(ALIASES)))
-        for name in clashes:
+        """Notes each action named like a command once a session: a reload tells only of
+        a clash the edit made."""
+        clashes = set(self.action_names()) & (set(COMMANDS) | set(ALIASES))
+        for name in sorted(clashes - self._clashes_told):
+            self._clashes_told.add(name)
             self.say(self.paint.note(f"note: the action {name!r} has the name of a command: "
                                      f"a line that is exactly a legal move plays it, "
                                      f"`:{name}` is the command"))

@@ -713,6 +713,14 @@ def test_an_action_named_like_a_command(tmp_path):
     assert text["eval n"] == ["2"]
 
 
+def test_the_note_on_an_action_named_like_a_command_comes_once(tmp_path):
+    # a reload told it again each time; it tells only of a clash an edit has made
+    rules = tmp_path / "clash.gdl"
+    rules.write_text(CLASH)
+    out = piped(rules, "--seed", "1", script="reload\nreload\n")
+    assert out.count("the action 'log' has the name of a command") == 1
+
+
 def test_an_action_named_play_that_is_not_legal_says_why(tmp_path):
     # `play x` with an action named play: the line is that action's move (the command
     # would read `x` as a move and call it neither a command nor an action)

@@ -75,12 +75,12 @@ def _run(args, run, show, seed0: int = 0, drawn: bool = False) -> int:
             _summary(run.game, tally)
         sets = "".join(f" --set {shlex.quote(s)}" for s in getattr(args, "set", None) or ())
         seed = seed0 + tally.games
+        again = f"`gdl run {shlex.quote(args.file)} --seed {seed}{sets}`"
         if args.n > 1:
-            err.notes += (f"in game {tally.games + 1} of {args.n} (seed {seed}): `gdl run "
-                          f"FILE --seed {seed}{sets}` plays it alone",)
+            err.notes += (f"in game {tally.games + 1} of {args.n} (seed {seed}): {again} "
+                          f"plays it alone",)
         elif drawn:                         # one game, as given but for its seed
-            err.notes += (f"the game had seed {seed}: `gdl run FILE --seed {seed}{sets}` "
-                          f"plays it again",)
+            err.notes += (f"the game had seed {seed}: {again} plays it again",)
         raise
     except KeyboardInterrupt:               # Ctrl-C: the summary of the games played
         if hasattr(items, "close"):

@@ -679,7 +679,8 @@ def test_a_rule_error_in_game_k_of_a_run_names_the_game_and_its_seed(tmp_path, c
                          *extra)
     assert code == 2 and "rule error: three and two" in err
     # the options too: without them the game played alone is another game
-    assert ("note: in game 5 of 50 (seed 5): `gdl run FILE --seed 5 --set 'word=a b'` "
+    # the file's path, to copy and paste (it said FILE)
+    assert (f"note: in game 5 of 50 (seed 5): `gdl run {rules} --seed 5 --set 'word=a b'` "
             "plays it alone") in err
     assert "t: 4 game(s)" in out
     alone = run(capsys, "run", rules, "--seed", 5)[2]
@@ -687,8 +688,8 @@ def test_a_rule_error_in_game_k_of_a_run_names_the_game_and_its_seed(tmp_path, c
     for _ in range(100):            # one game, seed drawn: the note gives it (5/6 pass)
         code, out, err = run(capsys, "run", rules, "--set", "word=a b")
         if code:
-            drawn = re.search(r"note: the game had seed (\d+): `gdl run FILE --seed (\d+) "
-                              r"--set 'word=a b'` plays it again", err)
+            drawn = re.search(rf"note: the game had seed (\d+): `gdl run {re.escape(str(rules))}"
+                              r" --seed (\d+) --set 'word=a b'` plays it again", err)
             assert drawn and drawn[1] == drawn[2]
             assert "three and two" in run(capsys, "run", rules, "--seed", drawn[1])[2]
             break

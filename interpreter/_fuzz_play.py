@@ -6,7 +6,7 @@ state where an earlier playthrough first ran a statement nobody had run before (
 coverage-guided part), and picks every chance outcome with its probability and every move
 uniformly.  After each step it checks, in this order: a seat that must move but cannot
 (deadlock), an error the rules raise, the ruleset's invariants, now and then the built-in
-laws of `gdl.testing`, and whether the state has been seen before in this playthrough
+laws of `gdl.laws`, and whether the state has been seen before in this playthrough
 (endless play).  A playthrough stops at the first finding, but for a state that comes
 back: it plays on to its end, unwatched, for at most `PLAY_ON` more steps.
 """
@@ -27,7 +27,7 @@ from ._fuzz_common import (DEADLOCK, ENDLESS, INTERNAL, INVARIANT, apply_step, c
                            option_texts, raw_finding, rule_ref, step_text)
 from ._keys import header
 
-#: Laws of `gdl.testing` checked now and then during play (the ruleset's invariants are
+#: Laws of `gdl.laws` checked now and then during play (the ruleset's invariants are
 #: checked after every step anyway; `replay` is checked at the end of some playthroughs).
 LIGHT_LAWS = ("moves", "chance", "returns", "views", "twins", "clone", "json")
 #: How many new coverage start points a playthrough may pick from (the most recent).
@@ -81,11 +81,8 @@ def _young_collections_rarer():
 
 
 def _law_problems():
-    """Returns gdl.testing.law_problems, or None when Hypothesis is not installed."""
-    try:
-        from gdl.testing import law_problems
-    except ImportError:                          # the laws need the test extras
-        return None
+    """Returns gdl.laws.law_problems (imported when a fuzzer first needs it)."""
+    from gdl.laws import law_problems
     return law_problems
 
 

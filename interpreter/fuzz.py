@@ -8,7 +8,7 @@
 - **uncovered case**: a table, list or zone has no case for a value that occurs;
 - **endless play**: a state comes back (the game can go round for ever), comes back but for
   a counter that only a limit stops, or no end comes within `max_steps`;
-- **invariant violation**: a declared `invariant`, or a law of `gdl.testing`, fails;
+- **invariant violation**: a declared `invariant`, or a law of `gdl.laws`, fails;
 - **rule error** (any other error the rules raise) and **internal error** (a bug in gdl);
 - **option clash**: a configuration that cannot be set up;
 - **dead rule**: a rule, branch or (with `sweep`) option value that never makes a

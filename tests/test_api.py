@@ -770,12 +770,12 @@ def test_a_placed_position_is_undone_to_but_not_past_and_has_no_trace():
 
 def test_a_broken_law_of_a_placed_position_is_told_without_a_trace(monkeypatch):
     # LawBroken asked the placed state for its trace: a TraceError instead of the problem
-    from gdl import testing
+    from gdl import laws
     state = game_of("gerry").new_state(0)
     state.place(["AC"], "stock")
-    monkeypatch.setattr(testing, "law_problems", lambda *args: ["[some law] broken"])
-    with pytest.raises(testing.LawBroken, match="some law") as info:
-        testing.check_laws(state)
+    monkeypatch.setattr(laws, "law_problems", lambda *args: ["[some law] broken"])
+    with pytest.raises(laws.LawBroken, match="some law") as info:
+        laws.check_laws(state)
     assert info.value.trace is None
 
 

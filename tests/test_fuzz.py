@@ -10,11 +10,13 @@ import argparse
 import json
 import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
-import gdl.testing  # noqa: F401 - the fuzzer's laws: imported here, as under pytest its first
-#                     import (Hypothesis, its modules rewritten) took a second of a budget
+import gdl.laws  # noqa: F401 - the fuzzer's laws: imported here, as under pytest a first
+#                  import (its module rewritten) took time out of a budget
 from conftest import RULESETS
 from gdl._repl_session import Session
 from gdl.errors import OptionError, RuleError
@@ -539,14 +541,14 @@ action bet() "a leak: the bet names the opponent's card":
 def test_a_crash_in_a_law_is_an_internal_error_naming_the_law(monkeypatch):
     # it was taken for a step's crash that play would meet itself, and dropped: a crash
     # in what only a law does (here the snapshot) no playthrough meets
-    from gdl import testing
+    from gdl import laws
     from interpreter._fuzz_common import declarations
     from interpreter._fuzz_play import Explorer
 
     def crashing(seen, rng):
         raise ZeroDivisionError("in the snapshot")
         yield
-    monkeypatch.setitem(testing._LAWS, "json", crashing)
+    monkeypatch.setitem(laws._LAWS, "json", crashing)
     game = load(str(RULESETS / "classics/kuhn_poker.gdl"))
     x = Explorer(game, declarations(game.ruleset), 0, 100, law_every=1)
     x.run(float("inf"), max_playthroughs=1)
@@ -1251,3 +1253,23 @@ def test_a_counter_the_complete_walk_proves_bounded_is_not_endless_play(tmp_path
     report = run(ruleset(tmp_path, BOUNDED_COUNTER), tmp_path, budget=3)
     assert report.stats["walk_complete"]
     assert not [f for f in report.findings if f.kind == "endless play"], report.text()
+
+
+def test_the_laws_are_checked_without_hypothesis():
+    # gdl.testing imports Hypothesis, and the fuzzer fell back to no laws at all where it
+    # was not installed (an install without the test extra, as `make run` makes)
+    script = (
+        "import sys\n"
+        "sys.modules['hypothesis'] = None\n"       # as if not installed
+        "from interpreter._fuzz_play import _law_problems\n"
+        "assert _law_problems() is not None\n"
+        "try:\n"
+        "    import gdl.testing\n"
+        "except ImportError as err:\n"
+        "    print(err)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "gdl.testing needs Hypothesis" in done.stdout
+    assert "pip install -e '.[test]'" in done.stdout
+

@@ -1091,6 +1091,31 @@ flow:
     assert s.why_illegal("take [1C]") == "'[1C]' is not a possible s here (none is)"
 
 
+def test_a_word_no_legal_move_takes_lists_the_legal_values_not_the_domain():
+    # it listed the parameter's domain ("possible: 1, 2, 3"), values a require refused too
+    g = game('''
+var n: int = 0
+action add(k: 1..3, j: 1..3):
+    require k + n >= 3 and j != k and n < 5
+    n += k
+action wait():
+    pass
+flow:
+    repeat 3:
+        choose p1: add, wait
+    draw
+''')
+    s = g.new_state()
+    assert s.why_illegal("add 9 1") == "'9' is not a possible k here (legal: 3)"
+    assert s.why_illegal("add 3 7") == "'7' is not a possible j here (legal: 1, 2)"
+    assert s.why_illegal("add 1 7") == \
+        "'7' is not a possible j here (no legal move begins 'add 1')"
+    s.apply("add 3 1")
+    assert s.why_illegal("add 9 1") == "'9' is not a possible k here (legal: 1, 2, 3)"
+    s.apply("add 3 1")
+    assert s.why_illegal("add 9 1") == "'9' is not a possible k here (no add move is legal here)"
+
+
 @pytest.mark.parametrize("arg, hint", [
     ("top(stock)", "must be list[card], not card: write the item as a list of one, "
                    "[top(stock)]"),

@@ -578,7 +578,7 @@ def test_a_step_not_made_is_told_as_the_as_seat_may_know_it():
     assert "...): no such card" in told and len(told) < 120
     # the reason a hidden step failed names what p1 may not know ('QH', p2's 9S)
     lay = {"player": "p2", "move": "lay QH"}
-    why = "'QH' is not a possible c here (possible: 9S)"
+    why = "'QH' is not a possible c here (legal: 9S)"
     assert Stopped(4, lay, why).describe(6, p1) == (
         "stopped before step 4 of 6 (p2: lay ...): it cannot be made now (why is hidden "
         "from p1; after `as all`, `redo` says why)")

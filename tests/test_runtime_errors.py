@@ -104,7 +104,7 @@ def test_shuffle_numbers_out_of_range(dds):
     state = dds_at(dds, "shuffle")
     err = move_error(state, "shuffle_packet 9 9", "p1")
     text = str(err)
-    assert "'9' is not a possible k here (possible: 1, 2, 3, 4, 5, 6, 7, 8)" in text
+    assert "'9' is not a possible k here (legal: 1, 2, 3, 4, 5, 6, 7, 8)" in text
     assert "expected: shuffle_packet 1 1, shuffle_packet 1 2" in text
     assert err.suggestion in {m.text for m in state.legal_moves("p1")}
     assert f"did you mean {err.suggestion!r}?" in text
@@ -115,7 +115,7 @@ def test_a_pile_that_does_not_exist(dds):
     state = dds_at(dds, "guess")
     err = move_error(state, "guess middle", "p2")
     text = str(err)
-    assert "'middle' is not a possible x here (possible: upper, lower)" in text
+    assert "'middle' is not a possible x here (legal: upper, lower)" in text
     assert list(err.expected) == ["guess upper", "guess lower"]
     assert err.suggestion in {"guess upper", "guess lower"}
     assert "did you mean" in text

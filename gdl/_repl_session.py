@@ -397,13 +397,16 @@ class Session:
 
     def auto(self, limit: Optional[int] = None) -> List[Shown]:
         """Plays `limit` steps (default: to the end) with the agents, random where unset
-        (the undone steps in `redo` stay if the first step fails).  Where they end at a
-        chance event and chance is not manual, the game goes on as after a move (chance
-        drawn, seats with agents played), so that the prompt is not left at a chance
-        event the user was told is drawn for them."""
+        (the undone steps in `redo` stay if the first step fails).  Then the game goes on
+        as after a move (chance drawn unless manual, seats with agents played), so that
+        the prompt is left neither at a chance event the user was told is drawn for them
+        nor at an agent's seat, whose moves are not the user's to see or make."""
         shown = self.advance(limit, everyone=True)
         made, interrupted = self.made, self.interrupted
-        if not interrupted and not self.chance_manual and self.state.is_chance():
+        # to the agents' last step before a turn of yours (none where all seats have agents,
+        # or where the run went to the end or to its cap)
+        yours = limit is not None and len(self.agents) < self.game.num_players
+        if not interrupted and (yours or not self.chance_manual and self.state.is_chance()):
             try:
                 shown += self.advance()
             except Halted as halted:

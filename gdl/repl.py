@@ -359,6 +359,7 @@ class Repl(FileCommands):
 
     @command("auto [N]", "let the agents play N steps, or to the end",
              "Seats without an agent (see `agents`) play at random; chance is drawn.\n"
+             "After N steps the seats with agents play on to your turn, as after a move.\n"
              "Ctrl-C stops a long run.")
     def cmd_auto(self, arg: str) -> None:
         limit = _count(arg, None)

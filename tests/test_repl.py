@@ -618,6 +618,18 @@ def test_auto_that_ends_at_a_chance_event_draws_it_unless_chance_is_manual(tmp_p
     assert [line.split(":")[0] for line in got[2][1]] == ["   3. p1"]
 
 
+def test_auto_that_ends_at_an_agents_seat_plays_on_to_the_users_turn():
+    # the prompt was left at p2 (random): `moves` listed p2's hand and a number played it
+    got = dict(replies(piped(DOUBLE_DOWN, "--seed", "2", "--agents", "p1=random,p2=random",
+                             script="auto 3\n"), "double_down"))
+    steps = [line.split(":")[0].split(". ")[1] for line in got["auto 3"]]
+    assert steps[:3] == ["p3", "p4", "p3"] and steps[3:4] == ["p2"]
+    assert steps[-1] in ("p1", "p2") and all(s in ("p1", "p2") for s in steps[3:])
+    prompts = re.findall(r"double_down \d+ (\S+)", piped(
+        DOUBLE_DOWN, "--seed", "2", "--agents", "p1=random,p2=random", script="auto 3\n"))
+    assert prompts[-1] in ("p3>", "p4>")
+
+
 def test_set_takes_a_value_with_spaces_and_plays_on_after_reload(tmp_path):
     import io
     from gdl._repl_session import Session

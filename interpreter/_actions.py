@@ -49,6 +49,8 @@ class ActionInfo:
     memo_inputs: tuple = ()              # the list reads only these (`_listing_memo`)
     chunk_memo: Optional[dict] = None    # the same -> `chunks`' list (three parameters up)
     guard: object = None                 # true: the last parameter's requires all hold
+    last_fixed: bool = False             # the last parameter's values, filtered, read no
+    #                                      earlier parameter: listed once for all of them
 
 
 class ActionMixin:
@@ -78,12 +80,15 @@ class ActionMixin:
         names = [prm.name for prm in decl.params]
         staged = [[] for _ in range(len(names) + 1)]
         conds = []                      # the requires on the last parameter, as written
+        lasts = [decl.params[-1].domain] if names else []   # what the last values read
         bounds = [[] for _ in names]
         limits = [[] for _ in names]    # bounds that the state gives (`state_bound`)
         hoisted, exclude = False, None
         for cond, fn in self.listed_terms(decl, requires, names, scope):
             if _folded(fn) == [True]:     # holds whatever the options: no test
                 continue
+            if names and _level(cond, names) == len(names):
+                lasts.append(cond)
             bound = self.param_bound(cond, names, scope)
             if bound is not None and isinstance(decl.params[bound[0]].domain, A.Range):
                 bounds[bound[0]].append(bound[1:])
@@ -132,6 +137,8 @@ class ActionMixin:
         info.hoisted = hoisted
         info.exclude = exclude
         info.guard = self.listing_guard(conds, names, scope)
+        info.last_fixed = len(names) >= 2 and (exclude is not None or bool(staged[-1])) \
+            and not any(_free_names(x) & set(names[:-1]) for x in lasts)
         if params and all(_never_a_card(prm.domain, domain)
                           for prm, (_, _, domain) in zip(decl.params, params)):
             info.card_args = False
@@ -566,7 +573,7 @@ def _listing_lines(info, epochs, ctx, keep, stop, ends=None) -> list:
             f"if not {test}:", *_indented(stop, "    ")]
     ctx.lists, top = [], len(lines)      # the terms' dicts (`_kept_by`), made here
     pad = ""
-    prefix, starts = [], []
+    prefix, starts, firsts = [], [], []
     ctx.loops = {}          # the loops' invariant parts, remembered in temporaries
     for level, (_, slot, domain) in enumerate(params[:-1]):
         v = ctx.tmp()
@@ -585,15 +592,24 @@ def _listing_lines(info, epochs, ctx, keep, stop, ends=None) -> list:
         lo, hi = domain.range_ends(ctx)
         ends += [ctx.tmp(), ctx.tmp()]
         lines += [f"{pad}{ends[0]} = {lo}", f"{pad}{ends[1]} = {hi} - {ends[0]}"]
+    elif info.last_fixed and params[:-1]:
+        # the same values for every leading value: listed at the first, kept for the rest
+        once = ctx.tmp()
+        firsts.append(f"{once} = {ctx.k(UNSET)}")
+        lines += [f"{pad}if {once} is {ctx.k(UNSET)}:",
+                  f"{pad}    {vals} = {_candidates(ctx, info, domain)}",
+                  *_filter_lines(info, epochs, ctx, vals, pad + "    "),
+                  f"{pad}    {once} = {vals}",
+                  f"{pad}else: {vals} = {once}"]
     else:
         lines.append(f"{pad}{vals} = {_candidates(ctx, info, domain)}")
-    lines += _filter_lines(info, epochs, ctx, vals, pad)
+        lines += _filter_lines(info, epochs, ctx, vals, pad)
     # each loop's remembered parts start unset as the loop starts (innermost first, so
     # that the places found before stay right)
     for level in reversed(range(len(starts))):
         at, outer = starts[level]
         lines[at:at] = _unset(ctx, ctx.loops.pop(level), outer)
-    lines[top:top] = [f"{memo} = {{}}" for memo in ctx.lists]
+    lines[top:top] = [f"{memo} = {{}}" for memo in ctx.lists] + firsts
     ctx.loops = ctx.lists = None
     return lines + keep(vals, prefix, pad)
 

@@ -390,6 +390,57 @@ def test_hoisted_require_parts_give_the_same_moves_in_every_state():
     assert checked >= 3
 
 
+FLAGS = '''game "flags"
+players 2
+card v: 1..6, k: 1..3
+cards into deck: card(v: v, k: k) for k in 1..3 for v in 1..6
+zone deck: stack
+zone hand[player]: set, seen by owner
+zone side[1..4, player]: stack, face up
+var closed[1..4]: bool = false
+var last: int = 0
+action play(c: hand[me], f: 1..4):
+    require not closed[f] and count(side[f, me]) < 3 "open, with room"
+    require f != last "not where the last card went"
+    move c to side[f, me]
+    last = f
+    if count(side[f, p1]) == 3 and count(side[f, p2]) == 3:
+        closed[f] = true
+action match(c: hand[me], f: 1..4):
+    require count(side[f, me]) > 0 and top(side[f, me]).v == c.v
+    move c to side[f, me]
+flow:
+    shuffle deck
+    deal 4 from deck to hand[p] for p in players
+    let p = p1
+    while count(hand[p]) > 0:
+        choose p: play, match
+        if count(deck) > 0:
+            move top(deck) to hand[p]
+        p = opponent(p)
+    draw
+'''
+
+
+def test_last_values_that_read_no_earlier_parameter_are_listed_once_and_are_the_same():
+    # `play`'s flags were filtered again for every card in hand (Battle Line's play was
+    # 2.7 times slower than its `f: [g for g in 1..9 if ...]` spelling)
+    game = load_text(FLAGS)
+    infos = game.prog.compiler.action_info
+    assert infos["play"].last_fixed and not infos["match"].last_fixed
+    seen = 0
+    for seed in range(30):
+        for state, seat in _decisions(game, seed, limit=60):
+            got = [(m.action.name, tuple(m.args)) for m in state.legal_moves(seat)]
+            assert got == _plain_moves(state, seat)
+            if got:
+                want = got[random.Random(seen).randrange(len(got))]
+                pick = state.random_move(random.Random(seen), seat)
+                assert (pick.action.name, tuple(pick.args)) == want
+            seen += 1
+    assert seen > 300
+
+
 @pytest.mark.parametrize("options", [{"shuffle_kind": "block"},
                                      {"shuffle_kind": "block", "allow_identity_shuffle": "true"}])
 def test_three_parameter_moves_are_the_declared_domains_filtered_by_the_requires(options):

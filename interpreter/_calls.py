@@ -12,7 +12,7 @@ from gdl.errors import MOST_DIGITS, counted, whole_number
 from ._closures import MOST_IN_RANGE, _cards, _const, _folded, _tuple_valued, _tuples
 from ._closures import _rendered, _texts
 from ._fuse import UNSET, fuse
-from ._purity import pure_def, rememberable
+from ._purity import _pure, pure_def, rememberable
 from ._scope import Local, Scope
 from .values import HAS_TEXT, ZoneRef, text_of
 
@@ -696,8 +696,41 @@ class CallMixin:
                         self.scratch[s] = k
                     table.setdefault(key, self.const(row.value, scope))
             default = self.expr(decl.default, scope) if decl.default is not None else None
+            if default is not None:
+                self.fill_else_row(decl, table, default, slots)
             self.table_cache[decl.name] = (table, default)
         return self.table_cache[decl.name]
+
+    def fill_else_row(self, decl, table, default, slots):
+        """Writes the else row's value into the table for each key no row covers, where
+        the value depends on the key alone and the keys are few and known before the game
+        (a look-up no row answers then finds it at once, instead of working the else row
+        out again).  A key whose value cannot be worked out now is left to the look-up."""
+        if not _pure(decl.default, {p.name for p in decl.params}, self.prog, set()):
+            return
+        choices = []
+        for p in decl.params:
+            try:
+                values = self.const(p.domain)
+            except Exception:   # noqa: BLE001 - a type no list of values stands for (int)
+                return
+            if not isinstance(values, (tuple, range)):
+                return
+            choices.append(values)
+        size = 1
+        for values in choices:
+            size *= len(values)
+        if size > ELSE_ROWS_FILLED:
+            return
+        for key in _product(choices):
+            if key in table:
+                continue
+            for s, k in zip(slots, key):
+                self.scratch[s] = k
+            try:
+                table[key] = default(self.const_state)
+            except Exception:   # noqa: BLE001 - e.g. a division by zero: at the look-up
+                continue
 
 
 def _product(choices):
@@ -735,6 +768,9 @@ def _join_texts(separator: str, values) -> str:
 
 #: argument texts whose value cannot change while a def body runs: a temporary is
 #: assigned once per evaluation, a `K` is a value passed in, the rest are literals
+#: the most keys a table's else row is written out for (`fill_else_row`)
+ELSE_ROWS_FILLED = 4096
+
 _STABLE = re.compile(r"_t\d+|K\d+|\(-?\d+\)|True|False|None")
 
 #: builtins worth computing once where an inlined def body calls one of them again with

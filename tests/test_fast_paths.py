@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FOUR_EACH
-from gdl.errors import MoveError
+from gdl.errors import MoveError, RuleError
 from interpreter import load, load_text
 from interpreter.state import State
 
@@ -439,6 +439,52 @@ def test_last_values_that_read_no_earlier_parameter_are_listed_once_and_are_the_
                 assert (pick.action.name, tuple(pick.args)) == want
             seen += 1
     assert seen > 300
+
+
+ELSE_ROWS = '''game "else rows"
+players 2
+enum rank = two "2", three "3", king "K", ace "A"
+var n: int = 0
+var got: int = 0
+table points(r: rank):
+    ace => 11
+    king => 4
+    else => ord(r) + 1
+table live(r: rank):
+    ace => 1
+    else => n
+table part(r: rank, k: 0..2):
+    ace, 0 => 7
+    else => 12 / (k - ord(r))
+action pick(r: rank, k: 0..2):
+    got = points(r) * 100 + live(r) * 10 + part(r, k)
+    n += 1
+flow:
+    repeat 3:
+        choose p1: pick
+    draw
+'''
+
+
+def test_an_else_row_of_the_key_alone_is_written_into_the_table_as_the_rows_are():
+    # a look-up no row answered worked the else row out each time (Briscola's points,
+    # `else => 0`, 10% of its playout)
+    game = load_text(ELSE_ROWS)
+    compiler = game.prog.compiler
+    state = game.new_state()
+    state.apply("pick 3 2")           # filled before any look-up: nothing to compute
+    rank = {m.args[0].name: m.args[0] for m in state.legal_moves()}
+    points = compiler.table_cache["points"][0]
+    assert {k[0].name: v for k, v in points.items()} == {
+        "ace": 11, "king": 4, "two": 1, "three": 2}
+    assert len(compiler.table_cache["live"][0]) == 1         # reads a variable: not filled
+    part = compiler.table_cache["part"][0]
+    assert (rank["three"], 0) in part and (rank["three"], 1) not in part    # 12 / 0
+    assert game.evaluate("got", state) == 200 + 0 + 12
+    state.apply("pick K 1")
+    assert game.evaluate("got", state) == 400 + 10 - 12
+    with pytest.raises(RuleError, match="division by zero|divide"):
+        state.apply("pick 3 1")
 
 
 @pytest.mark.parametrize("options", [{"shuffle_kind": "block"},

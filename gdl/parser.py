@@ -119,6 +119,10 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
     if str(tok) in ("=", "+=", "-=") and before and before[-1] in STATEMENT_WORDS:
         msg += (f": {before[-1]} starts a statement here, so it cannot be assigned; "
                 f"rename the variable")
+    if str(tok) == "=" and "'='" not in expected and not (before and
+                                                         before[-1] in STATEMENT_WORDS):
+        msg += ": `=` assigns, in a statement of its own; a comparison is written `==`"
+        suggestion = "=="
     if str(tok) == "if" and before and "then" not in before:
         msg += ": a value chosen by a condition is written `if COND then A else B`"
         suggestion = None
@@ -140,6 +144,10 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
     if tok.type == "_INDENT":
         msg = "unexpected indentation (a block may only start after a line ending in ':')"
         at = _indented_line(lines, tok.line or line, path) or at
+        tabbed = _tab_indented(lines, at.line)
+        if tabbed:
+            msg += (f"; line {tabbed} is indented with a tab, which counts as 4 columns: "
+                    f"indent with spaces")
     return GdlSyntaxError(msg, at, source=text, expected=expected, suggestion=suggestion)
 
 
@@ -151,6 +159,20 @@ def _indented_line(lines, after: int, path: str) -> Optional[Span]:
         stripped = lines[number - 1].lstrip(" \t")
         if stripped and not stripped.startswith("#"):
             return Span(path, number, len(lines[number - 1]) - len(stripped) + 1)
+    return None
+
+
+def _tab_indented(lines, number: int) -> Optional[int]:
+    """Line `number` or the line of text above it, if its indentation holds a tab."""
+    for n in range(number, 0, -1):
+        text = lines[n - 1] if n <= len(lines) else ""
+        stripped = text.lstrip(" \t")
+        if n < number and (not stripped or stripped.startswith("#")):
+            continue
+        if "\t" in text[: len(text) - len(stripped)]:
+            return n
+        if n < number:
+            return None
     return None
 
 

@@ -485,6 +485,17 @@ BAD = [
         id="ordering-a-card"),
     pytest.param("""
         players a, b
+        enum rank = low, high
+        var r: rank = low
+        flow:
+            if r > low:
+                win a
+            draw
+        """, ["cannot compare rank > rank: ordering works on int only; an enum's members "
+              "compare by their place in its declaration with ord(): ord(a) > ord(b)"], 5, 8,
+        id="ordering-enum-members"),
+    pytest.param("""
+        players a, b
         zone deck: stack
         flow:
             move 3 to deck

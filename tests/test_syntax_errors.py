@@ -24,6 +24,14 @@ BAD = [
     pytest.param("players a, b\nflow:\n    win a\n        draw\n",
                  ["unexpected indentation", "a block may only start after a line ending in ':'",
                   "expected: ", "'draw'"], 4, 9, id="bad-indentation"),   # the indented
+    pytest.param("players a, b\nflow:\n\twin a\n        draw\n",          # a tab is 4
+                 ["unexpected indentation", "line 3 is indented with a tab, which counts "
+                  "as 4 columns: indent with spaces"], 4, 9, id="tab-indentation"),
+    pytest.param("players a, b\nvar n: int = 0\nflow:\n    if n = 3:\n        draw\n",
+                 ["unexpected '='", "a comparison is written `==`", "did you mean '=='?"],
+                 4, 10, id="assign-for-compare"),
+    pytest.param("players a, b\nvar n: int = 0\nflow:\n    n = 3\n    draw = 3\n",
+                 ["draw starts a statement here"], 5, 10, id="assign-to-keyword"),
     pytest.param("players a, b\n# a note\n\n  flow:\n    draw\n",            # line (was the
                  ["unexpected indentation"], 4, 3, id="bad-indentation-after-comment"),  # end
     pytest.param('players a, b\nvar t: text = "a\\xb"\n',                  # of the one before)

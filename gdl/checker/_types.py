@@ -511,8 +511,10 @@ class ExprTyper:
                 self.error(f"cannot compare {lt} {node.op} {rt}: the two sides have different "
                            f"types", node.span)
         elif not (self.fits(node.left, lt, INT) & self.fits(node.right, rt, INT)):
-            self.error(f"cannot compare {lt} {node.op} {rt}: ordering works on int only",
-                       node.span)
+            enums = isinstance(unwrap(lt), EnumT) or isinstance(unwrap(rt), EnumT)
+            self.error(f"cannot compare {lt} {node.op} {rt}: ordering works on int only" + (
+                "; an enum's members compare by their place in its declaration with ord(): "
+                f"ord(a) {node.op} ord(b)" if enums else ""), node.span)
         return BOOL
 
     def member(self, node: A.Member) -> Ty:

@@ -294,9 +294,11 @@ class Repl(FileCommands):
         word = text.split()[0]
         if natural(text) or word in self.action_names():
             return
+        begun = [a for a in self.action_names() if a.startswith(word)]   # pass: pass_turn
         raise ReplError(f"{word!r} is neither a command nor an action "
                         f"(`help` lists the commands, `moves` the moves)",
-                        suggestion=did_you_mean(word, list(COMMANDS) + list(self.action_names())))
+                        suggestion=begun[0] if len(begun) == 1 else
+                        did_you_mean(word, list(COMMANDS) + list(self.action_names())))
 
     def _seat_prefix(self, text: str):
         match = re.match(r"^([^\s:]+):\s*(.+)$", text)

@@ -733,6 +733,14 @@ def test_the_note_on_an_action_named_like_a_command_comes_once(tmp_path):
     assert out.count("the action 'log' has the name of a command") == 1
 
 
+def test_a_word_that_begins_one_action_only_is_taken_for_it(tmp_path):
+    # `pass` for pass_turn suggested the command `as`
+    rules = tmp_path / "clash.gdl"
+    rules.write_text(CLASH.replace("log", "pass_turn"))
+    got = dict(replies(piped(rules, "--seed", "1", script="pass 2\n"), "clash"))
+    assert got["pass 2"][-1].endswith("did you mean 'pass_turn'?")
+
+
 def test_an_action_named_play_that_is_not_legal_says_why(tmp_path):
     # `play x` with an action named play: the line is that action's move (the command
     # would read `x` as a move and call it neither a command nor an action)

@@ -142,6 +142,9 @@ def _table(r) -> List[str]:
         at = "-" if f.at is None else str(f.at)
         lines.append(f"  {n:>3}  {f.kind:<20} {at:>5}  {_short(where, 28):<28} "
                      f"{_short(f.message, 76)}")
+    if r.unswept and any(f.kind == DEAD for f in r.findings):
+        lines.append("  (dead rules judged under these options only: --sweep-options also "
+                     "tries every other option value)")
     return lines
 
 

@@ -92,6 +92,7 @@ class FuzzReport:
     seed: int
     trace_dir: Optional[str] = None
     interrupted: bool = False      # ended early by Ctrl-C (`fuzz(stop_on_interrupt=True)`)
+    unswept: bool = False          # the game has options whose other values were not tried
 
     def holes(self) -> List[Finding]:
         """Returns the findings that are holes (all but dead rules)."""
@@ -377,7 +378,8 @@ def _report(run: _Run, base_game, configs, sweeps, interrupted: bool = False) ->
         path=run.path, title=base_game.title, options=run.base, findings=findings,
         coverage=coverage_rows(ruleset, decls, run.coverage), configs=configs,
         stats=run.stats, seconds=run.elapsed(), budget=run.budget, jobs=run.jobs,
-        seed=run.seed, interrupted=interrupted)
+        seed=run.seed, interrupted=interrupted,
+        unswept=bool(base_game.options) and not sweeps)
 
 
 def _finding(raw: dict) -> Finding:

@@ -810,6 +810,8 @@ def test_dead_rules_and_branches_come_from_coverage(tmp_path):
     assert rows["add"]["run"] == 2 and rows["add"]["dead_lines"] == [13]
     assert rows["never_called"]["statements"] == 0 and report.holes() == []
     assert "never_called" in report.text() and "coverage" in report.text()
+    # the game has options: the report says its dead rules are judged under these only
+    assert "--sweep-options also tries every other option value" in report.text()
 
 
 PACING = '''game "Pacing"
@@ -844,6 +846,7 @@ def test_a_sweep_finds_dead_option_values_and_revives_rules(tmp_path):
     assert dead == {"option value unused=true"}
     assert "rule fancy_scoring never runs" not in {f.message for f in report.findings}
     assert {"mode": "fancy"} in report.configs and {"unused": "true"} in report.configs
+    assert "--sweep-options also tries" not in report.text()        # it did
 
 
 REVEAL_OPTION = '''game "Reveal option"

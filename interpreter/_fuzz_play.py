@@ -111,6 +111,7 @@ class Explorer:
         self.head = header(game.prog)
         self.lazy = self.replays = 0            # playthroughs keyed by heads, and replayed
         self.checked: tuple = (None, None)      # (state, its node): its seats checked
+        self.broken: set = set()
         self.int_slots = int_slots(game)
 
     # ------------------------------------------------------------------ driving
@@ -148,6 +149,7 @@ class Explorer:
         unwatched, for at most `PLAY_ON` more steps, so that what only an end runs is not
         called dead in a game whose random playthroughs nearly all go round a loop."""
         self.playthroughs += 1
+        self.broken = set()         # the invariants this playthrough has broken, told once
         laws_due = self.laws is not None and (self.playthroughs % 4 == 1 or self.few)
         steps = list(steps)
         base = len(steps)
@@ -201,7 +203,7 @@ class Explorer:
         self.steps += 1
         if fingerprint is not None:
             fingerprint(state, steps[-1])
-        return self.after_step(state, steps)
+        return self.after_step(state, steps, go_on=True)
 
     def decision(self, state, steps, laws: bool) -> Optional[tuple]:
         """Returns how `step` makes the step here (`_CHANCE`, `_DRAWN` where one seat
@@ -297,8 +299,11 @@ class Explorer:
             return False
         return True
 
-    def after_step(self, state, steps) -> bool:
-        """Checks coverage and the invariants after a step; False after a finding."""
+    def after_step(self, state, steps, go_on: bool = False) -> bool:
+        """Checks coverage and the invariants after a step; False after a finding, but
+        with `go_on` (a playthrough) a broken invariant leaves the game playable: it is
+        told once, and play goes on, so that what only comes after it is not called
+        dead."""
         if self.zero:
             cov = self.cov
             if any(map(cov.__getitem__, self.zero)):    # in C: most steps cover nothing new
@@ -313,11 +318,15 @@ class Explorer:
             self.error(err, steps, at_state=True, state=state)
             return False
         for name in failed:
+            if go_on and name in self.broken:
+                continue
             self.add(raw_finding(
                 INVARIANT, f"the ruleset's invariant {name!r} does not hold", self.options,
                 rules=[rule_ref(self.decls, name)], steps=steps, subkind="invariant",
                 sig=(name,), probe={"type": "invariant", "name": name}))
-        return not failed
+            if go_on:
+                self.broken.add(name)
+        return go_on or not failed
 
     # ------------------------------------------------------------------ findings
     def add(self, finding: dict):

@@ -1258,6 +1258,43 @@ def test_a_counter_the_complete_walk_proves_bounded_is_not_endless_play(tmp_path
     assert not [f for f in report.findings if f.kind == "endless play"], report.text()
 
 
+AFTER_INVARIANT = """game "After an invariant"
+players 2
+card n: 1..12
+cards into deck: card(n: k) for k in 1..12
+zone deck: stack
+zone hand[player]: set, seen by owner
+zone discard: stack, face up
+var bumped: bool = false
+action mark(c: hand[me]):
+    move c to discard
+action bump():
+    require not bumped
+    bumped = true
+flow:
+    shuffle deck
+    deal 6 from deck to hand[p] for p in players
+    repeat 6:
+        choose p1: mark, bump
+        choose p2: mark
+    if bumped:
+        draw
+    else:
+        win p1
+invariant never_bumped: bumped == false
+"""
+
+
+def test_what_comes_after_a_broken_invariant_is_not_called_dead(tmp_path):
+    # a playthrough stopped at the broken invariant (and the walk did not get that
+    # deep): the draw, where most games end, was called dead
+    report = fuzz(str(ruleset(tmp_path, AFTER_INVARIANT)), None, budget=1.5, seed=1,
+                  out_dir=str(tmp_path / "traces"))
+    assert one(report, "invariant violation").steps is not None
+    assert report.by_kind("dead rule") == [], report.text()
+    assert len(report.by_kind("invariant violation")) == 1
+
+
 def test_the_laws_are_checked_without_hypothesis():
     # gdl.testing imports Hypothesis, and the fuzzer fell back to no laws at all where it
     # was not installed (an install without the test extra, as `make run` makes)

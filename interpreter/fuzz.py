@@ -45,6 +45,9 @@ PROBE_RUNS, PROBE_LIMIT, PROBE_LEAST = 12, 300, 3
 EXPLORE_SHARE = 0.7
 #: the share of the exploring time left that the round of tasks with the walks may take
 WALK_ROUND = 0.5
+#: with `--sweep-options`, the share of the first exploring time the main configurations
+#: take; the swept ones are explored (walk, trigger orders, playthroughs) in the rest
+MAIN_SHARE = 0.6
 
 
 @attrs.define
@@ -322,7 +325,10 @@ def fuzz(path, overrides: Optional[Dict[str, str]] = None, *, budget: float = DE
     ok = interrupted = False
     try:
         _probe_phase(run, runner, configs)
-        _explore_phase(run, runner, mains, budget * EXPLORE_SHARE)
+        swept = [c for c in sweeps if c not in mains]
+        _explore_phase(run, runner, mains, budget * EXPLORE_SHARE * (MAIN_SHARE if swept else 1))
+        if swept:
+            _explore_phase(run, runner, swept, budget * EXPLORE_SHARE)
         _shrink_phase(run, runner)
         if budget - run.elapsed() > 0.8:          # time left: explore on, then shrink
             _explore_phase(run, runner, mains, budget - 0.5)

@@ -112,6 +112,7 @@ class Explorer:
         self.lazy = self.replays = 0            # playthroughs keyed by heads, and replayed
         self.checked: tuple = (None, None)      # (state, its node): its seats checked
         self.broken: set = set()
+        self.counted: Dict[tuple, bool] = {}    # counters -> whether their loop ends
         self.int_slots = int_slots(game)
 
     # ------------------------------------------------------------------ driving
@@ -172,7 +173,7 @@ class Explorer:
                     on = len(steps) + PLAY_ON
                     bound = on if bound is None else min(bound, on)
             if not looped and time.monotonic() <= deadline:  # a replay may take as long
-                self.counter_cycle(watch, steps, base)
+                self.counter_cycle(watch, steps, base, deadline)
         finally:
             self.replays += watch.replayed
 
@@ -390,7 +391,7 @@ class Explorer:
             detail=_loop_lines(part, i), sig=(), probe={"type": "cycle"}))
         return True
 
-    def counter_cycle(self, watch, steps, base: int):
+    def counter_cycle(self, watch, steps, base: int, deadline: float = float("inf")):
         found = counter_repeat(watch.keys, self.int_slots, watch.whole_keys)
         if found is None:
             return
@@ -398,12 +399,38 @@ class Explorer:
         names = sorted({self.game.prog.var_names[s] for s in slots})
         part = steps[base + i: base + j]
         shown = ", ".join(names)
+        ends = self.counted.get(tuple(names))
+        if ends is None:        # once per counter: going round another loop is alike
+            ends = self.counted[tuple(names)] = self.ends_going_round(
+                steps[:base + j], part, deadline)
+        if ends:
+            return
         self.add(raw_finding(
             ENDLESS, f"the state after step {base + i} comes back after step {base + j} "
             f"except for {shown}, which only counts up: only a limit on {shown} ends this "
             f"line of play", self.options, rules=self.loop_rules(part),
             steps=steps[:base + j], subkind="counter", detail=_loop_lines(part, base + i),
             sig=tuple(names), probe={"type": "counter", "slots": list(slots)}))
+
+    def ends_going_round(self, steps, part, deadline: float) -> bool:
+        """Whether the game ends if the loop `part`, which `steps` end with, is played
+        again and again (within the step bound): then the counter's limit is the rules'
+        own (`while turn < 12`, a round limit), and the line of play is not endless.  A
+        step that no longer fits, or the bound or the deadline reached, says no."""
+        state = self.replay(steps)
+        if state is None or not part:
+            return False
+        made = len(steps)
+        try:
+            while made < self.max_steps and time.monotonic() < deadline:
+                for step in part:
+                    if state.is_terminal():
+                        return True
+                    apply_step(state, step)
+                    made += 1
+        except Exception:   # noqa: BLE001 - a step that no longer fits: no proof
+            return False
+        return state.is_terminal()
 
     def loop_rules(self, part) -> list:
         """Returns the actions played in a loop, as the rules it involves."""

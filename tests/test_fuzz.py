@@ -483,6 +483,44 @@ def test_a_state_that_only_a_counter_tells_apart_is_endless_play(tmp_path):
     assert names(f) == ["wait"]
 
 
+TWELVE_TURNS = '''game "Twelve turns"
+players 2
+card n: 1..6
+cards into stock: card(n: k) for k in 1..6 for i in 1..3
+zone stock: stack
+zone taken[player]: stack, face up
+var turn: int = 0
+var score[player]: int = 0
+action take():
+    require count(stock) > 0
+    score[me] += top(stock).n
+    move top(stock) to top of taken[me] face up
+action pass():
+    pass
+flow:
+    shuffle stock
+    let p = p1
+    while turn < 12:
+        turn += 1
+        choose p: take, pass
+        p = next(p)
+    if score[p1] > score[p2]:
+        win p1
+    draw
+'''
+
+
+def test_a_counter_whose_limit_ends_the_loop_within_the_step_bound_is_not_endless(tmp_path):
+    # `while turn < 12` with a move that changes nothing: "only a limit on turn ends this
+    # line", a hole, though every game ends after 12 turns; the loop played again and
+    # again now ends the game, so the limit is the rules' own
+    report = run(ruleset(tmp_path, TWELVE_TURNS), tmp_path)
+    assert report.by_kind("endless play") == [], report.text()
+    # a limit beyond the step bound is a cap, not the game's length: still told
+    assert one(run(ruleset(tmp_path, COUNTER, "capped.gdl"), tmp_path), "endless play",
+               "counter")
+
+
 def test_a_counter_is_a_whole_number_that_only_goes_up_by_one():
     from interpreter._fuzz_play import counter_repeat
 

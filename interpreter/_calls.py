@@ -114,9 +114,11 @@ class CallMixin:
         z = self.zone_arg(args[0], node)
         if len(args) == 1:
             def one(st):
-                cards = st.zones[z(st).slot]
+                ref = z(st)
+                cards = st.zones[ref.slot]
                 if not cards:
-                    raise self.runtime_error(f"{node.func}() of an empty zone", node, st)
+                    raise self.runtime_error(f"{node.func}() of an empty zone, {ref.text}",
+                                             node, st)
                 return cards[0] if bottom else cards[-1]
             end = 0 if bottom else -1
             named = _folded(z)              # a zone named outright: its slot written in

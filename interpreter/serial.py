@@ -13,7 +13,7 @@ from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import Any, Dict, Optional
 
-from gdl.errors import GdlError, TraceError
+from gdl.errors import GdlError, RuleError, TraceError
 
 from ._compiler import CHANCE, DECIDE, END, SIMUL
 from .values import Card, Member, Seat, ZoneRef, card_order
@@ -304,6 +304,12 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
                 s.apply_chance(outcome)
             else:
                 s.apply(step["move"], game.seat(step["player"]))
+        except RuleError as err:        # the step fits, and the rules fail on it: where
+            raise TraceError(
+                f"step {i + 1} of the trace ({step.get('move') or step.get('chance')}) "
+                f"cannot be replayed: the rules fail on it: {err.message}", err.span,
+                source=err.source, notes=err.notes + ((f"in rule: {err.rule}",)
+                                                      if err.rule else ())) from None
         except GdlError as err:
             raise TraceError(f"step {i + 1} of the trace ({step.get('move') or step.get('chance')})"
                              f" cannot be replayed: {err.message}") from None

@@ -2080,8 +2080,9 @@ flow:
     # each hand holds 4, 3, 2, 1 from the top, face down, and gives its top card in turn
     assert seen[True][:3] == [["false", "true", "true"], ["true", "true", "true"],
                               ["true", "true", "false"]]
-    empty = "top() of an empty zone"
-    assert seen[True][-2:] == [[empty, "false", empty], [empty, empty, empty]]
+    empty = "top() of an empty zone, hand[a]"
+    empty_b = "top() of an empty zone, hand[b]"
+    assert seen[True][-2:] == [[empty, "false", empty], [empty, empty_b, empty]]
 
 
 def _random_games(game, seeds: int) -> list:
@@ -2296,7 +2297,7 @@ def test_a_range_bounded_by_the_state_is_cut_instead_of_tested(monkeypatch):
     assert seen[0] == seen[1] == seen[2] == seen[3]
     ends = [game[-1] for game in seen[0]]
     assert ("end", (0.0, 0.0)) in ends
-    assert ["<string>:12:18: rule error: top() of an empty zone", "  in rule: give"] in [
+    assert ["<string>:12:18: rule error: top() of an empty zone, pile[2]", "  in rule: give"] in [
         e[:2] for e in ends]
 
 

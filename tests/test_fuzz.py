@@ -786,7 +786,7 @@ flow:
 ''', "crash.gdl")
     f = one(run(crash, tmp_path), "order dependence")
     assert [line for line in f.detail if "raises" in line] == [
-        "in order 2 the step raises: top() of an empty zone, in score (line 12)"]
+        "in order 2 the step raises: top() of an empty zone, pile, in score (line 12)"]
     ended = ruleset(tmp_path, '''game "Won first"
 players 2
 var score: int = 0

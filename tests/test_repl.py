@@ -518,7 +518,7 @@ def test_a_reload_stopped_by_a_rule_error_says_where(tmp_path):
                                                  "        move top(deck) to deck\n"))
     stopped = s.reload().stopped
     assert stopped.number == 2 and stopped.reason == \
-        f"{rules}:8:14: top() of an empty zone (in go)"
+        f"{rules}:8:14: top() of an empty zone, deck (in go)"
 
 
 DOUBLE_DOWN = RULESETS / "double_down.gdl"

@@ -294,6 +294,24 @@ def test_malformed_dds_steps(dds, dds_trace, damage, message):
     assert message in str(info.value)
 
 
+def test_a_step_on_which_the_rules_fail_names_the_place_in_the_rules():
+    # "trace error: step 2 ... cannot be replayed: top() of an empty zone", with no line
+    # (the trace was valid; the rules' error is where to look)
+    from interpreter import load_text
+    game = load_text('game "g"\nplayers 2\nzone deck: stack\nvar n: int = 0\n'
+                     'action go():\n    n += 1\n    if n == 2:\n'
+                     '        move top(deck) to deck\nflow:\n    repeat 3:\n'
+                     '        choose p1: go\n    draw\n')
+    trace = {"format": "gdl-trace-1", "seed": 0, "steps": [
+        {"player": "p1", "move": "go"}, {"player": "p1", "move": "go"}]}
+    with pytest.raises(TraceError) as info:
+        replay(game, trace)
+    text = str(info.value)
+    assert text.startswith("<string>:8:14: trace error: step 2 of the trace (go) cannot be "
+                           "replayed: the rules fail on it: top() of an empty zone, deck")
+    assert "move top(deck) to deck" in text and "note: in rule: go" in text
+
+
 def test_a_shuffle_that_does_not_hold_the_zones_cards(gerry, gerry_trace):
     bad = json.loads(json.dumps(gerry_trace))
     bad["steps"][0]["data"] = bad["steps"][0]["data"][:-1]

@@ -365,6 +365,8 @@ class Explorer:
                      "at_state": at_state}
         if at_state and state is not None and not state.is_chance():
             detail.append("to move: " + ", ".join(s.name for s in state.to_move()))
+            if kind == DEADLOCK:        # why each action has no move
+                detail += [f"  {line}" for line in getattr(err, "notes", ())]
         self.add(raw_finding(kind, error_text(err), self.options, rules=rules, steps=steps,
                              detail=detail, sig=sig, probe=probe))
 

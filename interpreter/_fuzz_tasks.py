@@ -77,10 +77,22 @@ def forget_run():
     _GAMES.clear()
 
 
-def start_worker(run: str, path: str, ruleset):
-    """A worker process's first step: the run's ruleset; Ctrl-C left to the parent."""
+def sources_of(ruleset) -> dict:
+    """The texts of the files a ruleset's declarations come from (a variant's and its
+    base's), as this process read them."""
+    from gdl.errors import SOURCES
+    files = {d.span.file for d in ruleset.decls if getattr(d, "span", None) is not None}
+    return {f: SOURCES[f] for f in files if f in SOURCES}
+
+
+def start_worker(run: str, path: str, ruleset, sources: Optional[dict] = None):
+    """A worker process's first step: the run's ruleset, and the texts of its files
+    (a rule's line quoted in a worker, as a deadlock's why does, is read from them);
+    Ctrl-C left to the parent."""
+    from gdl.errors import SOURCES
     from ._workers import ignore_interrupts
     ignore_interrupts()
+    SOURCES.update(sources or {})
     share_ruleset(run, path, ruleset)
 
 

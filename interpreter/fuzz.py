@@ -117,12 +117,13 @@ class _Runner:
     the run's checked ruleset (see `_workers` for the pool)."""
 
     def __init__(self, run: "_Run", ruleset):
-        from ._fuzz_tasks import share_ruleset, start_worker
+        from ._fuzz_tasks import share_ruleset, sources_of, start_worker
         self.pool = None
         if run.jobs == 1:
             share_ruleset(run.token, run.path, ruleset)
         else:
-            self.pool = worker_pool(run.jobs, start_worker, (run.token, run.path, ruleset))
+            self.pool = worker_pool(run.jobs, start_worker, (run.token, run.path, ruleset,
+                                                             sources_of(ruleset)))
 
     def map(self, tasks, on_result):
         """Calls `on_result` with each task's result, in the order they finish."""

@@ -358,7 +358,7 @@ class State:
             raise RuleError(f"deadlock: {seat.name} must move but has no legal move "
                             f"({', '.join(i.name for i, _ in node[1].actions)})",
                             node[1].node.span, source=self.game.source, rule=node[1].rule,
-                            trace=self.trace_texts())
+                            trace=self.trace_texts(), notes=self._why_none(seat))
         return moves
 
     def random_move(self, rng, player=None) -> Move:
@@ -571,6 +571,46 @@ class State:
         return f"{parts[0] if parts else text!r} is not one of the actions allowed here: " \
                f"{', '.join(names)}"
 
+    def _why_none(self, seat) -> tuple:
+        """`why_no_moves` as a deadlock's notes (none where a domain fails to say)."""
+        try:
+            return tuple(self.why_no_moves(seat))
+        except GdlError:
+            return ()
+
+    def why_no_moves(self, player=None) -> List[str]:
+        """For a seat deciding with no legal move (a deadlock): why each action allowed
+        here has none, by its first candidate (the first value of each parameter's
+        domain) and the require it fails, or the parameter with no value at all."""
+        seat = self._seat(player)
+        if self.node[0] not in (DECIDE, SIMUL) or seat not in self.to_move():
+            return []
+        out = []
+        frame = self.frame
+        for info, _ in self.node[1].actions:
+            words, empty = [], None
+            frame[info.me_slot] = seat
+            try:
+                for name, slot, domain in info.params:
+                    values = list(domain(self))
+                    if not values:
+                        empty = name
+                        break
+                    frame[slot] = values[0]
+                    words.append(text_of(values[0]))
+            finally:
+                frame[info.me_slot] = None
+                for slot in info.slots:
+                    frame[slot] = None
+            if empty is not None:
+                out.append(f"{info.name}: its {empty} has no value here")
+                continue
+            why = self._why(info, seat, words)
+            first = " ".join([info.name, *words])
+            named = f"{info.name}, e.g. {first}" if words else info.name
+            out.append(f"{named}: {why}" if why else f"{first} is legal")
+        return out
+
     def _why(self, info, seat, words):
         frame = self.frame
         frame[info.me_slot] = seat
@@ -591,9 +631,12 @@ class State:
                 frame[slot] = value
             for req, reason, span in info.requires:
                 if not req(self):
-                    line = source_lines(SOURCES.get(span.file, self.game.source))[span.line - 1]
+                    lines = source_lines(SOURCES.get(span.file) or (
+                        self.game.source if span.file == self.game.path else ""))
+                    line = lines[span.line - 1].strip() if span.line <= len(lines) else ""
                     where = "" if span.file == self.game.path else f" of {span.file}"
-                    return f"rule {info.name}, line {span.line}{where}: {line.strip()}"
+                    return f"rule {info.name}, line {span.line}{where}" + (
+                        f": {line}" if line else "")
             return None
         finally:
             frame[info.me_slot] = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -252,6 +253,7 @@ def test_a_deadlock_is_found_with_its_shortest_trace_and_opens_at_the_deadlock(t
     assert f.message == "deadlock: p2 must move but has no legal move (take)"
     assert f.at == 4                       # the shuffle, then three cards for four takes
     assert ("flow", str(path), 13) in f.rules and "take" in names(f)
+    assert "  take: its i has no value here" in f.detail        # why, action by action
     assert f.trace_path and f"gdl play {path} --trace {f.trace_path}" in report.text()
     session, (replayed, total, stopped) = opened(path, f)
     assert (replayed, total, stopped) == (4, 4, None)
@@ -1060,6 +1062,30 @@ def test_gerry_g3_literal_deadlocks_on_a_lone_face_up_card(tmp_path):
                 options={"size": "3"}), "deadlock")
     assert "(move_face_up, look)" in f.message
     assert f.steps[-1]["move"].startswith("select cell[")     # the lone card's cell
+    assert any(line.startswith("  look: rule look, line 80 of ") for line in f.detail)
+
+
+def test_a_worker_quotes_the_lines_of_a_variants_base(monkeypatch):
+    # a worker is given the checked ruleset, not the files: quoting a base's line for a
+    # deadlock's why raised IndexError there (an internal error under -j 2)
+    from gdl.errors import SOURCES
+    from interpreter._fuzz_tasks import sources_of, start_worker
+    game = load(str(LITERAL / "gerry_single_card_cell.gdl"))
+    sources = sources_of(game.ruleset)
+    assert len(sources) == 2 and all(sources.values())      # the variant and its base
+    base = next(f for f in sources if f.endswith("/gerry.gdl"))
+    monkeypatch.setattr("interpreter._workers.ignore_interrupts", lambda: None)
+    monkeypatch.delitem(SOURCES, base)
+    state = game.new_state(0)
+    while state.is_chance():
+        state.apply_chance(state.sample_chance(random.Random(0)))
+    state.apply("select cell[1,1]")
+    card = next(m.args[0] for m in state.legal_moves() if m.action.name == "move_face_up")
+    onto_itself = f"move_face_up {card.text} cell[1,1]"     # `dest != selected[me]`
+    assert state.why_illegal(onto_itself) == f"rule move_face_up, line 76 of {base}"
+    start_worker("run", str(LITERAL / "gerry_single_card_cell.gdl"), game.ruleset, sources)
+    assert state.why_illegal(onto_itself).startswith(
+        f"rule move_face_up, line 76 of {base}: require dest != selected[me]")
 
 
 # ---------------------------------------------------------------- the command line

@@ -741,6 +741,43 @@ def test_a_word_that_begins_one_action_only_is_taken_for_it(tmp_path):
     assert got["pass 2"][-1].endswith("did you mean 'pass_turn'?")
 
 
+STUCK = '''game "Stuck"
+players 2
+card n: 1..4
+cards into deck: card(n: i) for i in 1..4
+zone deck: stack
+zone hand[player]: set, seen by owner
+zone pile: stack, face up
+action lay(c: hand[me]):
+    require count(pile) == 0 or c.n > top(pile).n "higher than the pile's top card"
+    move c to pile
+action pass_on():
+    require count(hand[me]) == 0 "only with no cards"
+flow:
+    move bottom(deck) to pile
+    move top(deck) to pile
+    deal 1 from deck to hand[p] for p in players
+    choose p2: lay, pass_on
+    draw
+'''
+
+
+@pytest.mark.parametrize("view, told", [([], True), (["--as", "p2"], True),
+                                        (["--as", "p1"], False)])
+def test_a_deadlock_says_why_each_action_has_no_move_to_whom_may_know(tmp_path, view, told):
+    # it said only that p2 had no legal move; the why names p2's card, hidden from p1
+    rules = tmp_path / "stuck.gdl"
+    rules.write_text(STUCK)
+    got = dict(replies(piped(rules, "--seed", "1", *view, script="moves\n"), "stuck"))
+    lines = got["moves"]
+    assert "deadlock: p2 must move but has no legal move (lay, pass_on)" in lines[0]
+    why = ["  lay, e.g. lay 2: rule lay, line 9: require count(pile) == 0 or c.n > "
+           "top(pile).n \"higher than the pile's top card\"",
+           "  pass_on: rule pass_on, line 12: require count(hand[me]) == 0 \"only with no "
+           "cards\""]
+    assert (lines[1:3] == why) if told else all("rule lay" not in x for x in lines)
+
+
 def test_an_action_named_play_that_is_not_legal_says_why(tmp_path):
     # `play x` with an action named play: the line is that action's move (the command
     # would read `x` as a move and call it neither a command nor an action)

@@ -86,6 +86,30 @@ def _law_problems():
     return law_problems
 
 
+def loop_ends(game, steps, loop: int, max_steps: int, seed=None) -> bool:
+    """Whether the game ends if the last `loop` of `steps` (a loop that comes back but
+    for a counter) are played again and again, within `max_steps` steps in all: then the
+    counter's limit is the rules' own (`while turn < 12`, a round limit), and the line of
+    play is not endless.  A step that no longer fits, or the bound reached, says no."""
+    part = steps[len(steps) - loop:] if 0 < loop <= len(steps) else []
+    if not part:
+        return False
+    try:
+        state = game.new_state(seed)
+        for step in steps:
+            apply_step(state, step)
+        made = len(steps)
+        while made < max_steps:
+            for step in part:
+                if state.is_terminal():
+                    return True
+                apply_step(state, step)
+                made += 1
+    except Exception:   # noqa: BLE001 - a step that no longer fits: no proof
+        return False
+    return state.is_terminal()
+
+
 class Explorer:
     """Random and coverage-guided playthroughs of one game, collecting findings."""
 
@@ -112,7 +136,6 @@ class Explorer:
         self.lazy = self.replays = 0            # playthroughs keyed by heads, and replayed
         self.checked: tuple = (None, None)      # (state, its node): its seats checked
         self.broken: set = set()
-        self.counted: Dict[tuple, bool] = {}    # counters -> whether their loop ends
         self.int_slots = int_slots(game)
 
     # ------------------------------------------------------------------ driving
@@ -173,7 +196,7 @@ class Explorer:
                     on = len(steps) + PLAY_ON
                     bound = on if bound is None else min(bound, on)
             if not looped and time.monotonic() <= deadline:  # a replay may take as long
-                self.counter_cycle(watch, steps, base, deadline)
+                self.counter_cycle(watch, steps, base)
         finally:
             self.replays += watch.replayed
 
@@ -393,7 +416,7 @@ class Explorer:
             detail=_loop_lines(part, i), sig=(), probe={"type": "cycle"}))
         return True
 
-    def counter_cycle(self, watch, steps, base: int, deadline: float = float("inf")):
+    def counter_cycle(self, watch, steps, base: int):
         found = counter_repeat(watch.keys, self.int_slots, watch.whole_keys)
         if found is None:
             return
@@ -401,38 +424,13 @@ class Explorer:
         names = sorted({self.game.prog.var_names[s] for s in slots})
         part = steps[base + i: base + j]
         shown = ", ".join(names)
-        ends = self.counted.get(tuple(names))
-        if ends is None:        # once per counter: going round another loop is alike
-            ends = self.counted[tuple(names)] = self.ends_going_round(
-                steps[:base + j], part, deadline)
-        if ends:
-            return
         self.add(raw_finding(
             ENDLESS, f"the state after step {base + i} comes back after step {base + j} "
             f"except for {shown}, which only counts up: only a limit on {shown} ends this "
             f"line of play", self.options, rules=self.loop_rules(part),
             steps=steps[:base + j], subkind="counter", detail=_loop_lines(part, base + i),
-            sig=tuple(names), probe={"type": "counter", "slots": list(slots)}))
-
-    def ends_going_round(self, steps, part, deadline: float) -> bool:
-        """Whether the game ends if the loop `part`, which `steps` end with, is played
-        again and again (within the step bound): then the counter's limit is the rules'
-        own (`while turn < 12`, a round limit), and the line of play is not endless.  A
-        step that no longer fits, or the bound or the deadline reached, says no."""
-        state = self.replay(steps)
-        if state is None or not part:
-            return False
-        made = len(steps)
-        try:
-            while made < self.max_steps and time.monotonic() < deadline:
-                for step in part:
-                    if state.is_terminal():
-                        return True
-                    apply_step(state, step)
-                    made += 1
-        except Exception:   # noqa: BLE001 - a step that no longer fits: no proof
-            return False
-        return state.is_terminal()
+            sig=tuple(names), probe={"type": "counter", "slots": list(slots),
+                                     "loop": j - i}))
 
     def loop_rules(self, part) -> list:
         """Returns the actions played in a loop, as the rules it involves."""

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 
 import pytest
 
 from conftest import RULESETS, load_game
+from gdl.errors import OptionError
 from interpreter.integrations.pbn import (PbnError, board_dealer, board_vulnerable,
                                           normal_deal, parse_deal, pbn_text, read_pbn_deals,
                                           read_pbn_tags, write_pbn)
@@ -188,3 +190,89 @@ def test_a_value_of_a_hash_alone_is_refused():
     # written as it was, it read back as the previous game's value
     with pytest.raises(PbnError, match="'#' alone"):
         pbn_text([PBN_EXAMPLE], event="#")
+
+
+# ------------------------------------------------------------------ a club director's files
+def _board(number, deal=PBN_EXAMPLE, dealer=None, vulnerable=None) -> str:
+    tags = [f'[Board "{number}"]'] if number is not None else []
+    tags += [f'[Dealer "{dealer}"]'] if dealer else []
+    tags += [f'[Vulnerable "{vulnerable}"]'] if vulnerable else []
+    tags += [f'[Deal "{deal}"]'] if deal is not None else []
+    return "\n".join(tags) + "\n\n"
+
+
+def test_target_keeps_the_files_board_numbers_dealers_and_vulnerability(tmp_path, capsys):
+    # boards were numbered from 1 in the order read: board 3 written (and its sheets
+    # labelled) as board 1, a target's Dealer W and Vulnerable All written as N and None
+    other = normal_deal("E" + PBN_EXAMPLE[1:])
+    path, out = tmp_path / "t.pbn", tmp_path / "dealt.pbn"
+    path.write_text(_board(19, other, "W", "All") + _board(3), encoding="utf-8")
+    assert gdl_pbn("target", str(INVERSE), str(path), "--seed", "1", "-o", str(out)) == 0
+    shown = capsys.readouterr().out
+    assert shown.index("--- board 19") < shown.index("--- board 3")
+    assert "board 19, permutation 1" in shown and "board 3, permutation 2" in shown
+    tags = read_pbn_tags(out)
+    assert [(t["Board"], t["Dealer"], t["Vulnerable"]) for t in tags] == [
+        ("19", "W", "All"), ("3", "S", "EW")]
+    assert [t["Deal"] for t in tags] == [normal_deal(other), PBN_EXAMPLE]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "holds no board with a Deal"),
+    ("\x00\x01binary\xff" * 40, "holds no board with a Deal"),
+    (_board(1) + _board(2, deal=None) + _board(3), "game 2, Board 2: the board has no Deal"),
+    (_board(1) + _board(1, normal_deal("E" + PBN_EXAMPLE[1:])), "game 1 is Board 1 too"),
+    (_board(1).rstrip("\n") + "\n" + _board(2), "holds Board 1 and Board 2: an empty line"),
+    (_board(0), "a board's number is a whole number from 1"),
+    (_board(7, PBN_EXAMPLE.replace(" A8654", "6 A8654").replace("QJT6", "QJT")),
+     "Board 7: the Deal .* gives N 14 cards, not 13"),
+    (_board(None) + _board(1), "boards 1 and 2 are both Board 1"),
+])
+def test_target_refuses_what_it_cannot_deal_by_board(tmp_path, text, message):
+    # an empty, binary or numberless file "wrote 0 board(s)"; a board without a Deal was
+    # skipped and the next took its number; two boards without an empty line were one
+    path = tmp_path / "t.pbn"
+    path.write_text(text, encoding="latin-1")
+    with pytest.raises(PbnError, match=message):
+        gdl_pbn("target", str(INVERSE), str(path), "--seed", "1")
+
+
+def test_target_reads_deals_as_other_software_writes_them(tmp_path, capsys):
+    # lower-case letters and tabs reached the ruleset as written: its own errors, no board
+    lower = PBN_EXAMPLE.lower().replace(" ", "\t")
+    path = tmp_path / "t.pbn"
+    path.write_text(_board(4, lower), encoding="utf-16")         # with its byte order mark
+    assert gdl_pbn("target", str(INVERSE), str(path), "--seed", "1") == 0
+    assert "board 4, permutation 2" in capsys.readouterr().out
+
+
+def test_a_boards_seed_is_made_from_the_runs_seed_and_its_number(tmp_path, capsys):
+    # board i had seed S + i: seed 2's boards 1-2 were seed 1's boards 2-3; without
+    # --seed every run had seed 0, so every event's first sheet was the same
+    def dealt(*extra):
+        out = tmp_path / "b.pbn"
+        gdl_pbn("deal", str(PESCETTI), "-n", "3", "--set", "mode=random", "-o", str(out),
+                *extra)
+        return read_pbn_deals(out), capsys.readouterr().err
+    one, _ = dealt("--seed", "1")
+    two, _ = dealt("--seed", "2")
+    assert one == dealt("--seed", "1")[0] and not set(one) & set(two)
+    drawn, told = dealt()
+    seed = re.search(r"seed (\d+) \(drawn\): `--seed \1` deals these boards again", told)[1]
+    assert dealt("--seed", seed)[0] == drawn
+
+
+def test_boards_that_are_all_one_deal_are_noted_and_board_0_is_refused(tmp_path, capsys):
+    assert gdl_pbn("deal", str(PESCETTI), "-n", "2", "--seed", "1") == 0
+    assert "note: the 2 boards are all the same deal" in capsys.readouterr().err
+    with pytest.raises(OptionError, match="--first-board is a board number from 1, not 0"):
+        gdl_pbn("deal", str(PESCETTI), "--first-board", "0")
+    with pytest.raises(PbnError, match="board numbers start at 1, not -5"):
+        pbn_text([{"deal": PBN_EXAMPLE, "board": -5}])
+
+
+def test_a_deal_is_written_from_north_in_order_and_checked_by_hand(tmp_path):
+    # a Deal in lower case, unsorted, from East, was written as the ruleset had it
+    east = "e:" + " ".join(".".join(s[::-1] for s in h.split(".")) for h in
+                           PBN_EXAMPLE[2:].lower().split())
+    assert f'[Deal "{normal_deal("E" + PBN_EXAMPLE[1:])}"]' in pbn_text([east])

@@ -13,6 +13,7 @@ No optional package is needed; `endplay` reads the files in the tests.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Union
@@ -39,6 +40,14 @@ def board_dealer(board: int) -> str:
 def board_vulnerable(board: int) -> str:
     """Returns the vulnerability of a board number (None, NS, EW or All)."""
     return VULNERABLE[(board - 1) % 16]
+
+
+def board_seed(seed: int, board: int) -> int:
+    """The seed of a board's game: a hash of the run's seed and the board's number, so
+    that no two seeds share a board's deal (with seed + board, seed 2 dealt seed 1's
+    boards 2, 3, ... again as boards 1, 2, ...)."""
+    digest = hashlib.sha256(f"gdl-pbn:{seed}:{board}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def parse_deal(text: str) -> Dict[str, List[str]]:
@@ -72,6 +81,10 @@ def parse_deal(text: str) -> Dict[str, List[str]]:
         out[seat] = ["".join(sorted(s, key=RANKS.index)) for s in suits]
     if len(seen) != 52:
         raise PbnError(f"the Deal {text!r} names {len(seen)} cards, not 52")
+    for seat, holdings in out.items():
+        held = sum(map(len, holdings))
+        if held != 13:
+            raise PbnError(f"the Deal {text!r} gives {seat} {held} cards, not 13")
     return out
 
 
@@ -93,8 +106,7 @@ def deal_text(item, var: str = "deal_pbn") -> str:
         if not isinstance(text, str) or not text:
             raise PbnError(f"the state's {var} is {text!r}, not a Deal value; is the game "
                            f"over?")
-    parse_deal(text)
-    return text.strip()
+    return normal_deal(text)
 
 
 def pbn_text(boards: Iterable, first_board: int = 1, event: str = "",
@@ -104,6 +116,8 @@ def pbn_text(boards: Iterable, first_board: int = 1, event: str = "",
     for i, item in enumerate(boards):
         extra = item if isinstance(item, Mapping) else {}
         board = int(extra.get("board", first_board + i))
+        if board < 1:
+            raise PbnError(f"board numbers start at 1, not {board}")
         tags = [("Event", event), ("Site", ""), ("Date", "????.??.??"), ("Board", str(board)),
                 ("Dealer", extra.get("dealer", board_dealer(board))),
                 ("Vulnerable", extra.get("vulnerable", board_vulnerable(board))),
@@ -142,18 +156,26 @@ def read_pbn_tags(path: Union[str, Path]) -> List[Dict[str, str]]:
     end of their line and `{...}` ones as far as their `}` (braces mean nothing inside a
     `;` comment or a value), and a `#` value repeats the previous game's."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        data = Path(path).read_bytes()
     except OSError as err:
         raise PbnError(f"cannot read {path}: {err.strerror}") from None
-    except UnicodeDecodeError:          # the PBN standard's own character set: Latin-1
-        text = Path(path).read_text(encoding="latin-1")
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with its mark ("Unicode" files)
+        text = data.decode("utf-16")
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:      # the PBN standard's own character set: Latin-1
+            text = data.decode("latin-1")
     games: List[Dict[str, str]] = []
     previous: Dict[str, str] = {}
-    for pairs in _games(text):
+    for number, pairs in enumerate(_games(text), 1):
         current: Dict[str, str] = {}
         for name, value in pairs:
             if name not in current:
                 current[name] = previous.get(name, "") if value == "#" else value
+            elif name == "Board" and value not in ("#", current[name]):
+                raise PbnError(f"{path}, game {number}: it holds Board {current[name]} and "
+                               f"Board {value}: an empty line ends each board")
         games.append(current)
         previous = current
     return games
@@ -200,6 +222,43 @@ def _games(text: str) -> List[List[tuple]]:
     return games
 
 
+def read_pbn_boards(path: Union[str, Path]) -> List[Dict[str, object]]:
+    """Returns each board of a PBN file as a dict: its Deal value (`deal`, as written)
+    and, where the file gives them, its number (`board`, an int), `dealer` and
+    `vulnerable`.  A game without a Deal is skipped if it names no board (a header of
+    Event and Site), and refused if it does; a board number given twice, or a file with
+    no Deal at all, is refused too."""
+    boards: List[Dict[str, object]] = []
+    seen: Dict[int, int] = {}
+    for number, tags in enumerate(read_pbn_tags(path), 1):
+        where = f"{path}, game {number}" + (f", Board {tags['Board']}" if tags.get("Board")
+                                            else "")
+        if not tags.get("Deal"):
+            if tags.get("Board"):
+                raise PbnError(f"{where}: the board has no Deal")
+            continue
+        try:
+            parse_deal(tags["Deal"])
+        except PbnError as err:
+            raise PbnError(f"{where}: {err.message}") from None
+        board: Dict[str, object] = {"deal": tags["Deal"].strip()}
+        if tags.get("Board"):
+            text = tags["Board"].strip()
+            if not text.isdigit() or int(text) < 1:
+                raise PbnError(f"{where}: a board's number is a whole number from 1")
+            if int(text) in seen:
+                raise PbnError(f"{where}: game {seen[int(text)]} is Board {text} too")
+            seen[int(text)] = number
+            board["board"] = int(text)
+        for tag, key in (("Dealer", "dealer"), ("Vulnerable", "vulnerable")):
+            if tags.get(tag):
+                board[key] = tags[tag].strip()
+        boards.append(board)
+    if not boards:
+        raise PbnError(f"{path} holds no board with a Deal (is it a PBN file?)")
+    return boards
+
+
 def read_pbn_deals(path: Union[str, Path]) -> List[str]:
     """Returns the Deal value of every game of a PBN file that has one, in order."""
     deals = []
@@ -214,5 +273,6 @@ def read_pbn_deals(path: Union[str, Path]) -> List[str]:
     return deals
 
 
-__all__ = ["write_pbn", "read_pbn_deals", "read_pbn_tags", "pbn_text", "parse_deal",
-           "normal_deal", "deal_text", "board_dealer", "board_vulnerable", "PbnError"]
+__all__ = ["write_pbn", "read_pbn_boards", "read_pbn_deals", "read_pbn_tags", "pbn_text",
+           "parse_deal", "normal_deal", "deal_text", "board_dealer", "board_vulnerable",
+           "board_seed", "PbnError"]

@@ -99,5 +99,7 @@ def stop_now(pool):
     # an exit in the middle of the closing printed "Exception ignored ... handle is
     # closed" after a Ctrl-C.  Let the thread finish first (it has nothing left to wait
     # for; the bound is for a pool in a state nobody foresaw).
-    if manager is not None:
+    # A Ctrl-C as the pool starts may come between the thread's making and its start:
+    # there is nothing to join then.
+    if manager is not None and manager.is_alive():
         manager.join(timeout=2.0)

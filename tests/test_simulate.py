@@ -212,6 +212,17 @@ def test_a_ctrl_c_while_a_worker_starts_waits_for_the_start_and_the_worker_is_st
     assert worker.exitcode is not None
 
 
+def test_a_pool_stopped_before_its_thread_started_is_stopped_quietly():
+    # Ctrl-C as the workers start (`gdl fuzz -j 2`) came between the pool's thread being
+    # made and started: joining it was "RuntimeError: cannot join thread before it is
+    # started", an internal error
+    import threading
+    from interpreter._workers import ignore_interrupts, stop_now, worker_pool
+    pool = worker_pool(1, ignore_interrupts, ())
+    pool._executor_manager_thread = threading.Thread(target=lambda: None)
+    stop_now(pool)
+
+
 def _large_result(size: int) -> bytes:
     """A result that takes a while to go through the pool's pipe."""
     return b"x" * size

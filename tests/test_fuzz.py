@@ -654,6 +654,29 @@ flow:
     assert "action wait is never played" in [f.message for f in dead.findings]
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_action_of_requires_alone_is_counted_at_its_header(tmp_path, jobs):
+    # no statement to count: "never called" and "action wait is never played", though
+    # random play made it half the time
+    text = '''game "Waiting"
+players 2
+var n: int = 0
+action wait():
+    require n < 100
+action bump():
+    n += 1
+flow:
+    repeat 4:
+        choose p1: wait, bump
+        simultaneously p in players: wait
+    draw
+'''
+    report = run(ruleset(tmp_path, text), tmp_path, budget=1.5, jobs=jobs)
+    (row,) = [r for r in report.coverage if r["name"] == "wait"]
+    assert row["statements"] == row["run"] == 1 and row["runs"] > 0 and row["line"] == 4
+    assert report.by_kind("dead rule") == [], report.text()
+
+
 def test_the_walk_gets_a_share_of_the_budget_not_a_fixed_slice(tmp_path, monkeypatch):
     # the walking task had at most 2 s (the walk 40% of it) whatever the budget
     from interpreter import fuzz as fuzzing

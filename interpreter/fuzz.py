@@ -176,8 +176,6 @@ class _Run:
         self.task_no = 0
         self.walked: set = set()                 # configurations walked breadth first
         self.exhausted: set = set()              # ... whose walk saw every state
-        self.ruleset = None                      # the checked ruleset (set by `fuzz`)
-        self.loops: Dict[tuple, bool] = {}       # (configuration, counters) -> loop ends
 
     def elapsed(self) -> float:
         return time.monotonic() - self.start
@@ -221,8 +219,6 @@ class _Run:
 
     def merge(self, f: dict):
         """Keeps one finding per signature (the shortest), counting where it showed."""
-        if f["kind"] == ENDLESS and f["subkind"] == "counter" and self.loop_ends(f):
-            return
         old = self.findings.get(f["sig"])
         configs = [f["options"]]
         if old is not None:
@@ -235,24 +231,6 @@ class _Run:
         else:
             f = {**f, "configs": configs, "count": 1}
         self.findings[f["sig"]] = f
-
-    def loop_ends(self, f: dict) -> bool:
-        """Whether a counter finding's loop, played again and again, ends the game within
-        the step bound (`_fuzz_play.loop_ends`): worked out here once per configuration
-        and counter, while the workers play."""
-        key = (_key(f["options"]), f["sig"])
-        found = self.loops.get(key)
-        if found is None:
-            from ._fuzz_play import loop_ends
-            from .game import Game
-            try:
-                game = Game(self.ruleset, f["options"])
-            except Exception:   # noqa: BLE001 - a configuration that fails: not proven
-                game = None
-            found = self.loops[key] = game is not None and self.ruleset is not None and \
-                loop_ends(game, f["steps"], (f.get("probe") or {}).get("loop", 0),
-                          self.max_steps, self.seed)
-        return found
 
     def rank(self, f) -> tuple:
         """Findings under the base options come first, then shorter traces."""
@@ -343,7 +321,6 @@ def fuzz(path, overrides: Optional[Dict[str, str]] = None, *, budget: float = DE
     sweeps = sweep_configs(base_game.ruleset, base, base_game.options) if sweep else []
     run = _Run(path, base, budget=budget, seed=seed, jobs=max(1, jobs),
                max_steps=max_steps, max_states=max_states, progress=progress)
-    run.ruleset = base_game.ruleset
     configs = _unique([base] + mains + sweeps)
     runner = _Runner(run, base_game.ruleset)
     ok = interrupted = False

@@ -523,6 +523,38 @@ def test_a_counter_whose_limit_ends_the_loop_within_the_step_bound_is_not_endles
                "counter")
 
 
+TWO_MODES = '''game "Two modes"
+players 2
+var turn: int = 0
+var hard: bool = false
+action easy():
+    hard = false
+action harder():
+    hard = true
+action tick():
+    turn += 1
+action stop():
+    require hard
+    end game
+flow:
+    choose p1: easy, harder
+    while turn < 12 or hard:
+        choose p1: tick, stop
+    draw
+'''
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_loop_that_ends_in_one_mode_does_not_hide_the_same_loop_that_does_not(
+        tmp_path, seed):
+    # the proof was kept by counter alone: `tick` going round to turn 12 in the easy mode
+    # hid `tick` going round for ever in the harder one (a review found it)
+    report = fuzz(str(ruleset(tmp_path, TWO_MODES)), None, budget=2, seed=seed,
+                  out_dir=str(tmp_path / "traces"))
+    f = one(report, "endless play", "counter")
+    assert f.steps[0]["move"] == "harder"
+
+
 def test_a_counter_is_a_whole_number_that_only_goes_up_by_one():
     from interpreter._fuzz_play import counter_repeat
 

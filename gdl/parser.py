@@ -76,6 +76,9 @@ _NO_SUCH_STATEMENT = {
 
 _STATEMENT_LIST = ", ".join(sorted(STATEMENT_WORDS))
 
+#: the words a line of a condition starts with (`=` there is a comparison gone wrong)
+_CONDITION_WORDS = frozenset({"if", "elif", "while", "require", "invariant"})
+
 
 def _syntax_error(err: UnexpectedInput, path: str, text: str,
                   whole: str = "file") -> GdlSyntaxError:
@@ -119,8 +122,9 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
     if str(tok) in ("=", "+=", "-=") and before and before[-1] in STATEMENT_WORDS:
         msg += (f": {before[-1]} starts a statement here, so it cannot be assigned; "
                 f"rename the variable")
-    if str(tok) == "=" and "'='" not in expected and not (before and
-                                                         before[-1] in STATEMENT_WORDS):
+    around = line_text[max((tok.column or 1) - 2, 0):(tok.column or 1)]
+    if str(tok) == "=" and "'='" not in expected and "==" not in around and \
+            before and (before[0] in _CONDITION_WORDS or "when" in before):
         msg += ": `=` assigns, in a statement of its own; a comparison is written `==`"
         suggestion = "=="
     if str(tok) == "if" and before and "then" not in before:

@@ -205,3 +205,17 @@ def test_a_byte_not_utf8_is_placed_in_a_file_of_cr_lines(tmp_path):
     path.write_bytes(b'game "t"\rplayers 2\rflow:\r    # caf\xe9\r    draw\r')
     with pytest.raises(GdlError, match=r"cr\.gdl:4:10: error: .* is not UTF-8"):
         parse_file(path)
+
+
+@pytest.mark.parametrize("text", [
+    "players a, b\nvar n: int = 0\nflow:\n    n == 3\n    draw\n",     # `==` split: it was
+    "players a, b\ndef f(x: int) == x\nflow:\n    draw\n",             # written
+    "players a, b\ncard v: 1..3\ncards into deck: card(v = i) for i in 1..3\nzone deck: stack\n"
+    "flow:\n    draw\n",                                                 # `:` is meant
+    "players a, b\noption k = 3\nflow:\n    draw\n",
+])
+def test_an_equals_sign_out_of_a_condition_is_not_called_a_comparison(text):
+    # the hint "a comparison is written `==`" came where `==` was written, or `:` meant
+    with pytest.raises(GdlSyntaxError) as info:
+        parse_text(text, PATH)
+    assert "comparison" not in str(info.value) and "'=='" not in str(info.value)

@@ -218,4 +218,5 @@ def test_an_equals_sign_out_of_a_condition_is_not_called_a_comparison(text):
     # the hint "a comparison is written `==`" came where `==` was written, or `:` meant
     with pytest.raises(GdlSyntaxError) as info:
         parse_text(text, PATH)
-    assert "comparison" not in str(info.value) and "'=='" not in str(info.value)
+    assert "a comparison is written" not in str(info.value)
+    assert "did you mean '=='" not in str(info.value)

@@ -618,7 +618,8 @@ class State:
             if len(words) != len(info.params):
                 return f"{info.name} takes {counted(len(info.params), 'argument')}: " + \
                     " ".join(name for name, _, _ in info.params)
-            for at, (word, (name, slot, domain)) in enumerate(zip(words, info.params)):
+            bound = []              # the values read so far, as the domains have them
+            for word, (name, slot, domain) in zip(words, info.params):
                 values = {text_of(v): v for v in domain(self)}
                 value = values.get(word)
                 if value is None and "[" in word:        # `cell[1, 1]`, `[4D, 1C]`
@@ -627,8 +628,9 @@ class State:
                                   if _unspaced_brackets(t) == tidy), None)
                 if value is None and word not in values:
                     return f"{word!r} is not a possible {name} here " + (
-                        self._legal_values(info, seat, words[:at]) if values else "(none is)")
+                        self._legal_values(info, seat, bound) if values else "(none is)")
                 frame[slot] = value
+                bound.append(value)
             for req, reason, span in info.requires:
                 if not req(self):
                     lines = source_lines(SOURCES.get(span.file) or (
@@ -644,16 +646,17 @@ class State:
                 frame[slot] = None
 
     def _legal_values(self, info, seat, before) -> str:
-        """The values legal moves give the parameter after the words `before` (not its
+        """The values legal moves give the parameter after the values `before` (not its
         domain's, which may all fail a require), for a word that is none of them."""
+        texts = [text_of(v) for v in before]
         legal = {}
         for move in self._moves_of(info, seat):
-            if all(text_of(a) == w for a, w in zip(move.args, before)):
+            if all(text_of(a) == t for a, t in zip(move.args, texts)):
                 legal.setdefault(text_of(move.args[len(before)]), None)
         if legal:
             return f"(legal: {listed(legal, 10)})"
         if before:
-            return f"(no legal move begins {info.name + ' ' + ' '.join(before)!r})"
+            return f"(no legal move begins {info.name + ' ' + ' '.join(texts)!r})"
         return f"(no {info.name} move is legal here)"
 
     def parse_move(self, text: str, player=None) -> Move:

@@ -1112,6 +1112,19 @@ flow:
         "'7' is not a possible j here (no legal move begins 'add 1')"
     s.apply("add 3 1")
     assert s.why_illegal("add 9 1") == "'9' is not a possible k here (legal: 1, 2, 3)"
+    # a word read as the domain has it, spaced brackets and all (the review found the
+    # typed word compared with the moves' texts)
+    cells = game('''
+zone cell[1..2, 1..2]: stack
+action put(c: cell, n: 1..3):
+    require n < 3
+    pass
+flow:
+    choose p1: put
+    draw
+''')
+    assert cells.new_state().why_illegal("put cell[ 1 , 2 ] 9") == \
+        "'9' is not a possible n here (legal: 1, 2)"
     s.apply("add 3 1")
     assert s.why_illegal("add 9 1") == "'9' is not a possible k here (no add move is legal here)"
 

@@ -580,28 +580,20 @@ class State:
 
     def why_no_moves(self, player=None) -> List[str]:
         """For a seat deciding with no legal move (a deadlock): why each action allowed
-        here has none, by its first candidate (the first value of each parameter's
-        domain) and the require it fails, or the parameter with no value at all."""
+        here has none, by its first candidate (the first values of the parameters'
+        domains, depth first, past a value whose later domains are empty) and the
+        require it fails, or the first parameter with no value at all.  At most
+        WHY_CANDIDATES values are tried an action."""
         seat = self._seat(player)
         if self.node[0] not in (DECIDE, SIMUL) or seat not in self.to_move():
             return []
         out = []
-        frame = self.frame
         for info, _ in self.node[1].actions:
-            words, empty = [], None
-            frame[info.me_slot] = seat
-            try:
-                for name, slot, domain in info.params:
-                    values = list(domain(self))
-                    if not values:
-                        empty = name
-                        break
-                    frame[slot] = values[0]
-                    words.append(text_of(values[0]))
-            finally:
-                frame[info.me_slot] = None
-                for slot in info.slots:
-                    frame[slot] = None
+            words, empty = self._first_candidate(info, seat)
+            if words is None:
+                out.append(f"{info.name}: no candidate among its first {WHY_CANDIDATES} "
+                           f"values")
+                continue
             if empty is not None:
                 out.append(f"{info.name}: its {empty} has no value here")
                 continue
@@ -610,6 +602,40 @@ class State:
             named = f"{info.name}, e.g. {first}" if words else info.name
             out.append(f"{named}: {why}" if why else f"{first} is legal")
         return out
+
+    def _first_candidate(self, info, seat):
+        """(the texts of the first full candidate's values, None), ([], the name of
+        the parameter no value reaches), or (None, None) where the tries ran out."""
+        frame, params = self.frame, info.params
+        tries = [WHY_CANDIDATES]
+        stuck = [None]
+
+        def first(i, words):
+            if i == len(params):
+                return words
+            name, slot, domain = params[i]
+            values = list(domain(self))
+            if not values and stuck[0] is None:
+                stuck[0] = name
+            for v in values:
+                tries[0] -= 1
+                if tries[0] < 0:
+                    return None
+                frame[slot] = v
+                found = first(i + 1, words + [text_of(v)])
+                if found is not None:
+                    return found
+            return None
+        frame[info.me_slot] = seat
+        try:
+            found = first(0, [])
+        finally:
+            frame[info.me_slot] = None
+            for slot in info.slots:
+                frame[slot] = None
+        if found is None and tries[0] < 0:
+            return None, None
+        return (found, None) if found is not None else ([], stuck[0] or params[0][0])
 
     def _why(self, info, seat, words):
         frame = self.frame
@@ -1779,6 +1805,10 @@ def _ranges_moves(chunks, kept):
                 runs[prefix, values] = run
         out += run
     return out
+
+
+#: the most parameter values `State.why_no_moves` tries an action, looking for a candidate
+WHY_CANDIDATES = 1000
 
 
 class _KeptMoves(dict):

@@ -985,3 +985,34 @@ def test_why_and_parse_move_say_when_the_seat_named_is_not_to_move():
     assert s.why_illegal(f"pick {held}", "p2") == "p2 is not to move now (to move: p1)"
     with pytest.raises(MoveError, match=r"not a legal move: p2 is not to move now"):
         s.parse_move(f"pick {held}", "p2")
+
+
+def test_a_deadlocks_why_passes_a_value_whose_later_domain_is_empty():
+    # the first card's `g` had no value, so the why said "its g has no value here", where
+    # the other cards' had values and a require was what stopped them (the review)
+    from gdl.errors import RuleError
+    from interpreter import load_text
+    game = load_text('''game "why"
+players 2
+card v: 1..3
+cards into deck: card(v: i) for i in 1..3
+zone deck: stack
+zone hand[player]: set, seen by owner
+var cap: int = 0
+action play(c: hand[me], g: [x for x in 1..3 if x < c.v]):
+    require g > 5 + cap "above the cap"
+    move c to deck
+action none_left(k: [x for x in 1..3 if x > 5]):
+    pass
+flow:
+    deal 3 from deck to hand[p] for p in [p1]
+    choose p1: play, none_left
+    draw
+''')
+    state = game.new_state(0)
+    assert state.why_no_moves() == [
+        'play, e.g. play 2 1: rule play, line 9: require g > 5 + cap "above the cap"',
+        "none_left: its k has no value here"]
+    with pytest.raises(RuleError) as info:
+        state.legal_moves()
+    assert info.value.notes == tuple(state.why_no_moves())

@@ -66,6 +66,9 @@ def run_pbn(args) -> int:
         raise OptionError(f"--first-board is a board number from 1, not {args.first_board}")
     ruleset = load_ruleset(args.file)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+    if args.seed is None:       # told first: a board that fails is played again with it
+        print(f"seed {seed} (drawn): `--seed {seed}` deals these boards again",
+              file=sys.stderr)
     if args.pbn_command == "deal":
         if args.n < 1:
             raise OptionError(f"-n must be 1 or more, not {args.n}")
@@ -89,9 +92,6 @@ def run_pbn(args) -> int:
         print(f"wrote {len(written)} board(s) to {args.output}", file=sys.stderr)
     elif args.pbn_command == "deal":
         print(text)
-    if args.seed is None:
-        print(f"seed {seed} (drawn): `--seed {seed}` deals these boards again",
-              file=sys.stderr)
     if args.pbn_command == "deal" and len(written) > 1 and \
             len({w["deal"] for w in written}) == 1:
         print(f"note: the {len(written)} boards are all the same deal: with these options "

@@ -386,7 +386,7 @@ def _report(run: _Run, base_game, configs, sweeps, interrupted: bool = False) ->
         coverage=coverage_rows(ruleset, decls, run.coverage), configs=configs,
         stats=run.stats, seconds=run.elapsed(), budget=run.budget, jobs=run.jobs,
         seed=run.seed, interrupted=interrupted,
-        unswept=bool(base_game.options) and not sweeps)
+        unswept=not sweeps and bool(sweep_configs(ruleset, run.base, base_game.options)))
 
 
 def _finding(raw: dict) -> Finding:

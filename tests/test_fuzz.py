@@ -907,6 +907,13 @@ def test_dead_rules_and_branches_come_from_coverage(tmp_path):
     assert "never_called" in report.text() and "coverage" in report.text()
     # the game has options: the report says its dead rules are judged under these only
     assert "--sweep-options also tries every other option value" in report.text()
+    # but not of options no sweep can try (text), swept or not (the review)
+    texts = DEAD.replace("option mode: {plain, fancy} = plain", 'option mode: text = "plain"')
+    texts = texts.replace("mode == fancy", 'mode == "fancy"').replace(
+        'option unused: bool = false "an option no rule reads"\n', "")
+    for sweep in (False, True):
+        told = run(ruleset(tmp_path, texts, "texts.gdl"), tmp_path, budget=0.5, sweep=sweep)
+        assert "--sweep-options also" not in told.text()
 
 
 PACING = '''game "Pacing"

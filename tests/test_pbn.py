@@ -276,3 +276,15 @@ def test_a_deal_is_written_from_north_in_order_and_checked_by_hand(tmp_path):
     east = "e:" + " ".join(".".join(s[::-1] for s in h.split(".")) for h in
                            PBN_EXAMPLE[2:].lower().split())
     assert f'[Deal "{normal_deal("E" + PBN_EXAMPLE[1:])}"]' in pbn_text([east])
+
+
+def test_a_drawn_seed_is_told_before_a_board_fails(tmp_path, capsys):
+    # told after the last board only: a failing board's run could not be played again
+    rules = tmp_path / "fixed.gdl"
+    rules.write_text('game "fixed deal"\nplayers north, east, south, west\n'
+                     'option target: text = "N:AKQJT98765432... .AKQJT98765432.. '
+                     '..AKQJT98765432.2 ...AKQJT9876543"\nvar deal_pbn: text = ""\n'
+                     'flow:\n    deal_pbn = target\n    draw\n')
+    with pytest.raises(PbnError, match="gives S 14 cards, not 13"):
+        gdl_pbn("deal", str(rules), "-n", "2")
+    assert re.search(r"seed \d+ \(drawn\)", capsys.readouterr().err)

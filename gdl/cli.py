@@ -14,7 +14,7 @@ import time
 import traceback
 
 from .errors import (OUT_OF_MEMORY, TOO_LONG_NUMBER, GdlError, OptionError, TraceError,
-                     counted, did_you_mean, too_long_number)
+                     counted, did_you_mean, hide_notes, too_long_number)
 
 
 RULESET = "the ruleset (.gdl) or variant file"
@@ -112,7 +112,7 @@ def cmd_replay(args) -> int:
             shown = ", ".join(f"{k}={text_of(game.options[k])}" for k in changed)
             err.notes += (f"--set changed what the trace was made with ({shown}): its "
                           f"steps were made under the options it records",)
-        raise
+        raise hide_notes(err, None if args.view in (None, "all") else args.view)
     if args.view not in (None, "all"):
         try:
             game.seat(args.view)

@@ -203,12 +203,25 @@ class MoveError(GdlError):
 
 class TraceError(GdlError):
     kind = "trace error"
+    #: as `RuleError.seats_notes`, for a step the rules failed on
+    seats_notes = None
+
+
+def hide_notes(err: GdlError, viewer: Optional[str]) -> GdlError:
+    """Leaves out of `err`'s notes those a seat's own (`seats_notes`) where `viewer`, a
+    seat's name (None: the all-seeing view), is another seat; returns `err`."""
+    private = getattr(err, "seats_notes", None)
+    if viewer is not None and private is not None and private[0] != viewer:
+        err.notes = tuple(n for n in err.notes if n not in private[1])
+    return err
 
 
 class RuleError(GdlError):
     """The rules could not be carried out: no case matched, a deadlock, a broken bound."""
 
     kind = "rule error"
+    #: (a seat's name, notes only that seat may read): a deadlock's why names its cards
+    seats_notes = None
 
     def __init__(self, message: str, span: Optional[Span] = None, *, rule: str = "",
                  trace: Sequence[str] = (), **kw):

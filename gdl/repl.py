@@ -29,7 +29,8 @@ from . import _repl_session
 from ._repl_session import Halted, ReplError, Session, Shown, parse_agent_spec, seat_of, \
     step_text
 from .errors import (OUT_OF_MEMORY, TOO_LONG_NUMBER, GdlError, MoveError, OptionError,
-                     RuleError, counted, did_you_mean, natural, too_long_number)
+                     RuleError, counted, did_you_mean, hide_notes, natural,
+                     too_long_number)
 
 #: Steps announced at once beyond this many are shortened to their first and last ones.
 MAX_SHOWN_STEPS = 40
@@ -126,13 +127,6 @@ class Repl(FileCommands):
                                  "a move or its number to play it"))
         self._warn_clashes()
 
-    def _may_see(self, err) -> bool:
-        """Whether the viewing seat may read a rule error's notes: a deadlock's name the
-        stuck seat's cards, for it (or the all-seeing view) alone."""
-        observer = self.session.observer
-        return observer is None or not err.message.startswith("deadlock: ") or \
-            err.message.startswith(f"deadlock: {observer.name} ")
-
     def _warn_clashes(self) -> None:
         """Notes each action named like a command once a session: a reload tells only of
         a clash the edit made."""
@@ -166,8 +160,9 @@ class Repl(FileCommands):
             self.say(self.paint.error(one_line(halted.error)))
         except GdlError as err:
             self.say(self.paint.error(one_line(err)))
-            if isinstance(err, RuleError) and self._may_see(err):
-                for note in err.notes:          # a deadlock's why, action by action
+            if isinstance(err, RuleError):  # a deadlock's why, to whom may read it
+                observer = self.session.observer
+                for note in hide_notes(err, observer and observer.name).notes:
                     self.say(self.paint.note(f"  {note}"))
         except KeyboardInterrupt:
             self.say(self.paint.error("interrupted"))

@@ -305,11 +305,13 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
             else:
                 s.apply(step["move"], game.seat(step["player"]))
         except RuleError as err:        # the step fits, and the rules fail on it: where
-            raise TraceError(
+            told = TraceError(
                 f"step {i + 1} of the trace ({step.get('move') or step.get('chance')}) "
                 f"cannot be replayed: the rules fail on it: {err.message}", err.span,
                 source=err.source, notes=err.notes + ((f"in rule: {err.rule}",)
-                                                      if err.rule else ())) from None
+                                                      if err.rule else ()))
+            told.seats_notes = err.seats_notes
+            raise told from None
         except GdlError as err:
             raise TraceError(f"step {i + 1} of the trace ({step.get('move') or step.get('chance')})"
                              f" cannot be replayed: {err.message}") from None

@@ -355,10 +355,13 @@ class State:
                 found = _without_twins(found)       # (a merged list has no twins left)
             moves.extend(found)
         if not moves:
-            raise RuleError(f"deadlock: {seat.name} must move but has no legal move "
+            why = self._why_none(seat)
+            err = RuleError(f"deadlock: {seat.name} must move but has no legal move "
                             f"({', '.join(i.name for i, _ in node[1].actions)})",
                             node[1].node.span, source=self.game.source, rule=node[1].rule,
-                            trace=self.trace_texts(), notes=self._why_none(seat))
+                            trace=self.trace_texts(), notes=why)
+            err.seats_notes = (seat.name, why)      # they name the seat's cards: its own
+            raise err
         return moves
 
     def random_move(self, rng, player=None) -> Move:

@@ -770,3 +770,23 @@ def test_a_check_error_a_variant_causes_on_its_base_names_the_variant(tmp_path, 
     assert code == 2 and "gerry.gdl:" in err and "rule turn takes 2 arguments, not 1" in err
     assert "note: this line is of a base of the variant v.gdl, which declares rule turn " \
            "(line 2)" in err
+
+
+@pytest.mark.parametrize("view, told", [(None, True), ("p2", True), ("p1", False)])
+def test_a_replay_stopped_by_a_deadlock_tells_its_why_to_whom_may_read_it(tmp_path, capsys,
+                                                                          view, told):
+    # the why names the stuck seat's card (`lay 2`): `--view p1` printed it (the review)
+    rules = tmp_path / "stuck.gdl"
+    rules.write_text('game "Stuck"\nplayers 2\ncard n: 1..4\n'
+                     'cards into deck: card(n: i) for i in 1..4\nzone deck: stack\n'
+                     'zone hand[player]: set, seen by owner\nzone pile: stack, face up\n'
+                     'action lay(c: hand[me]):\n    require count(pile) == 0 or c.n > '
+                     'top(pile).n\n    move c to pile\nflow:\n    move bottom(deck) to pile\n'
+                     '    move top(deck) to pile\n    deal 1 from deck to hand[p] for p in '
+                     'players\n    choose p2: lay\n    draw\n')
+    trace = tmp_path / "t.json"
+    trace.write_text(json.dumps({"format": "gdl-trace-1", "game": str(rules), "seed": 0,
+                                 "steps": [{"player": "p2", "move": "lay 4"}]}))
+    code, out, err = run(capsys, "replay", trace, *(["--view", view] if view else []))
+    assert code == 2 and "deadlock: p2 must move" in err
+    assert ("note: lay, e.g. lay 2: rule lay, line 9" in err) == told, err

@@ -1024,6 +1024,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         if picks is not None:
             self.settle_picks(code)
         _sight(info, code)
+        slots = [info.me_slot] + [slot for _, slot, _ in info.params]
+        code.append(_clearing(slots, len(code) + 1))
 
     def counted_body(self, info: ActionInfo, code: list):
         """An action's statements; an action of requires alone counts its moves made
@@ -1031,8 +1033,6 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         if self.coverage is not None and not info.decl.body:
             self.count_op(code, (info.name, info.decl.span.line, "ActionDecl"))
         self.stmts(info.decl.body, info.scope, code)
-        slots = [info.me_slot] + [slot for _, slot, _ in info.params]
-        code.append(_clearing(slots, len(code) + 1))
 
     def hidden_picks(self, info: ActionInfo, code: list) -> Optional[int]:
         """Starts an action's statements that may take cards, in a game with a `reveal`

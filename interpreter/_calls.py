@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from itertools import chain, combinations
-from math import comb
+from math import comb, prod
 
 from gdl import ast as A
 from gdl.errors import MOST_DIGITS, counted, whole_number
@@ -12,7 +12,7 @@ from gdl.errors import MOST_DIGITS, counted, whole_number
 from ._closures import MOST_IN_RANGE, _cards, _const, _folded, _tuple_valued, _tuples
 from ._closures import _rendered, _texts
 from ._fuse import UNSET, fuse
-from ._purity import _pure, pure_def, rememberable
+from ._purity import pure_def, pure_expr, rememberable
 from ._scope import Local, Scope
 from .values import HAS_TEXT, ZoneRef, text_of
 
@@ -708,7 +708,7 @@ class CallMixin:
         the value depends on the key alone and the keys are few and known before the game
         (a look-up no row answers then finds it at once, instead of working the else row
         out again).  A key whose value cannot be worked out now is left to the look-up."""
-        if not _pure(decl.default, {p.name for p in decl.params}, self.prog, set()):
+        if not pure_expr(self.prog, decl.default, {p.name for p in decl.params}):
             return
         choices = []
         for p in decl.params:
@@ -719,10 +719,7 @@ class CallMixin:
             if not isinstance(values, (tuple, range)):
                 return
             choices.append(values)
-        size = 1
-        for values in choices:
-            size *= len(values)
-        if size > ELSE_ROWS_FILLED:
+        if prod(map(len, choices)) > ELSE_ROWS_FILLED:
             return
         for key in _product(choices):
             if key in table:
@@ -768,11 +765,11 @@ def _join_texts(separator: str, values) -> str:
                            else text_of(v) for v in values])
 
 
-#: argument texts whose value cannot change while a def body runs: a temporary is
-#: assigned once per evaluation, a `K` is a value passed in, the rest are literals
 #: the most keys a table's else row is written out for (`fill_else_row`)
 ELSE_ROWS_FILLED = 4096
 
+#: argument texts whose value cannot change while a def body runs: a temporary is
+#: assigned once per evaluation, a `K` is a value passed in, the rest are literals
 _STABLE = re.compile(r"_t\d+|K\d+|\(-?\d+\)|True|False|None")
 
 #: builtins worth computing once where an inlined def body calls one of them again with

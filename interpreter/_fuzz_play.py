@@ -459,9 +459,9 @@ class Explorer:
         """Whether the loop `part`, which `steps` end with and which begins at the state
         of whole key `key`, ends the game played again and again (`loop_ends`).  Worked
         out once per game and loop, for every explorer of the game in this process: a
-        loop is where it begins, but for its cards (the program's place, its variables
-        with the counters set to 0, the locals), and the seats and actions of its steps;
-        what ends a count is the variables' doing, and each deal of cards was a proof."""
+        loop is where it begins, but for its cards and locals (the program's place and
+        its variables, the counters set to 0), and the seats and actions of one time
+        round; what ends a count is the variables' doing."""
         values = list(key[3])
         for slot in slots:
             values[slot] = 0

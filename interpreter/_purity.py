@@ -53,6 +53,12 @@ def pure_def(prog, name: str, _open=None) -> bool:
     return found
 
 
+def pure_expr(prog, node, params) -> bool:
+    """Whether an expression's value depends on the names `params` alone (a table's
+    else row on its key, say)."""
+    return _pure(node, set(params), prog, set())
+
+
 def rememberable(prog, decl) -> bool:
     """Whether a pure def's answers can be kept per argument: it has parameters, each of a
     type whose values compare by identity, or an int or a bool (the checker gives such a

@@ -578,7 +578,7 @@ class State:
         """`why_no_moves` as a deadlock's notes (none where a domain fails to say)."""
         try:
             return tuple(self.why_no_moves(seat))
-        except GdlError:
+        except Exception:   # noqa: BLE001 - the deadlock is told whatever its why met
             return ()
 
     def why_no_moves(self, player=None) -> List[str]:

@@ -16,7 +16,6 @@ import gc
 import hashlib
 import random
 import time
-import weakref
 from contextlib import contextmanager
 from operator import itemgetter, sub
 from typing import Dict, List, Optional
@@ -85,51 +84,6 @@ def _law_problems():
     """Returns gdl.laws.law_problems (imported when a fuzzer first needs it)."""
     from gdl.laws import law_problems
     return law_problems
-
-
-#: whether a loop that comes back but for a counter ends the game played again and again,
-#: by game, then by the loop's start (`Explorer.goes_round_to_an_end`); at most LOOPS_KEPT
-#: loops a game
-_LOOPS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-LOOPS_KEPT = 256
-
-
-def _period(items) -> int:
-    """The length of the shortest run of `items` that repeated makes them all."""
-    n = len(items)
-    return next(p for p in range(1, n + 1) if n % p == 0 and items[:n - p] == items[p:])
-
-
-def loop_start(game, steps, loop: int, seed=None):
-    """The state where the last `loop` of `steps` begin, replayed; None where that fails
-    or there is no such loop."""
-    if not 0 < loop <= len(steps):
-        return None
-    try:
-        state = game.new_state(seed)
-        for step in steps[:len(steps) - loop]:
-            apply_step(state, step)
-    except Exception:   # noqa: BLE001 - a trace that no longer replays: no proof
-        return None
-    return state
-
-
-def loop_ends(state, part, made: int, max_steps: int) -> bool:
-    """Whether the game ends if the steps `part` (a loop that comes back but for a
-    counter) are played again and again from `state` (changed), within `max_steps`
-    steps in all, `made` made already: then the counter's limit is the rules' own
-    (`while turn < 12`, a round limit), and that line of play is not endless.  A step
-    that no longer fits, or the bound reached, says no."""
-    try:
-        while made < max_steps:
-            for step in part:
-                if state.is_terminal():
-                    return True
-                apply_step(state, step)
-                made += 1
-    except Exception:   # noqa: BLE001 - a step that no longer fits: no proof
-        return False
-    return state.is_terminal()
 
 
 class Explorer:
@@ -445,8 +399,6 @@ class Explorer:
         i, j, slots = found
         names = sorted({self.game.prog.var_names[s] for s in slots})
         part = steps[base + i: base + j]
-        if self.goes_round_to_an_end(watch.whole_keys()[i], slots, steps[:base + j], part):
-            return
         shown = ", ".join(names)
         self.add(raw_finding(
             ENDLESS, f"the state after step {base + i} comes back after step {base + j} "
@@ -454,30 +406,6 @@ class Explorer:
             f"line of play", self.options, rules=self.loop_rules(part),
             steps=steps[:base + j], subkind="counter", detail=_loop_lines(part, base + i),
             sig=tuple(names), probe={"type": "counter", "slots": list(slots)}))
-
-    def goes_round_to_an_end(self, key, slots, steps, part) -> bool:
-        """Whether the loop `part`, which `steps` end with and which begins at the state
-        of whole key `key`, ends the game played again and again (`loop_ends`).  Worked
-        out once per game and loop, for every explorer of the game in this process: a
-        loop is where it begins, but for its cards and locals (the program's place and
-        its variables, the counters set to 0), and the seats and actions of one time
-        round; what ends a count is the variables' doing."""
-        values = list(key[3])
-        for slot in slots:
-            values[slot] = 0
-        shape = tuple((s.get("player"), s["move"].split(" ", 1)[0]) if "move" in s
-                      else ("chance", s.get("kind")) for s in part)
-        shape = shape[:_period(shape)]      # two rounds alike are the shape of one
-        memo = _LOOPS.setdefault(self.game, {})
-        at = (key[0], tuple(values), shape)
-        found = memo.get(at)
-        if found is None:
-            state = loop_start(self.game, steps, len(part), self.seed)
-            found = state is not None and loop_ends(state, part, len(steps) - len(part),
-                                                    self.max_steps)
-            if len(memo) < LOOPS_KEPT:
-                memo[at] = found
-        return found
 
     def loop_rules(self, part) -> list:
         """Returns the actions played in a loop, as the rules it involves."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 from typing import Optional
 
@@ -78,6 +79,8 @@ _STATEMENT_LIST = ", ".join(sorted(STATEMENT_WORDS))
 
 #: the words a line of a condition starts with (`=` there is a comparison gone wrong)
 _CONDITION_WORDS = frozenset({"if", "elif", "while", "require", "invariant"})
+#: an `=` that is no part of `==`, `!=`, `<=` or `>=`
+_LONE_EQUALS = re.compile(r"(?<![=!<>])=(?!=)")
 
 
 def _syntax_error(err: UnexpectedInput, path: str, text: str,
@@ -123,8 +126,10 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
         msg += (f": {before[-1]} starts a statement here, so it cannot be assigned; "
                 f"rename the variable")
     around = line_text[max((tok.column or 1) - 2, 0):(tok.column or 1)]
-    if str(tok) == "=" and "'='" not in expected and "==" not in around and \
-            before and (before[0] in _CONDITION_WORDS or "when" in before):
+    prefix = line_text[:max((tok.column or 1) - 1, 0)]
+    if str(tok) == "=" and "'='" not in expected and "==" not in around and before and (
+            before[0] in _CONDITION_WORDS or "when" in before or "if" in before
+            or _LONE_EQUALS.search(prefix)):       # `let ok = n = 3`: the second is a test
         msg += ": `=` assigns, in a statement of its own; a comparison is written `==`"
         suggestion = "=="
     if str(tok) == "if" and before and "then" not in before:

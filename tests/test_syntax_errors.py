@@ -30,6 +30,11 @@ BAD = [
     pytest.param("players a, b\nvar n: int = 0\nflow:\n    if n = 3:\n        draw\n",
                  ["unexpected '='", "a comparison is written `==`", "did you mean '=='?"],
                  4, 10, id="assign-for-compare"),
+    pytest.param("players a, b\nvar n: int = 0\nvar m: int = 0\nflow:\n"
+                 "    m = if n = 3 then 1 else 2\n    draw\n",
+                 ["a comparison is written `==`"], 5, 14, id="assign-for-compare-in-if-value"),
+    pytest.param("players a, b\ndef three(x: int) = x = 3\nflow:\n    draw\n",
+                 ["a comparison is written `==`"], 2, 23, id="assign-for-compare-in-def"),
     pytest.param("players a, b\nvar n: int = 0\nflow:\n    n = 3\n    draw = 3\n",
                  ["draw starts a statement here"], 5, 10, id="assign-to-keyword"),
     pytest.param("players a, b\n# a note\n\n  flow:\n    draw\n",            # line (was the

@@ -1345,7 +1345,7 @@ def test_what_comes_after_a_broken_invariant_is_not_called_dead(tmp_path):
     # a playthrough stopped at the broken invariant (and the walk did not get that
     # deep): the draw, where most games end, was called dead
     report = fuzz(str(ruleset(tmp_path, AFTER_INVARIANT)), None, budget=1.5, seed=1,
-                  out_dir=str(tmp_path / "traces"))
+                  max_states=300, out_dir=str(tmp_path / "traces"))   # playthroughs' time
     assert one(report, "invariant violation").steps is not None
     assert report.by_kind("dead rule") == [], report.text()
     assert len(report.by_kind("invariant violation")) == 1

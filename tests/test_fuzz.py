@@ -633,7 +633,7 @@ flow:
         simultaneously p in players: wait
     draw
 '''
-    report = run(ruleset(tmp_path, text), tmp_path, budget=1.5, jobs=jobs)
+    report = run(ruleset(tmp_path, text), tmp_path, budget=2.5 if jobs > 1 else 1.5, jobs=jobs)
     (row,) = [r for r in report.coverage if r["name"] == "wait"]
     assert row["statements"] == row["run"] == 1 and row["runs"] > 0 and row["line"] == 4
     assert report.by_kind("dead rule") == [], report.text()

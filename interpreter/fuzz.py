@@ -327,9 +327,10 @@ def fuzz(path, overrides: Optional[Dict[str, str]] = None, *, budget: float = DE
     try:
         _probe_phase(run, runner, configs)
         swept = [c for c in sweeps if c not in mains]
-        _explore_phase(run, runner, mains, budget * EXPLORE_SHARE * (MAIN_SHARE if swept else 1))
+        first = budget * EXPLORE_SHARE
+        _explore_phase(run, runner, mains, first * MAIN_SHARE if swept else first)
         if swept:
-            _explore_phase(run, runner, swept, budget * EXPLORE_SHARE)
+            _explore_phase(run, runner, swept, first)
         _shrink_phase(run, runner)
         if budget - run.elapsed() > 0.8:          # time left: explore on, then shrink
             _explore_phase(run, runner, mains, budget - 0.5)

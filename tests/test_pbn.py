@@ -271,7 +271,7 @@ def test_boards_that_are_all_one_deal_are_noted_and_board_0_is_refused(tmp_path,
         pbn_text([{"deal": PBN_EXAMPLE, "board": -5}])
 
 
-def test_a_deal_is_written_from_north_in_order_and_checked_by_hand(tmp_path):
+def test_a_deal_is_written_from_north_in_order_in_capitals():
     # a Deal in lower case, unsorted, from East, was written as the ruleset had it
     east = "e:" + " ".join(".".join(s[::-1] for s in h.split(".")) for h in
                            PBN_EXAMPLE[2:].lower().split())

@@ -22,7 +22,7 @@ from ._exprs import ExprCompiler
 from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
 from ._scope import Local, Scope
-from ._trigger_skips import skipped, watched_names, written
+from ._trigger_skips import skipped, unread, watched_names, written
 from gdl.checker._walk import callees_first, walk_all
 from .values import Card, Seat, ZoneRef, card_order
 
@@ -291,19 +291,27 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
     def trigger_op(self, nxt, writes):
         """The check after a statement that writes `writes`: it leaves out the triggers
-        whose conditions are false until something they read is written (`skipped`,
-        worked out at the first check, once `Game` has set `trigger_skips`)."""
+        whose conditions are false until something they read is written (`skipped`),
+        and, in a calm run (`State.calm`), those whose conditions read nothing it writes
+        (`unread`; both worked out at the first check, once `Game` has set what they
+        need)."""
         p = self.prog
         triggers = p.triggers
         left_out: list = []
 
         def check(st):
             if not left_out:
-                left_out.append(skipped(p, writes))
-            skip = left_out[0]
+                left_out.extend((skipped(p, writes), unread(p, writes)))
+            skip, calm_skip = left_out
+            calm = st.calm == len(st.history)
+            fired = False
             frame = st.frame
             for _, name, cond, block, _ in triggers:
-                if name not in skip and cond(st):
+                if name in skip or calm and name in calm_skip:
+                    continue
+                if cond(st):
+                    calm = False            # its body may write what the rest read
+                    fired = True
                     # the locals as they were: a trigger's body may do the very rule it
                     # interrupted, whose parameters and locals share its slots
                     kept = frame[:]
@@ -313,6 +321,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                         for slot in p.pick_slots:    # as the trigger left it
                             kept[slot] = frame[slot]
                     frame[:] = kept
+            if p.calm_reads is not None:
+                st.calm = -1 if fired else len(st.history)
             st.dirty.clear()
             return nxt
 
@@ -321,12 +331,19 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             # them here first changes nothing either), and only where one holds, `check`
             # itself, which runs the blocks in the order the triggers have then (an order
             # `Game.set_trigger_order` may set after this run was written).
-            skip = skipped(p, writes)
-            test = " or ".join(f"({ctx.test(cond)})" for _, name, cond, _, _ in triggers
-                               if name not in skip)
-            if not test:
-                return ["st.dirty.clear()"], None, nxt, [], None
-            return ([f"if {test}: return {ctx.k(check)}(st)", "st.dirty.clear()"], None,
+            skip, calm_skip = skipped(p, writes), unread(p, writes)
+            tests = [f"({ctx.test(cond)})" for _, name, cond, _, _ in triggers
+                     if name not in skip and name not in calm_skip]
+            calm_tests = [f"({ctx.test(cond)})" for _, name, cond, _, _ in triggers
+                          if name not in skip and name in calm_skip]
+            if calm_tests:
+                tests.append(f"(st.calm != len(st.history) and ({' or '.join(calm_tests)}))")
+            done = ["st.dirty.clear()"]
+            if p.calm_reads is not None:
+                done.insert(0, "st.calm = len(st.history)")
+            if not tests:
+                return done, None, nxt, [], None
+            return ([f"if {' or '.join(tests)}: return {ctx.k(check)}(st)", *done], None,
                     nxt, [], None)
         check.fork = fork
         return check

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import attrs
 
@@ -87,6 +87,9 @@ class Program:
     #: trigger name -> what its condition reads, for the triggers a check may leave out
     #: after a statement that writes none of it (`_trigger_skips`; set by `Game`)
     trigger_skips: dict = attrs.Factory(dict)
+    #: trigger name -> what its condition reads, for the checks of a calm run
+    #: (`_trigger_skips.unread`; set by `Game`, None: every check tests the rest)
+    calm_reads: Optional[dict] = None
     invariants: list = attrs.Factory(list)
     returns_fn: object = None
     has_hidden: bool = False

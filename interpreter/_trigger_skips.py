@@ -12,6 +12,13 @@ since a condition changes nothing and would have been false.  A check is where t
 pay: `any(c.suit == hearts for q in players for c in trick[q])` after every statement
 of a trick.
 
+The rest are left out where a check may tell them false without a test: after a
+statement that writes nothing their conditions read, in a run of the rules in which the
+last check found no condition true (`State.calm`, the history's length as that check
+ended, so a decision or a draw, which lengthens it, starts again; `unread`).  A trigger's
+body sets it off (-1) before it runs, as does any change the engine makes between two
+checks outside a statement (a move's forgotten picks, `place`).
+
 What a statement writes and a condition reads are named coarsely: a variable by its name
 (any element of an indexed one), every zone, card facing and seat's knowledge as `ZONES`,
 the seats still in as `SEATS`, and anything unforeseen as `ANY`, which meets everything.
@@ -182,6 +189,32 @@ def skippable(prog, blank) -> dict:
                 continue
         out[name] = read
     return out
+
+
+def calm_reads(prog) -> Optional[dict]:
+    """What each trigger a calm run may leave out reads, by name: those a check may not
+    leave out already (`trigger_skips`) whose conditions pass over items or call a def
+    (a cheaper one is tested sooner than the run's calm is); None if there are none, so
+    that no check keeps `State.calm`."""
+    found = {t[1]: reads(t[4].cond, prog) for t in prog.triggers
+             if t[1] not in prog.trigger_skips and _loops(t[4].cond, prog)}
+    return found or None
+
+
+def _loops(cond, prog) -> bool:
+    """Whether a condition passes over items (an aggregate, a list built) or calls a
+    def."""
+    return any(isinstance(n, (A.Aggregate, A.ListComp))
+               or isinstance(n, A.Call) and n.func in prog.defs for n in walk(cond))
+
+
+def unread(prog, writes: frozenset) -> frozenset:
+    """The triggers whose conditions read nothing a statement writing `writes` writes:
+    a check after it in a calm run may leave them out (none if the reads are not known)."""
+    if ANY in writes or prog.calm_reads is None:
+        return frozenset()
+    return frozenset(name for name, read in prog.calm_reads.items()
+                     if not read & writes)
 
 
 def skipped(prog, writes: frozenset) -> frozenset:

@@ -16,7 +16,7 @@ from gdl.variants import merge_variant
 from ._compiler import compile_program
 from ._fuse import ready_all
 from .options import option_decls, resolve_overrides
-from ._trigger_skips import skippable
+from ._trigger_skips import calm_reads, skippable
 from .state import State
 from .values import Seat, card_order
 
@@ -44,6 +44,7 @@ class Game:
         self.prog = compile_program(ruleset, self.overrides, self.coverage)
         if TRIGGER_SKIPS and self.prog.triggers:
             self.prog.trigger_skips = skippable(self.prog, self._blank_state())
+            self.prog.calm_reads = calm_reads(self.prog)
         self.options = dict(self.prog.options)
         self.seats = list(self.prog.seats)
         self.title = self.prog.title or Path(self.path).stem
@@ -172,6 +173,7 @@ class Game:
         s.budget = s.free = 0
         s.rng = s.mid = s.placed = None
         s.seed = None
+        s.calm = -1
         s.obs = None
         return s
 

@@ -62,10 +62,12 @@ class State:
     """One position of a game.  Create with `game.new_state()`."""
 
     # `free` and `rng`: while `random_run` runs the rules after a draw in a loop, how
-    # many more draws generated code may make in place, and their source (else 0, None)
+    # many more draws generated code may make in place, and their source (else 0, None);
+    # `calm`: the history's length as the last trigger check found no condition true in
+    # this run of the rules, else -1 (`_trigger_skips.unread`; not part of the key)
     __slots__ = ("game", "prog", "zones", "up", "loc", "known", "vars", "frame", "out", "pc",
                  "node", "result", "history", "dirty", "budget", "seed", "obs", "free", "rng",
-                 "mid", "placed")
+                 "mid", "placed", "calm")
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> "State":
@@ -78,8 +80,8 @@ class State:
         s.known = self.known[:]
         s.vars = self.vars[:]
         s.frame = self.frame[:]
-        s.out, s.pc, s.result, s.seed, s.placed = \
-            self.out, self.pc, self.result, self.seed, self.placed
+        s.out, s.pc, s.result, s.seed, s.placed, s.calm = \
+            self.out, self.pc, self.result, self.seed, self.placed, self.calm
         node = self.node
         if node is not None and node[0] == SIMUL:
             node = (SIMUL, node[1], node[2], dict(node[3]))
@@ -1315,6 +1317,7 @@ class State:
         """Each move under way forgets what it took unseen (`forget_picks`), its cards not
         taken yet noted again (`Compiler.settle_picks`)."""
         frame = self.frame
+        self.calm = -1                  # what the seats know may change: checks test all
         for slot in self.prog.pick_slots:
             note = frame[slot]
             if note is not None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import _fuse, game as game_module, load, load_text
+from interpreter._trigger_skips import ZONES
 from test_fuse import _playthrough, _random_games
 from test_work_per_playout import counts
 
@@ -156,3 +157,155 @@ flow:
         seen[skips] = (game.evaluate("when", state), _random_games(game, 6))
     assert seen[True] == seen[False]
     assert seen[True][0] == 3                           # the hands give 4, 3, then 2
+
+
+#: `never` has no guard and passes over cards: in a calm run (the last check found nothing true) a check after
+#: a statement that writes nothing it reads (`x += 1`) leaves it out; after a move, and at
+#: a run's first check (after a decision), it is tested
+CALM = '''game "t"
+players a, b
+card n: 1..4
+cards into hand[p]: card(n: k) for p in player for k in 1..4
+zone hand[player]: stack
+zone pile: stack, face up
+var x: int = 0
+trigger never when any(c.n > 4 for c in pile) "never true":
+    x = 0
+action give(c: hand[me]):
+    x += 1
+    move c to pile
+    x += 1
+flow:
+    repeat 2:
+        x += 1
+        for p in players:
+            choose p: give
+            x += 1
+    draw
+'''
+
+
+def _tests_made(monkeypatch, text, skips) -> int:
+    """How often the plain closures (no generated code) test `never`'s condition in one
+    game of first moves."""
+    monkeypatch.setattr(_fuse, "ENABLED", False)
+    monkeypatch.setattr(game_module, "TRIGGER_SKIPS", skips)
+    game = load_text(text)
+    calls = [0]
+    prio, name, cond, block, decl = game.prog.triggers[0]
+
+    def counted(st):
+        calls[0] += 1
+        return cond(st)
+    game.prog.triggers[0] = (prio, name, counted, block, decl)
+    state = game.new_state()
+    while not state.is_terminal():
+        state.apply(state.legal_moves()[0])
+    assert game.evaluate("x", state) == 14
+    return calls[0]
+
+
+def test_only_triggers_whose_conditions_loop_or_call_a_def_are_left_out_in_calm_runs():
+    """A cheap condition is tested sooner than a run's calm is kept: without one to
+    leave out, no check keeps it (`calm_reads` None)."""
+    assert load_text(CALM).prog.calm_reads == {"never": frozenset({ZONES})}
+    cheap = CALM.replace("any(c.n > 4 for c in pile)", "count(pile) > 100")
+    assert load_text(cheap).prog.calm_reads is None
+    assert load_text(TRIGGERS).prog.calm_reads is None        # cheap, or left out already
+    named = CALM.replace("any(c.n > 4 for c in pile)", "big(x)").replace(
+        "trigger never", "def big(k: int) = k > 100\ntrigger never")
+    assert load_text(named).prog.calm_reads == {"never": frozenset({"x"})}
+
+
+def test_a_calm_run_leaves_out_a_trigger_whose_condition_reads_nothing_written(monkeypatch):
+    # every effect: 2 rounds of (x += 1, then 2 moves of 3 effects and an x += 1) = 18;
+    # left out: the x += 1 after a check in the same run, tested: each run's first check
+    # (the flow's first x += 1; each move's first x += 1) and the 4 moves: 1 + 4 + 4
+    assert _tests_made(monkeypatch, CALM, False) == 18
+    assert _tests_made(monkeypatch, CALM, True) == 9
+
+
+@pytest.mark.parametrize("generated", [True, False])
+@pytest.mark.parametrize("text", [CALM, TRIGGERS], ids=["calm", "triggers"])
+def test_calm_runs_play_the_same_games_through_random_runs(monkeypatch, generated, text):
+    """`random_run`'s generated steps run the checks inline: the same games and
+    variables, with every check testing every trigger or not."""
+    import random
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    seen = {}
+    for skips in (True, False):
+        monkeypatch.setattr(game_module, "TRIGGER_SKIPS", skips)
+        game = load_text(text)
+        games = []
+        for seed in range(8):
+            state = game.new_state()
+            state.random_run(random.Random(seed), 1000)
+            games.append((state.trace_texts(), state.vars))
+        seen[skips] = games
+    assert seen[True] == seen[False]
+
+
+def test_a_check_tests_every_trigger_after_a_body_ran(monkeypatch):
+    """`second` reads what `first`'s body writes, not what the move writes: in the check
+    after the move, where `first` fires, it is tested too (and fires there, at tick 1)."""
+    text = '''game "t"
+players a, b
+card n: 1..2
+cards into hand[a]: card(n: k) for k in 1..2
+zone hand[player]: stack
+zone pile: stack, face up
+var v: int = 0
+var t1: int = 0
+var t2: int = 0
+var ticks: int = 0
+var seen: int = 0
+def five(k: int) = k == 5
+trigger first when count(pile) == 1 and t1 == 0 "the first card played":
+    t1 = 1
+    v = 5
+trigger second when five(v) and t2 == 0 "after first":
+    t2 = 1
+    seen = ticks
+flow:
+    ticks = 1
+    move top(hand[a]) to pile
+    ticks = 2
+    ticks = 3
+    draw
+'''
+    for generated in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", generated)
+        game = load_text(text)
+        assert game.evaluate("seen", game.new_state()) == 1
+
+
+def test_a_seat_forgetting_what_a_move_took_unseen_is_tested_at_the_next_check():
+    """`give` takes a card from a's hand face down: b, who was shown the hand, cannot tell
+    which went, and forgets the rest as the action ends (`State.settle_picks`), outside
+    any statement: the check after `ticks = 2`, which writes nothing the condition reads,
+    tests it (else it would wait for the next move, at tick 3)."""
+    text = '''game "t"
+players a, b
+card n: 1..3
+cards into hand[a]: card(n: k) for k in 1..3
+zone hand[player]: set, seen by owner
+zone pile: stack
+var forgot: int = 0
+var ticks: int = 0
+trigger lost when forgot == 0 and count([c for c in hand[a] if knows(b, c)]) < count(hand[a]) "b no longer knows a card of a's hand":
+    forgot = ticks
+action give(c: hand[me]):
+    move c to pile face down
+flow:
+    reveal cards(hand[a]) to b
+    ticks = 1
+    choose a: give
+    ticks = 2
+    ticks = 3
+    move top(pile) to hand[b]
+    draw
+'''
+    game = load_text(text)
+    state = game.new_state()
+    state.apply(state.legal_moves()[0])
+    assert game.evaluate("forgot", state) == 2

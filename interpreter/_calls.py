@@ -68,7 +68,14 @@ class CallMixin:
     def _b_count(self, node, scope):
         """`count(xs)`: a zone's number of cards, or a list's length.  A constant zone, a
         zone family's element (`count(deck[me])`) and a frame local are read without the
-        extra layers."""
+        extra layers; a list made to be counted (`count([c for c in hand[p] if ...])`, its
+        items the loop's own variable) is counted as the aggregate `count(true for c in
+        hand[p] if ...)` counts, with no list made."""
+        made = node.args[0] if len(node.args) == 1 else None
+        if isinstance(made, A.ListComp) and isinstance(made.item, A.Name) and \
+                any(f.var == made.item.id for f in made.fors):
+            return self.expr(A.Aggregate("count", A.BoolLit(True, span=made.item.span),
+                                         made.fors, made.cond, span=node.span), scope)
         (coll,) = self.args(node, scope, 1)
         c = _folded(coll)
         if c is not None and isinstance(c[0], ZoneRef):

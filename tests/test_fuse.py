@@ -1556,6 +1556,31 @@ returns(p) = if p == a then out else 0
                                 for s in kept)
 
 
+def test_a_list_made_to_be_counted_is_counted_as_the_aggregate_counts(monkeypatch):
+    # `count([c for c in hand[p] if ...])` builds no list: it runs as `count(c for c in
+    # hand[p] if ...)` does (the same generated code), every item that passes counted,
+    # false ones too; a list of other items (`[x == one for x in ...]`) is made as before
+    text = FIVE_CARDS + '''zone hand[player]: set
+var out: int = 0
+flow:
+    deal 2 from pile to hand[p] for p in players
+    out = count(OPENc for c in hand[a] if ord(c.n) > 2CLOSE) * 1000 + count(OPENc for p in players for c in hand[p] if c.n != oneCLOSE) * 100
+    out = out + count([x == one for x in n]) * 10 + count([t for t in [false, false, true] if true])
+    end game
+returns(p) = if p == a then out else 0
+'''
+    listed = text.replace("OPEN", "[").replace("CLOSE", "]")
+    aggregate = text.replace("OPEN", "").replace("CLOSE", "")
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        games = [load_text(listed), load_text(aggregate)]
+        # a holds five and three (five above three), b four and two: 1, 4, 5 items, 3
+        assert [g.new_state().returns()[0] for g in games] == [1453, 1453]
+        if enabled:
+            sources = [sorted(_generated_sources(g)) for g in games]
+            assert sources[0] == sources[1]
+
+
 def test_moving_the_top_card_of_a_zone_pops_it_off_that_zone(monkeypatch):
     # `move top(z) ...` onto the top of a zone takes the card off z's end in generated
     # code, without looking up where it lies: onto another stack, into a set zone (in

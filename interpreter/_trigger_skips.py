@@ -12,12 +12,14 @@ since a condition changes nothing and would have been false.  A check is where t
 pay: `any(c.suit == hearts for q in players for c in trick[q])` after every statement
 of a trick.
 
-The rest are left out where a check may tell them false without a test: after a
-statement that writes nothing their conditions read, in a run of the rules in which the
-last check found no condition true (`State.calm`, the history's length as that check
-ended, so a decision or a draw, which lengthens it, starts again; `unread`).  A trigger's
-body sets it off (-1) before it runs, as does any change the engine makes between two
-checks outside a statement (a move's forgotten picks, `place`).
+The rest, where their conditions pass over items or call a def (`calm_reads`), are left
+out where a check may tell them false without a test: after a statement that writes
+nothing their conditions read, in a run of the rules in which the last check found no
+condition true (`State.calm`, the history's length as that check ended, so that a
+decision or a draw, which lengthens it, starts again; `unread`).  A check in which a
+body ran sets it off (-1), as does the one change the engine makes between two checks of
+a run outside a statement (what a move took unseen forgotten, `State.settle_picks`);
+a change made outside the rules (`place`, a law's swap) comes before a decision.
 
 What a statement writes and a condition reads are named coarsely: a variable by its name
 (any element of an indexed one), every zone, card facing and seat's knowledge as `ZONES`,

@@ -980,12 +980,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                                          f"stack to shuffle it", s, st)
             cards = st.zones[z.slot]
             st.forget(cards)
-            kind = cards[0].kind if cards else None
-            for c in cards:
-                if c.kind != kind:
-                    break
-            else:                           # all of one kind (or none): nothing to draw
-                return nxt
+            if len(cards) < 2:              # every seat sees that nothing is drawn; alike
+                return nxt                  # cards it may not see: drawn, one outcome
             st.node = (CHANCE, "shuffle", z.slot)
             st.pc = nxt
             return PAUSE
@@ -1007,9 +1003,6 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             values = tuple(domain(st))
             if not values:
                 raise empty(st)
-            if len(values) == 1:
-                st.frame[slot] = values[0]
-                return nxt
             st.node = (CHANCE, "random", slot, values, secret, again)
             st.pc = nxt
             return PAUSE
@@ -1020,8 +1013,6 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 f"{ctx.k(tuple)}({ctx.sub(domain)})"
             return [f"{v} = {values}",
                     f"if not {v}: raise {ctx.k(empty)}(st)",
-                    f"if len({v}) == 1:", f"    st.frame[{slot:d}] = {v}[0]",
-                    f"    return {nxt:d}",
                     *(_drawn_here(ctx, v, n, k, i, x, o, slot, secret, nxt) if again else ()),
                     f"st.node = ({CHANCE:d}, {ctx.k('random')}, {slot:d}, {v}, {secret!r}, "
                     f"{again!r})",

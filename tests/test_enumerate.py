@@ -77,8 +77,8 @@ RECORDED = [
      {(1, -1): Fraction(5, 16), (-1, 1): Fraction(5, 16), (0, 0): Fraction(3, 8)}),
     ("double down, 2 players, deck 1:2 2:2", DOUBLE_DOWN,
      dict(players=2, deck="1:2 2:2", hand_size=1, chips_each=1),
-     dict(states=527, terminal=16, chance=141, decision=370, simultaneous=0, legal_moves=370,
-          chance_outcomes=286, infosets={"p1": 180, "p2": 109}, max_depth=66),
+     dict(states=557, terminal=16, chance=171, decision=370, simultaneous=0, legal_moves=370,
+          chance_outcomes=316, infosets={"p1": 180, "p2": 109}, max_depth=66),
      {(1, -1): Fraction(5, 24), (-1, 1): Fraction(19, 24)}),
     # Pescetti with given sheets is a procedure without decisions or chance: one state.
     ("pescetti, given sheets", PESCETTI, {},

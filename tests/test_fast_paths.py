@@ -979,29 +979,69 @@ def test_one_card_of_each_kind_is_the_first_in_the_order_the_kinds_first_come():
     assert _one_per_kind([cards[0], 7, cards[2], 7]) == [cards[0], 7]   # cards by kind
 
 
-def test_a_shuffle_of_one_kind_of_card_or_none_is_no_chance_event():
-    # Shuffling identical cards (or an empty zone) cannot change anything: no chance node,
-    # whatever the zone's size; a zone with two kinds, even with its odd card last, is one.
+def test_a_shuffle_of_alike_cards_is_a_chance_event_of_one_outcome():
+    # A seat may not see that a zone's cards are alike, and sees a shuffle either way: it
+    # is a chance event (one outcome, probability 1); a zone of one card or none, whose
+    # size every seat sees, is shuffled with no event.  A zone with two kinds, even with
+    # its odd card last, has one outcome per place of the odd card.
     text = '''game "t"
 players a, b
 card n: 1..2
 cards into same: card(n: 1) for i in 1..3
+cards into one: card(n: 1)
 cards into mixed: card(n: 1) for i in 1..3
 cards into mixed: card(n: 2)
 zone same: stack
+zone one: stack
 zone empty: stack
 zone mixed: stack
 flow:
     shuffle same
+    shuffle one
     shuffle empty
     shuffle mixed
     end game
 '''
     state = load_text(text).new_state()
+    assert state.is_chance() and state.node[2] == state.game.zone("same").slot
+    assert [p for _, p in state.chance_outcomes()] == [1]
+    state.chance_step(random.Random(0))
     assert state.is_chance() and state.node[2] == state.game.zone("mixed").slot
     assert len(state.chance_outcomes()) == 4           # where the one 2 goes
     state.chance_step(random.Random(0))
-    assert state.is_terminal() and len(state.history) == 1
+    assert state.is_terminal() and len(state.history) == 2
+
+
+def test_what_a_seat_cannot_see_decides_no_chance_event():
+    # p2's card is hidden from p1: whether the cards left are alike (a shuffle) or how
+    # many values a random has must not show in p1's record: each is a chance event
+    text = '''game "t"
+players p1, p2
+enum colour = red "R", black "B"
+card colour: colour
+cards into deck: card(colour: red) for i in 1..2
+cards into deck: card(colour: black)
+zone deck: stack
+zone hand[player]: set, seen by owner
+action go() "go":
+    pass
+flow:
+    shuffle deck
+    deal 1 from deck to hand[p] for p in [p2]
+    shuffle deck
+    secret random c in [x for x in cards(deck) if x.colour == red]
+    choose p1: go
+    draw
+'''
+    root = load_text(text).new_state()
+    keys = set()
+    for outcome, _ in root.chance_outcomes():          # p2 holds B, R or R
+        state = root.clone()
+        state.apply(outcome)
+        while state.is_chance():
+            state.apply(state.chance_outcomes()[0][0])
+        keys.add(state.infoset_key("p1"))
+    assert len(keys) == 1
 
 
 TWINS_AND_NUMBERS = '''game "t"

@@ -257,7 +257,9 @@ def test_random_mode_chance_nodes_and_probabilities():
     assert all(p == Fraction(1, 4) for _, p in outcomes)
     draw(state, "SH")
     assert [o.text for o, _ in state.chance_outcomes()] == ["random D", "random C"]
-    draw(state, "D")                        # the last suit is forced: no chance node
+    draw(state, "D")                        # the last suit is forced: a chance event
+    assert [(o.text, p) for o, p in state.chance_outcomes()] == [("random C", 1)]
+    draw(state, "C")                        # of one outcome (no seat sees how many)
     outcomes = state.chance_outcomes()      # row 1, place 1: any digit
     assert [(o.text, p) for o, p in outcomes] == [(f"random {d}", Fraction(1, 4))
                                                   for d in range(1, 5)]
@@ -268,17 +270,19 @@ def test_random_mode_chance_nodes_and_probabilities():
     draw(state, "1" * 13)                   # no digit 1 is left for row 2
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 39 and not any(o.text == "random 1" for o, _ in outcomes)
-    draw(state, BLOCKS[13:51])              # the 52nd digit is forced
+    draw(state, BLOCKS[13:51])
+    assert [(o.text, p) for o, p in state.chance_outcomes()] == [("random 4", 1)]
+    draw(state, "4")                        # the 52nd digit is forced: one outcome
     assert state.is_terminal()
     assert value(game, state, "order") == "SHDC"
     assert value(game, state, "deal_pbn") == DEAL_C
-    assert len(state.history) == 3 + 52 + 51
+    assert len(state.history) == 4 + 52 + 52
 
 
 def test_random_row_1_is_balanced_under_strict_row1_counts():
     game = game_of(PESCETTI, mode="random", strict_row1_counts=True)
     state = game.new_state()
-    draw(state, "CDH")
+    draw(state, "CDHS")                     # the last suit a chance event of one outcome
     draw(state, "4" * 13)
     assert not any(o.text == "random 4" for o, _ in state.chance_outcomes())
     state = random_playout(state, random.Random(3))
@@ -297,7 +301,7 @@ def test_a_thousand_random_boards_are_valid_deals():
             steps += 1
             if steps % 25 == 0:
                 assert state.failed_invariants() == [], seed
-        assert state.is_terminal() and steps == 106
+        assert state.is_terminal() and steps == 108
         assert state.failed_invariants() == [], seed
         order = value(game, state, "order")
         row1 = value(game, state, "permutation_1")

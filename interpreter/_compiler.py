@@ -331,13 +331,21 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             # them here first changes nothing either), and only where one holds, `check`
             # itself, which runs the blocks in the order the triggers have then (an order
             # `Game.set_trigger_order` may set after this run was written).
+            # In the triggers' order, as `check` tests them: where one raises, the error
+            # is the one `check` meets first.
             skip, calm_skip = skipped(p, writes), unread(p, writes)
-            tests = [f"({ctx.test(cond)})" for _, name, cond, _, _ in triggers
-                     if name not in skip and name not in calm_skip]
-            calm_tests = [f"({ctx.test(cond)})" for _, name, cond, _, _ in triggers
-                          if name not in skip and name in calm_skip]
-            if calm_tests:
-                tests.append(f"(st.calm != len(st.history) and ({' or '.join(calm_tests)}))")
+            tests, stirred = [], None
+            for _, name, cond, _, _ in triggers:
+                if name in skip:
+                    continue
+                test = f"({ctx.test(cond)})"
+                if name in calm_skip:
+                    if stirred is None:         # not calm: tested (worked out once)
+                        stirred = ctx.tmp()
+                        test = f"(({stirred} := st.calm != len(st.history)) and {test})"
+                    else:
+                        test = f"({stirred} and {test})"
+                tests.append(test)
             done = ["st.dirty.clear()"]
             if p.calm_reads is not None:
                 done.insert(0, "st.calm = len(st.history)")

@@ -44,11 +44,11 @@ _READ_SEATS = frozenset({"next", "prev", "opponent", "active"})
 
 def reads(node, prog, seen=None) -> frozenset:
     """What an expression reads of the state: variable names, `ZONES`, `SEATS` (a def
-    called adds its body's reads; a table reads only its arguments; a variable holding
-    a zone reads its cards too, whatever is done with it)."""
+    called adds its body's reads, a table its rows' values'; a variable, a card field
+    or a table's row holding a zone reads its cards too, whatever is done with it)."""
     seen = set() if seen is None else seen
     out: set = set()
-    zone_vars = prog.helper(_zone_vars)
+    zone_vars, zone_fields = prog.helper(_zone_vars), prog.helper(_zone_fields)
     for n in walk(node):
         if isinstance(n, A.Name):
             if n.id in prog.var_slots or n.id in prog.var_index:
@@ -59,6 +59,9 @@ def reads(node, prog, seen=None) -> frozenset:
                 out.add(ZONES)
             elif n.id == "players":
                 out.add(SEATS)
+        elif isinstance(n, A.Attr):
+            if n.name in zone_fields:           # a card's zone: what is done with it
+                out.add(ZONES)                  # may read its cards
         elif isinstance(n, A.Call):
             if n.func in _READ_CARDS:
                 out.add(ZONES)
@@ -67,7 +70,26 @@ def reads(node, prog, seen=None) -> frozenset:
             elif n.func in prog.defs and n.func not in seen:
                 seen.add(n.func)
                 out |= reads(prog.defs[n.func].body, prog, seen)
+            elif n.func in prog.tables and n.func not in seen:
+                seen.add(n.func)                # its rows' values: a zone among them
+                table = prog.tables[n.func]     # may have its cards read
+                for value in (*(r.value for r in table.rows), table.default):
+                    if value is not None:
+                        out |= reads(value, prog, seen)
     return frozenset(out)
+
+
+def _zone_fields(prog) -> set:
+    """The card fields declared to hold a zone (`card n: 1..2, home: spot`)."""
+    found = set()
+    for d in prog.compiler.ruleset.decls:
+        if isinstance(d, A.CardDecl):
+            for f in d.fields:
+                t = f.type.inner if isinstance(f.type, A.OptionalType) else f.type
+                if isinstance(t, A.NamedType) and (t.name in prog.families
+                                                   or t.name in prog.zone_plain):
+                    found.add(f.name)
+    return found
 
 
 def watched_names(cond) -> set:

@@ -69,7 +69,10 @@ class Game:
         return {name: priority for priority, name, _, _, _ in self.prog.triggers}
 
     def set_trigger_order(self, names):
-        """Checks the triggers in this order from now on (to test whether order matters)."""
+        """Checks the triggers in this order from now on (to test whether order matters).
+        Set it before play: a run already written tests the conditions in the order it
+        was written with before it runs the bodies in this one, which shows only where a
+        condition fails (its error met before a body that would have averted it)."""
         by_name = {t[1]: t for t in self.prog.triggers}
         if sorted(names) != sorted(by_name):
             raise MoveError(f"the triggers are {', '.join(sorted(by_name))}")

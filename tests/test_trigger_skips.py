@@ -309,3 +309,76 @@ flow:
     state = game.new_state()
     state.apply(state.legal_moves()[0])
     assert game.evaluate("forgot", state) == 2
+
+
+#: a condition reading a zone no name of which it writes: through a table's row, a card's
+#: field or a def given either (each `hit == 0 and ...` is left out in a calm run, and
+#: `not done and ...` is a flag trigger): a move is followed by its test all the same
+ZONE_BY_TABLE = '''game "t"
+players a, b
+card n: 1..2, home: spot
+cards into hand[a]: card(n: k, home: spot[1]) for k in 1..2
+zone hand[player]: stack
+zone spot[1..2]: stack
+var hit: int = 0
+var done: bool = false
+var ticks: int = 0
+table home_of(p: player):
+    a => spot[1]
+    else => spot[2]
+def has2(z: spot) = any(c.n == 2 for c in z)
+trigger t when CONDITION "a two lies in a's spot":
+    hit = ticks
+    done = true
+flow:
+    ticks = 1
+    move top(hand[a]) to spot[1]
+    ticks = 2
+    move top(hand[a]) to spot[1]
+    ticks = 3
+    draw
+'''
+
+
+@pytest.mark.parametrize("generated", [True, False])
+@pytest.mark.parametrize("condition", [
+    "hit == 0 and any(c.n == 2 for c in home_of(a))",
+    "hit == 0 and has2(home_of(a))",
+    "hit == 0 and any(x.n == 2 for c in card for x in c.home)",
+    "not done and any(c.n == 2 for c in home_of(a))",
+])
+def test_a_zone_reached_through_a_table_or_a_card_field_is_read(monkeypatch, generated,
+                                                                condition):
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    game = load_text(ZONE_BY_TABLE.replace("CONDITION", condition))
+    left_out = {**game.prog.trigger_skips, **(game.prog.calm_reads or {})}
+    assert ZONES in left_out["t"]
+    assert game.evaluate("hit", game.new_state()) == 1      # the two is moved first
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_the_checks_test_the_triggers_in_their_order_where_one_fails(monkeypatch,
+                                                                   generated):
+    """`fix`, left out in a calm run, comes first and puts d back; `ratio` would divide by
+    zero before it: generated code tests them in that order too (not the calm ones
+    last), so neither fails."""
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    text = '''game "t"
+players a, b
+var on: int = 0
+var d: int = 1
+var fixes: int = 0
+trigger fix when any(k == 1 for k in [on]) "while on, d is put back to 1":
+    d = 1
+    fixes += 1
+trigger ratio when 10 / d > 100 "never true":
+    fixes = 100
+flow:
+    on = 1
+    d = 0
+    draw
+'''
+    game = load_text(text)
+    assert list(game.prog.calm_reads) == ["fix"]
+    state = game.new_state()
+    assert (game.evaluate("fixes", state), game.evaluate("d", state)) == (2, 1)

@@ -37,6 +37,7 @@ from ._fuzz_report import coverage_rows, dead_findings, report_json, report_text
 from ._fuzz_sweep import changed_option, player_configs, sweep_configs, value_text
 from ._workers import LOST_WORKER, check_main_guard, stop_now, worker_pool
 from .fuzz_limits import DEFAULT_BUDGET, DEFAULT_MAX_STATES, DEFAULT_MAX_STEPS
+from .serial import TRACE_FORMAT
 
 #: Seeded playthroughs (at most, and their step limit) that compare a swept value with
 #: the base; at least PROBE_LEAST of them must have run for a value to be called dead.
@@ -438,7 +439,7 @@ def write_trace_files(report: FuzzReport, out_dir: Optional[str] = None) -> str:
             continue
         n += 1
         name = f"{n:02d}-{re.sub(r'[^a-z]+', '-', f.kind)}.json"
-        trace = {"format": "gdl-trace-1", "game": report.path, "options": f.options,
+        trace = {"format": TRACE_FORMAT, "game": report.path, "options": f.options,
                  "seed": report.seed, "steps": f.steps}
         path = folder / name
         path.write_text(json.dumps(trace) + "\n", encoding="utf-8")

@@ -18,7 +18,12 @@ from gdl.errors import GdlError, RuleError, TraceError
 from ._compiler import CHANCE, DECIDE, END, SIMUL
 from .values import Card, Member, Seat, ZoneRef, card_order
 
-TRACE_FORMAT = "gdl-trace-1"
+TRACE_FORMAT = "gdl-trace-2"
+
+#: the format before chance events of one outcome (alike cards shuffled, a random of one
+#: value) were steps: read as well, such events taken where its steps leave them
+#: (`_take_unrecorded`)
+TRACE_FORMAT_1 = "gdl-trace-1"
 
 #: Bumped whenever the compiler lays out instructions, frame slots or variables
 #: differently: a snapshot stores raw program counters and slots, so it only resumes
@@ -283,7 +288,8 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
            start=None):
     """Returns the state after replaying a trace's steps (the first `upto` of them), from
     the start (observing, with `observe`) or from the state `start` (then changed)."""
-    if not isinstance(trace, dict) or trace.get("format", TRACE_FORMAT) != TRACE_FORMAT:
+    if not isinstance(trace, dict) or \
+            trace.get("format", TRACE_FORMAT) not in (TRACE_FORMAT, TRACE_FORMAT_1):
         raise TraceError(f"not a gdl trace (expected \"format\": \"{TRACE_FORMAT}\")")
     check_trace_shape(trace)
     if upto is not None and (type(upto) is not int or upto < 0):
@@ -291,7 +297,10 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
     _check_options(game, trace.get("options") or {})
     s = game.new_state(trace.get("seed"), observe) if start is None else start
     steps = trace.get("steps", [])
+    unrecorded = trace.get("format") == TRACE_FORMAT_1
     for i, step in enumerate(steps[:upto] if upto is not None else steps):
+        if unrecorded:
+            _take_unrecorded(s)
         try:
             if "chance" in step:
                 data = step["data"]
@@ -317,7 +326,19 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
                              f" cannot be replayed: {err.message}") from None
         except (KeyError, TypeError, IndexError, ValueError) as err:
             raise TraceError(f"step {i + 1} of the trace is malformed: {err}") from None
+    if unrecorded and (upto is None or upto >= len(steps)):
+        _take_unrecorded(s)
     return s
+
+
+def _take_unrecorded(s):
+    """Takes the chance events of one outcome where a trace of the first format leaves
+    the state: the engine of its time went through them without a step."""
+    while s.is_chance():
+        outcomes = s.chance_outcomes()
+        if outcomes is None or len(outcomes) != 1:
+            return
+        s.apply_chance(outcomes[0][0])
 
 
 def check_trace_shape(trace: Dict[str, Any]):
@@ -379,7 +400,7 @@ def read_trace(path) -> Dict[str, Any]:
         raise TraceError(f"{path} is not a JSON trace: {err}") from None
     except RecursionError:
         raise TraceError(f"{path} nests too deeply to be a trace") from None
-    if not isinstance(data, dict) or data.get("format") != TRACE_FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in (TRACE_FORMAT, TRACE_FORMAT_1):
         raise TraceError(f"{path} is not a gdl trace (no \"format\": \"{TRACE_FORMAT}\")")
     check_trace_shape(data)
     return data

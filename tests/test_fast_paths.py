@@ -1044,6 +1044,52 @@ flow:
     assert len(keys) == 1
 
 
+def test_a_trace_of_the_first_format_replays_without_its_one_outcome_events():
+    # Traces written before chance events of one outcome were steps (`gdl-trace-1`) do
+    # not record them: replayed, each is taken where the steps leave it, to the end
+    from interpreter import replay
+    text = '''game "t"
+players a, b
+card n: 1..2
+cards into deck: card(n: 1) for i in 1..2
+cards into deck: card(n: 2) for i in 1..2
+cards into pair: card(n: 1) for i in 1..2
+zone deck: stack
+zone pair: stack
+zone hand[player]: stack
+var got: int = 0
+action take() "take":
+    move top(deck) to hand[me]
+flow:
+    shuffle deck
+    random k in [x for x in 1..3 if x > count(hand[a])]
+    choose a: take
+    shuffle pair
+    choose a: take
+    random j in [x for x in 1..3 if x > count(hand[a])]
+    got = k * 10 + j
+    end game
+returns(p) = got
+'''
+    game = load_text(text)
+    state = game.new_state(1)
+    rng = random.Random(4)
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(state.legal_moves()[0])
+    trace = state.trace()
+    assert trace["format"] == "gdl-trace-2"
+    k = int(state.returns()[0]) // 10
+    assert [s.get("chance", s.get("move")).split(":")[0] for s in trace["steps"]] == [
+        "shuffle deck", f"random {k}", "take", "shuffle pair", "take", "random 3"]
+    steps = trace["steps"]             # the pair's shuffle and j (one value) unrecorded
+    old = dict(trace, format="gdl-trace-1", steps=steps[:3] + steps[4:5])
+    assert replay(game, old).key() == state.key()
+    assert replay(game, old, upto=3).key() == replay(game, trace, upto=3).key()
+
+
 TWINS_AND_NUMBERS = '''game "t"
 players a, b
 card n: 1..2

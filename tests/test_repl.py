@@ -284,7 +284,7 @@ def test_piped_commands(tmp_path):
     assert any("line_rule = plurality (set)" in line for line in after)
     assert "new game, seed 5" in text["restart 5"][0]
     saved = json.loads(trace.read_text())
-    assert saved["format"] == "gdl-trace-1" and saved["seed"] == 1
+    assert saved["format"] == "gdl-trace-2" and saved["seed"] == 1
     assert len(saved["steps"]) == 6
     out = piped(GERRY, "--trace", trace, script="log\n")
     assert "replayed 6 of 6 steps" in out and "6. p1: move_face_up" in out

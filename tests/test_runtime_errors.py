@@ -248,7 +248,7 @@ def test_a_trace_file_of_another_format(tmp_path, dds_trace):
     good = dict(dds_trace)
     bad = dict(dds_trace, format="gdl-trace-0")
     path.write_text(json.dumps(bad) + "\n")
-    with pytest.raises(TraceError, match='is not a gdl trace .no "format": "gdl-trace-1".'):
+    with pytest.raises(TraceError, match='is not a gdl trace .no "format": "gdl-trace-2".'):
         read_trace(str(path))
     path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
     assert read_trace(str(path)) == good                 # a .jsonl file: its first line

@@ -175,7 +175,7 @@ def _views(seen, rng) -> Iterable[str]:
         shown = state.view(seat)
         moves = seen.moves(seat) if seat in state.to_move() else None
         for a, b in pairs:
-            other = swapped(state, a, b)
+            other = _swapped(state, a, b)
             if other.view(seat) != shown:
                 yield (f"{seat.name}'s view changes when two cards it cannot see swap places "
                        f"({a.text} and {b.text}):\n{_diff(shown, other.view(seat))}")
@@ -201,9 +201,24 @@ def _unlike_pairs(cards, rng, n: int = 2) -> list:
 def swapped(state, a, b, known: bool = False):
     """Returns a copy of `state` in which cards `a` and `b` have swapped places (and
     facings): the position as a seat that sees neither card cannot tell it apart.  With
-    `known`, who knows each card goes with it (twins trading every part of their place)."""
-    from interpreter.values import card_order
+    `known`, who knows each card goes with it (twins trading every part of their place).
+    No trace replays the swap: like `place`, the copy logs its seats' observations from
+    here on, `undo` goes back no further and `trace` refuses."""
     s = state.clone()
+    s.change_outside(lambda: _swap(s, a, b, known))
+    return s
+
+
+def _swapped(state, a, b, known: bool = False):
+    """`swapped` for a law that only looks at the copy and plays a move on it: no logs."""
+    s = state.clone()
+    _swap(s, a, b, known)
+    return s
+
+
+def _swap(s, a, b, known: bool):
+    """Swaps cards `a` and `b` in place (`swapped`)."""
+    from interpreter.values import card_order
     za, zb = s.loc[a.id], s.loc[b.id]
     ia, ib = s.zones[za].index(a), s.zones[zb].index(b)
     s.zones[za][ia], s.zones[zb][ib] = b, a
@@ -216,7 +231,6 @@ def swapped(state, a, b, known: bool = False):
     for slot in {za, zb}:
         if s.prog.is_set[slot]:                 # unordered zones keep the engine's order
             s.zones[slot].sort(key=card_order)
-    return s
 
 
 def _rename(state, names: dict) -> None:
@@ -261,7 +275,7 @@ def _twins_drawn(seen, rng) -> Iterable[str]:
     if pair is None:
         return
     a, b = pair
-    other = swapped(state, a, b, known=True)
+    other = _swapped(state, a, b, known=True)
     what = f"twins {a.text} trade places (in {_where(state, a)} and {_where(state, b)})"
     seats = state.game.seats
     deciding = [p for p in state.to_move() if seen.moves(p)]

@@ -1584,10 +1584,17 @@ class State:
                     raise MoveError(f"every card {c!r} is already placed")
                 c = twins[0]
             chosen.append(c)
+        self.change_outside(lambda: self.move_cards(list(reversed(chosen)), ref.slot,
+                                                    PlaceKind.TOP, None, face == "up", None))
+
+    def change_outside(self, change):
+        """Calls `change()`, which changes the position outside the rules (a placement,
+        two cards swapped): as no trace can replay it, the state logs its seats'
+        observations from here on (a step with no line, each seat's view after it),
+        `undo` goes back no further and `trace` refuses."""
         if self.obs is None:                    # the log so far, while the trace tells it
             self.obs = log_of(self)
-        self.move_cards(list(reversed(chosen)), ref.slot, PlaceKind.TOP, None, face == "up",
-                        None)
+        change()
         self.obs = tuple([(cell, ((), v)) for cell, v in zip(self.obs, views(self))])
         self.mark_placed()
 
@@ -1631,8 +1638,9 @@ class State:
         """Returns the trace of the game so far (options, seed, every step)."""
         from .serial import trace_of
         if self.placed is not None:
-            raise TraceError("this position was built with place(), which no trace can "
-                             "replay: take a snapshot with to_json() instead")
+            raise TraceError("this position was built with place() (or two cards "
+                             "swapped), which no trace can replay: take a snapshot with "
+                             "to_json() instead")
         return trace_of(self)
 
     def undo(self, steps: int = 1):
@@ -1649,8 +1657,9 @@ class State:
         first = 0 if self.placed is None else self.placed[0]
         if n < first:
             raise MoveError(f"cannot undo {steps} step{'s' * (steps != 1)}: the position "
-                            f"was built with place() after step {first}, which no trace "
-                            f"can replay; at most {made - first} can be undone")
+                            f"was built with place() (or two cards swapped) after step "
+                            f"{first}, which no trace can replay; at most {made - first} "
+                            f"can be undone")
         back = self._replayed(trace, n)
         for name in State.__slots__:
             setattr(self, name, getattr(back, name))

@@ -752,8 +752,9 @@ def test_a_placed_position_is_undone_to_but_not_past_and_has_no_trace():
     copy = game.state_from_json(state.to_json())
     state.undo(1)
     assert state.view(None) == placed and state.key() == key
-    with pytest.raises(MoveError, match="built with place.. after step 2, which no trace "
-                                        "can replay; at most 0 can be undone"):
+    with pytest.raises(MoveError, match=r"built with place\(\) \(or two cards swapped\) "
+                                        "after step 2, which no trace can replay; at most 0 "
+                                        "can be undone"):
         state.undo(1)
     with pytest.raises(TraceError, match="built with place"):
         state.trace()
@@ -766,6 +767,34 @@ def test_a_placed_position_is_undone_to_but_not_past_and_has_no_trace():
     copy.apply("bet")
     assert copy.undo(1) is None and copy.view(None) == game.state_from_json(
         copy.to_json()).view(None)
+
+
+def test_a_swapped_copy_is_a_position_no_trace_replays():
+    """`gdl.testing.swapped` changes the position outside the rules, as `place` does: an
+    undo goes back to it and no further (it used to replay the unswapped deal), its
+    trace is refused, and the seats' keys go on from the swapped cards."""
+    from gdl.errors import MoveError, TraceError
+    from gdl.testing import swapped
+    from interpreter import load
+    game = load(str(RULESETS / "classics" / "leduc_poker.gdl"))
+    state = game.new_state(0)
+    rng = random.Random(2)
+    while state.is_chance():
+        state.apply(state.sample_chance(rng))
+    mine = state.cards_in("hand[p1]")[0]
+    other = next(c for c in state.unseen("p1") if c.text != mine.text)
+    copy = swapped(state, mine, other)
+    assert copy.cards_in("hand[p1]") == [other] and state.cards_in("hand[p1]") == [mine]
+    key = copy.key()
+    copy.apply(copy.legal_moves()[0])
+    copy.undo(1)
+    assert copy.key() == key and copy.cards_in("hand[p1]") == [other]
+    with pytest.raises(MoveError, match="at most 0 can be undone"):
+        copy.undo(1)
+    with pytest.raises(TraceError, match="or two cards swapped"):
+        copy.trace()
+    assert other.text in copy.infoset_key("p1") and mine.text not in \
+        copy.infoset_key("p1").splitlines()[-1]
 
 
 def test_a_broken_law_of_a_placed_position_is_told_without_a_trace(monkeypatch):

@@ -75,8 +75,10 @@ def _draw(draw, state, steps: List[str]):
     raises is in the trace)."""
     if state.is_chance():
         outcomes = state.chance_outcomes()
-        if outcomes is None:
-            outcome = state.sample_chance(random.Random(draw(st.integers(0, 2 ** 32 - 1))))
+        if outcomes is None:            # a shuffle too large to list: its order drawn as a
+            cards = sorted(state.sample_chance(random.Random(0)).data)  # permutation,
+            order = draw(st.permutations(cards))    # which shrinks toward card order
+            outcome = state.outcome_from_data("shuffle", tuple(order))
         else:
             outcome = outcomes[draw(st.integers(0, len(outcomes) - 1))][0]
         steps.append(f"chance: {outcome.text}")

@@ -239,6 +239,29 @@ invariant small_pot "a false claim: the pot never holds more than 3 chips":
     assert "3. p1: bet" in last and "4. p2: bet" in last
 
 
+def test_a_shuffle_too_large_to_list_shrinks_toward_the_cards_declared_order():
+    # a deck of eight cards (40,320 orders, not listed) is drawn as a permutation: the
+    # smallest example leaves it in the order its cards are declared in, the first at the
+    # bottom, as the game puts them (a seed for the draw, as before, shrank toward seed
+    # 0's deal)
+    from hypothesis import find
+    from interpreter import load_text
+    game = load_text('''game "t"
+players a, b
+card n: 1..8
+cards into deck: card(n: k) for k in 1..8
+zone deck: stack
+flow:
+    shuffle deck
+    draw
+''')
+    assert game.new_state().chance_outcomes() is None
+    found = find(playthroughs(game, max_steps=1, to_end=True), lambda p: True,
+                 settings=settings(database=None))
+    assert game.new_state().cards_in("deck")[0].text == "8"               # top first
+    assert found.steps == ["chance: shuffle deck: 8 7 6 5 4 3 2 1"]
+
+
 def test_moves_naming_hidden_cards_break_the_views_law(tmp_path):
     game = _variant(tmp_path, "classics/kuhn_poker.gdl", '''
 action bet() "a leak: the bet names the opponent's card":

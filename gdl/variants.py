@@ -188,7 +188,7 @@ def variant_summary(path, parse_file) -> "str | None":
         label = _label(d)
         if isinstance(d, A.CardsDecl):
             if label not in replaced:
-                replaced.append(label)
+                replaced.append(label + _cards_dropped(base, ruleset))
         elif _key(d) in keys:
             was = kinds[_key(d)]
             replaced.append(label if was is type(d) else
@@ -201,6 +201,22 @@ def variant_summary(path, parse_file) -> "str | None":
             added.append(label + (f" (the base's {near} stays as it was)" if near else ""))
     return (f"variant of {header.path}: replaces {', '.join(replaced) or 'nothing'}; "
             f"adds {', '.join(added) or 'nothing'}")
+
+
+def _cards_dropped(base, variant) -> str:
+    """The zones whose cards the base's `cards into` gave and the variant's give none
+    (its `cards` replace all of the base's): told, or a deal from one fails in play."""
+    def zones(ruleset):
+        out = []
+        for d in ruleset.decls:
+            if isinstance(d, A.CardsDecl):
+                z = d.zone.obj if isinstance(d.zone, A.Index) else d.zone
+                if isinstance(z, A.Name) and z.id not in out:
+                    out.append(z.id)
+        return out
+    dropped = [z for z in zones(base) if z not in zones(variant)]
+    return (f" (all of the base's: {', '.join(dropped)} gets none now)"
+            if dropped else "")
 
 
 _WORDS = {"GameDecl": "game", "PlayersDecl": "players", "CardDecl": "card",

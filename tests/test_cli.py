@@ -719,6 +719,14 @@ def test_check_of_a_variant_says_what_it_replaces_and_adds(tmp_path, capsys):
     (tmp_path / "v3.gdl").write_text('variant of "b.gdl"\nreturns(p) = n\n')
     code, out, err = run(capsys, "check", tmp_path / "v3.gdl")
     assert code == 0 and "replaces nothing; adds returns" in out, err
+    # a variant's `cards into` replaces every one of the base's: a zone that had cards
+    # and gets none now is named (a deal from it failed in play, unexplained)
+    (tmp_path / "v4.gdl").write_text(f'variant of "{GERRY}"\n'
+                                     'cards into stock: card(rank: r, suit: s) for s in suit '
+                                     'for r in rank if r != king\n')
+    code, out, err = run(capsys, "check", tmp_path / "v4.gdl")
+    assert code == 0 and "replaces cards (all of the base's: kings gets none now); adds " \
+        "nothing" in out, err
 
 
 def test_check_counts_in_the_singular_where_there_is_one(tmp_path, capsys):

@@ -229,10 +229,17 @@ class RuleError(GdlError):
         self.rule = rule
         self.trace = tuple(trace)
 
+    @property
+    def rule_line(self) -> str:
+        """Where the rules failed: `in rule: deal`, or `in def value` for a def's or a
+        table's line (`rule` is then `def value`, `table points`)."""
+        return f"in {self.rule}" if self.rule.startswith(("def ", "table ")) else \
+            f"in rule: {self.rule}"
+
     def __str__(self) -> str:
         text = super().__str__()
         if self.rule:
-            text += f"\n  in rule: {self.rule}"
+            text += f"\n  {self.rule_line}"
         if self.trace:
             tail = list(self.trace[-12:])
             more = len(self.trace) - len(tail)

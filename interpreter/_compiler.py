@@ -8,6 +8,7 @@ and hashed like plain data: no Python generator or call stack has to be copied.
 from __future__ import annotations
 
 from bisect import insort
+from pathlib import Path
 from typing import List, Optional
 
 import attrs
@@ -97,7 +98,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.memo_ids = None          # sub-expressions to memoise (Compiler.hoisted)
         self.memo_level = 0
         self.loop_ids: dict = {}      # id of a part a comprehension keeps -> its loop
-        self.rule_spans = [(d.span.line, d.span.end_line, getattr(d, "name", "flow"))
+        self.rule_spans = [(d.span.file, d.span.line, d.span.end_line, _place_name(d))
                            for d in ruleset.decls
                            if isinstance(d, (A.RuleDecl, A.ActionDecl, A.TriggerDecl,
                                              A.FlowDecl, A.DefDecl, A.TableDecl))]
@@ -114,16 +115,20 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         if span is None:
             return ""
         found, start = "", 0
-        for lo, hi, name in self.rule_spans:
-            if lo <= span.line <= hi and lo >= start:
+        for file, lo, hi, name in self.rule_spans:     # a variant's and its base's lines
+            if file == span.file and lo <= span.line <= hi and lo >= start:   # share numbers
                 found, start = name, lo
         return found
 
     def runtime_error(self, message, node, st) -> RuleError:
         span = getattr(node, "span", None)
         trace = st.trace_texts() if hasattr(st, "trace_texts") else ()
+        path = self.ruleset.path
+        based = () if span is None or not span.file or not path or span.file == path else (
+            f"this line is of {Path(span.file).name}, a base of the variant "
+            f"{Path(path).name}",)
         return RuleError(message, span, source=self.source, rule=self.rule_at(span),
-                         trace=trace)
+                         trace=trace, notes=based)
 
     def return_too_large(self, st):
         """A seat's return is too large for a float (a score grown in a loop): Python's
@@ -1261,6 +1266,14 @@ def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int) -> lis
             f"    st.budget = {LOOP_BUDGET:d}",
             f"    st.pc = {nxt:d}",
             f"    return {nxt:d}"]
+
+
+def _place_name(decl) -> str:
+    """How a runtime error names the declaration it failed in: a rule, action or trigger
+    by its name (`flow` the flow), a def or a table by its kind and name."""
+    if isinstance(decl, (A.DefDecl, A.TableDecl)):
+        return f"{'def' if isinstance(decl, A.DefDecl) else 'table'} {decl.name}"
+    return getattr(decl, "name", "flow")
 
 
 def _goto(target: int):

@@ -317,7 +317,7 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
             told = TraceError(
                 f"step {i + 1} of the trace ({step.get('move') or step.get('chance')}) "
                 f"cannot be replayed: the rules fail on it: {err.message}", err.span,
-                source=err.source, notes=err.notes + ((f"in rule: {err.rule}",)
+                source=err.source, notes=err.notes + ((err.rule_line,)
                                                       if err.rule else ()))
             told.seats_notes = err.seats_notes
             raise told from None

@@ -603,3 +603,13 @@ def test_random_games_under_other_options(options):
         for seed in range(12):
             check_random_game(game, seed, options, tally)
         assert tally["games"] == 12
+
+
+@pytest.mark.parametrize("deck, entry", [("1:4  2:4", ""), ("5=30 x2:4", "5=30"),
+                                         ("1:4 x2", "x2"), ("1:4 2:-3", "2:-3")])
+def test_a_deck_entry_that_is_no_face_count_pair_is_named(deck, entry):
+    # a double space, a pair without its colon, or a count that is no whole number: the
+    # game stops with the entry named (it failed in the def `part`, as "sublist(...)")
+    with pytest.raises(RuleError, match=f"the deck option is pairs face:count separated "
+                                        f"by single spaces.*'{entry}' is not"):
+        load_game(DD, deck=deck).new_state()

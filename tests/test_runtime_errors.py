@@ -582,3 +582,24 @@ def test_the_owner_of_a_zone_whose_first_index_is_no_player_is_none_where_a_seat
             load_text(head + f"    {line}\n    draw\n", path="o.gdl").new_state(0)
         assert str(info.value).startswith("o.gdl:8:") and \
             "this value is none, where a player is needed" in str(info.value)
+
+
+def test_an_error_in_a_base_line_names_its_def_and_the_variant(tmp_path):
+    # the variant's rule `extra` starts on the line of the base's def: the place was
+    # found by line alone, across files (`in rule: extra`); a def was called a rule; and
+    # nothing said that the failing line is the base's, not the variant's
+    from interpreter import load
+    (tmp_path / "b.gdl").write_text('game "b"\nplayers 2\nvar n: int = 0\n'
+                                    'def bad(k: int) = 10 / k\nrule go:\n    n = bad(0)\n'
+                                    'flow:\n    do go\n    draw\n')
+    (tmp_path / "v.gdl").write_text('variant of "b.gdl"\ngame "v"\n\nrule extra:\n'
+                                    '    n = 1\n')
+    with pytest.raises(RuleError) as caught:
+        load(str(tmp_path / "v.gdl")).new_state()
+    text = str(caught.value)
+    assert text.startswith(f"{tmp_path / 'b.gdl'}:4:") and "division by zero" in text
+    assert "\n  in def bad" in text and "in rule" not in text
+    assert "note: this line is of b.gdl, a base of the variant v.gdl" in text
+    with pytest.raises(RuleError) as caught:
+        load(str(tmp_path / "b.gdl")).new_state()
+    assert "in def bad" in str(caught.value) and "note:" not in str(caught.value)

@@ -132,7 +132,8 @@ def run_fuzz(args) -> int:
 
 
 def run_diff(args) -> int:
-    """Runs `gdl diff`; returns the exit code (0: no difference found, 1: they differ)."""
+    """Runs `gdl diff`; returns the exit code (0: no difference found, 1: they differ, in
+    play or in the values of options both declare)."""
     from interpreter._fuzz_diff import diff
     from interpreter.options import parse_set_args
     _check(args)
@@ -145,7 +146,7 @@ def run_diff(args) -> int:
         print(result.text())
     if result.interrupted:                      # Ctrl-C: how far it got, then 130
         return 130
-    return 1 if result.differs else 0
+    return 1 if result.differs or result.defaults_differ else 0
 
 
 @contextmanager

@@ -24,6 +24,8 @@ from typing import List, Optional
 
 import attrs
 
+from gdl.errors import OptionError, did_you_mean
+
 from ._fuzz_common import apply_step, chance_step, error_text, make_trace, step_text
 from .values import text_of
 
@@ -55,12 +57,26 @@ class DiffResult:
     #: that changes a default): the games then differ by it
     unlike: dict = attrs.Factory(dict)
 
+    #: the options only one game declares (`--set` sets each where it is declared)
+    one_sided: dict = attrs.Factory(dict)
+
+    @property
+    def defaults_differ(self) -> bool:
+        """Whether an option both games declare has other values in them (a variant that
+        changes a default): the games differ by it, whatever play shows."""
+        return any(a != "-" and b != "-" for a, b in self.unlike.values())
+
     def text(self) -> str:
-        shown = ", ".join(f"{k}={v}" for k, v in self.options.items()) or "defaults"
+        shown = ", ".join(f"{k}={_shown(v)}" + (f" ({self.one_sided[k]} only)"
+                                                if k in self.one_sided else "")
+                          for k, v in self.options.items()) or "defaults"
         if self.unlike:
-            shown += " (" + ", ".join(f"{k}={a} in A, {b} in B"
+            shown += " (" + ", ".join(f"{k}={_shown(a)} in A, {_shown(b)} in B"
                                       for k, (a, b) in self.unlike.items()) + ")"
         lines = [f"gdl diff {self.a} {self.b}", f"  options: {shown}"]
+        if self.defaults_differ and not self.differs:
+            lines.append("  the games differ in the values of options both declare "
+                         "(above), whatever their play shows")
         if self.differs:
             n = len(self.steps)
             lines.append(f"  the games first differ after {n} step{'s' if n != 1 else ''}"
@@ -86,6 +102,11 @@ class DiffResult:
 
     def to_json(self) -> dict:
         return attrs.asdict(self, recurse=False)
+
+
+def _shown(value) -> str:
+    """An option's value as `options:` shows it: an empty text as `""`."""
+    return '""' if value == "" else str(value)
 
 
 def _short(text: str, width: int = 90) -> str:
@@ -287,7 +308,19 @@ def diff(path_a, path_b, overrides=None, *, budget: float = 10.0, seed: int = 0,
     from .game import load
     start = time.monotonic()
     overrides = dict(overrides or {})
-    ga, gb = load(path_a, overrides), load(path_b, overrides)
+    declared = [set(load(path).options) for path in (path_a, path_b)]
+    both = sorted(declared[0] | declared[1])
+    for k in overrides:
+        if k not in both:
+            raise OptionError(f"neither {path_a} nor {path_b} has an option {k!r}; their "
+                              f"options are {', '.join(both) or 'none'}",
+                              suggestion=did_you_mean(k, both), expected=both)
+    one_sided = {k: "AB"[sides.index(True)] for k in overrides
+                 if (sides := [k in d for d in declared]).count(True) == 1}
+    # each option set where it is declared: a variant's own option has no match in A
+    ga, gb = (load(path, {k: v for k, v in overrides.items()
+                          if k in d or k not in one_sided})
+              for path, d in zip((path_a, path_b), declared))
     search = _Search(ga, gb, seed, start + budget, max_pairs, seats)
     interrupted = False
     try:
@@ -307,6 +340,7 @@ def diff(path_a, path_b, overrides=None, *, budget: float = 10.0, seed: int = 0,
               if text_of(ga.options.get(k)) != text_of(gb.options.get(k))
               or (k in ga.options) != (k in gb.options)}
     result = DiffResult(a=str(path_a), b=str(path_b), options=overrides, unlike=unlike,
+                        one_sided=one_sided,
                         differs=found is not None, pairs=search.pairs, depth=search.depth,
                         complete=search.complete, sampled=search.sampled,
                         seconds=time.monotonic() - start, interrupted=interrupted)

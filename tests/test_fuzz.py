@@ -1137,6 +1137,29 @@ def test_diff_names_the_option_defaults_the_two_rulesets_differ_in(tmp_path):
     assert result.to_json()["unlike"] == {"shuffle_visibility": ("hidden", "full")}
 
 
+def test_diff_of_a_variant_that_changes_a_default_exits_one_and_sets_its_own_options(
+        tmp_path, capsys):
+    # a variant with another default (and an option of its own) said "no difference"
+    # and exited 0; --set of its own option was refused, as A does not declare it
+    (tmp_path / "v.gdl").write_text(
+        f'variant of "{RULESETS / "gerry.gdl"}"\noption turns_each: 1..10 = 4\n'
+        'option face_value: 10..13 = 10\n    "new"\noption note: text = ""\n    "new"\n')
+    args = _parse(["diff", str(RULESETS / "gerry.gdl"), str(tmp_path / "v.gdl"),
+                   "--budget", "0.3", "--set", "face_value=11"])
+    assert args.func(args) == 1
+    out = capsys.readouterr().out
+    assert 'options: face_value=11 (B only) (turns_each=10 in A, 4 in B, face_value=- in ' \
+        'A, 11 in B, note=- in A, "" in B)' in out
+    assert "the games differ in the values of options both declare" in out
+    args = _parse(["diff", str(RULESETS / "gerry.gdl"), str(tmp_path / "v.gdl"),
+                   "--budget", "0.3", "--set", "turns_each=4", "--set", "size=2"])
+    assert args.func(args) == 0             # only options B alone has differ: not a
+    assert "differ in the values" not in capsys.readouterr().out   # difference
+    with pytest.raises(OptionError, match="neither .* has an option 'fac_value'; their "
+                                       "options are face_value, line_rule"):
+        diff(str(RULESETS / "gerry.gdl"), str(tmp_path / "v.gdl"), {"fac_value": "11"})
+
+
 TOP_CARD = """game "top card"
 players 2
 card n: 1..8

@@ -148,8 +148,14 @@ def compare(a, b, seats: bool = False) -> List[str]:
         out.append("the table (all-seeing view):")
         out += ["  " + line for line in diff[:12]]
     if a.returns() != b.returns():
-        out.append(f"returns: A {a.returns()}, B {b.returns()}")
+        out.append(f"returns: A {_returns(a)}; B {_returns(b)}")
     return out
+
+
+def _returns(state) -> str:
+    """A state's returns by seat, as `gdl run` shows them (`p1 +1, p2 -1`)."""
+    return ", ".join(f"{seat.name} {r:+g}" for seat, r in zip(state.game.seats,
+                                                             state.returns()))
 
 
 def _seat_difference(a, b) -> List[str]:

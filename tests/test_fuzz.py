@@ -1160,6 +1160,15 @@ def test_diff_of_a_variant_that_changes_a_default_exits_one_and_sets_its_own_opt
         diff(str(RULESETS / "gerry.gdl"), str(tmp_path / "v.gdl"), {"fac_value": "11"})
 
 
+def test_diff_shows_returns_by_seat(tmp_path):
+    # they were Python tuples: "returns: A (1.0, -1.0), B (-1.0, 1.0)"
+    (tmp_path / "a.gdl").write_text('game "r"\nplayers 2\nflow:\n    win p1\n')
+    (tmp_path / "b.gdl").write_text('game "r"\nplayers 2\nflow:\n    win p2\n')
+    result = diff(str(tmp_path / "a.gdl"), str(tmp_path / "b.gdl"), budget=1,
+                  write_trace=False)
+    assert "returns: A p1 +1, p2 -1; B p1 -1, p2 +1" in result.differences
+
+
 TOP_CARD = """game "top card"
 players 2
 card n: 1..8

@@ -981,3 +981,25 @@ def test_a_def_nothing_calls_is_not_compiled_into_an_error():
     nested = text.replace("def unused()", "def inner()") + "def outer() = inner() + 1\n"
     with pytest.raises(GdlError, match="holds 2,000,000 values"):
         load_text(nested.replace("    draw", "    let n = outer()\n    draw"))
+
+
+def test_a_new_card_missing_a_field_is_a_check_error_among_the_others():
+    # it was raised when the game was compiled, after the checker: one at a time, and
+    # only once every other problem was mended
+    problems = _problems("""
+        game "t"
+        players 2
+        card n: 1..3, big: bool
+        cards into deck: card(n: 1)
+        cards into deck: card(n: 2, big: true)
+        cards into pile: card(big: false)
+        zone deck: stack
+        zone pile: stack
+        var x: int = true
+        flow:
+            draw
+    """)
+    texts = [(p.span.line, str(p).splitlines()[0].split("check error: ")[1]) for p in problems]
+    assert texts == [(4, "card(...) must give every field; missing: big"),
+                     (6, "card(...) must give every field; missing: n"),
+                     (9, "var x holds int, so it cannot start as bool")]

@@ -129,6 +129,13 @@ class TypePass(ExprTyper):
         if not is_zone(zone):
             self.error(f"cards go into a zone, not a {zone}", d.zone.span)
         self.expect(d.item, CARD, "each item of a cards declaration")
+        item = d.item
+        if isinstance(item, A.Call) and item.func == "card":    # a new card: every field
+            given = {a.name for a in item.args if isinstance(a, A.Keyword)}
+            missing = [f for f in self.scope.fields if f not in given]
+            if missing:
+                self.error(f"card(...) must give every field; missing: "
+                           f"{', '.join(missing)}", item.span)
 
     def zone(self, d: A.ZoneDecl) -> None:
         self.index_types(d)

@@ -133,8 +133,8 @@ class TypePass(ExprTyper):
         if isinstance(item, A.Call) and item.func == "card":    # a new card: every field
             given = {a.name for a in item.args if isinstance(a, A.Keyword)}
             missing = [f for f in self.scope.fields if f not in given]
-            if missing:
-                self.error(f"card(...) must give every field; missing: "
+            if missing and given <= set(self.scope.fields):     # a misspelt field is
+                self.error(f"card(...) must give every field; missing: "     # told alone
                            f"{', '.join(missing)}", item.span)
 
     def zone(self, d: A.ZoneDecl) -> None:

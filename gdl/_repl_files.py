@@ -78,7 +78,7 @@ class FileCommands:
 
     @command("options", "list the options, their values and documentation")
     def cmd_options(self, arg: str) -> None:
-        from interpreter.options import option_decls
+        from interpreter.options import option_decls, type_text
         from interpreter.values import text_of
         s = self.session
         decls = option_decls(s.game.ruleset)
@@ -86,7 +86,7 @@ class FileCommands:
             self.say(f"{s.game.title} has no options")
         for name, value, doc in s.game.option_docs():
             mark = " (set)" if name in s.overrides else ""
-            kind = _type_text(decls[name].type)
+            kind = type_text(decls[name].type)
             self.say(f"  {self.paint(name, 'bold')} = {text_of(value)}{mark}   "
                      + self.paint(kind, "dim"))
             if doc:
@@ -174,11 +174,3 @@ def _set_items(arg: str) -> dict:
     return out
 
 
-def _type_text(t) -> str:
-    from gdl import ast as A
-    if isinstance(t, A.ChoiceType):
-        return "{" + ", ".join(t.names) + "}"
-    if isinstance(t, A.RangeType):
-        lo, hi = (getattr(x, "value", getattr(x, "id", "?")) for x in (t.lo, t.hi))
-        return f"{lo}..{hi}"
-    return getattr(t, "name", "")

@@ -31,7 +31,7 @@ def cmd_check(args) -> int:
     failed = 0
     for path in args.files:
         try:
-            _check_one(path)
+            _check_one(path, args.options)
         except GdlError as err:
             if len(args.files) == 1:
                 raise
@@ -42,8 +42,9 @@ def cmd_check(args) -> int:
     return 2 if failed else 0
 
 
-def _check_one(path):
-    """Checks one file and prints its summary line, or raises its GdlError."""
+def _check_one(path, options: bool = False):
+    """Checks one file and prints its summary line (with `options`, then each option's
+    default, type and text), or raises its GdlError."""
     from .checker import check_file
     ruleset = check_file(path)
     # the engine is imported only once a file passed the language's checks, so a file
@@ -64,6 +65,22 @@ def _check_one(path):
     summary = variant_summary(path, parse_file)
     if summary:
         print(f"    {summary}")
+    if options:
+        _print_options(game)
+
+
+def _print_options(game) -> None:
+    """Each option as `name = default   type`, its text wrapped under it."""
+    import textwrap
+    from interpreter.options import option_decls, type_text
+    from interpreter.values import text_of
+    decls = option_decls(game.ruleset)
+    for name, value, doc in game.option_docs():
+        shown = '""' if value == "" else text_of(value)
+        print(f"    {name} = {shown}   {type_text(decls[name].type)}")
+        if doc:
+            print(textwrap.fill(doc, width=88, initial_indent=" " * 8,
+                                subsequent_indent=" " * 8))
 
 
 def cmd_run(args) -> int:
@@ -197,6 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="parse and check rulesets")
     p.add_argument("files", nargs="+", metavar="FILE", help="rulesets (.gdl) or variant files")
+    p.add_argument("--options", action="store_true",
+                   help="also list each option: its default, its values and its text")
     p.set_defaults(func=cmd_check)
 
     def with_options(p):

@@ -132,3 +132,13 @@ def _text(value) -> str:
         return "false"
     return str(value)
 
+
+def type_text(t) -> str:
+    """An option's type as `gdl check --options` and the REPL's `options` show it:
+    `1..10`, `{majority, plurality}`, `bool`, `text`."""
+    if isinstance(t, A.ChoiceType):
+        return "{" + ", ".join(t.names) + "}"
+    if isinstance(t, A.RangeType):
+        lo, hi = (getattr(x, "value", getattr(x, "id", "?")) for x in (t.lo, t.hi))
+        return f"{lo}..{hi}"
+    return getattr(t, "name", "")

@@ -729,6 +729,20 @@ def test_check_of_a_variant_says_what_it_replaces_and_adds(tmp_path, capsys):
         "nothing" in out, err
 
 
+def test_check_lists_the_options_on_request(capsys):
+    # a game's options were listed only by the REPL (or a misspelt --set)
+    code, out, err = run(capsys, "check", GERRY, "--options")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1:3] == ["    size = 5   2..5",
+                          "        Side of the grid. The rule text's grid is 5 by 5 (the literal "
+                          "reading); a"]
+    assert "    line_rule = majority   {majority, plurality}" in lines
+    assert "    look_must_move = true   bool" in lines
+    code, out, err = run(capsys, "check", GERRY)
+    assert len(out.splitlines()) == 1
+
+
 def test_check_counts_in_the_singular_where_there_is_one(tmp_path, capsys):
     # "1 players ... 1 actions, 1 options"
     (tmp_path / "solo.gdl").write_text('game "solo"\nplayers 1\nvar n: int = 0\naction a():\n'

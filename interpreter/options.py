@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Dict, Mapping
 
 from gdl import ast as A
-from gdl.errors import OptionError, did_you_mean, whole_number
+from gdl.errors import MOST_DIGITS, OptionError, did_you_mean, whole_number
 
 
 def option_decls(ruleset: A.Ruleset) -> Dict[str, A.OptionDecl]:
@@ -67,6 +67,10 @@ def parse_option_value(decl: A.OptionDecl, text: str, known: Mapping[str, object
                           expected=("true", "false"))
     value = whole_number(text)          # int() also takes 3_0 and other scripts' digits
     if value is None:
+        digits = text.strip().lstrip("-")
+        if digits.isascii() and digits.isdigit():        # a whole number, but too long
+            raise OptionError(f"{where} takes a whole number of at most {MOST_DIGITS} "
+                              f"digits, not one of {len(digits)}")
         raise OptionError(f"{where} takes a whole number, not {text!r}")
     if isinstance(t, A.RangeType):
         lo, hi = _const_int(t.lo, known), _const_int(t.hi, known)

@@ -204,6 +204,8 @@ def test_why_illegal_in_gerry(gerry):
     (GERRY, {"turns_each": "2.5"}, "takes a whole number, not '2.5'", None),
     (GERRY, {"turns_each": "1_0"}, "takes a whole number, not '1_0'", None),   # int() took
     (GERRY, {"size": "\u0663"}, "takes a whole number, not '\u0663'", None),    # both
+    (GERRY, {"size": "9" * 31}, "takes a whole number of at most 30 digits, not one of 31",
+     None),                                     # it was "a whole number, not '999...'"
 ])
 def test_bad_option_values(path, options, message, suggestion):
     name = next(iter(options))

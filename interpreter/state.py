@@ -1396,16 +1396,18 @@ class State:
             p = uniform(len(values))
             return [(self._random_outcome(i), p) for i in range(len(values))]
         cards = self.zones[node[2]]
+        up = self.up
         counts = {}
-        for c in cards:
-            counts[c.kind] = counts.get(c.kind, 0) + 1
+        for c in cards:                 # a twin face up and one face down differ
+            key = (c.kind, up[c.id])
+            counts[key] = counts.get(key, 0) + 1
         total = factorial(len(cards))
         for k in counts.values():
             total //= factorial(k)
         if total > CHANCE_LIST_LIMIT:
             return None
         p = uniform(total)
-        return [(self._shuffle_outcome(order), p) for order in _distinct_orders(cards)]
+        return [(self._shuffle_outcome(order), p) for order in _distinct_orders(cards, up)]
 
     def sample_chance(self, rng) -> ChanceOutcome:
         """Returns a chance outcome drawn with its exact probability using `rng`."""
@@ -1445,9 +1447,17 @@ class State:
         return outcome
 
     def _shuffle_outcome(self, cards) -> ChanceOutcome:
+        """The outcome putting `cards` in this order (top last); where the zone holds
+        cards of both facings (which a shuffle keeps), its text shows the face-down ones
+        in brackets, as the all-seeing view does: twins facing two ways are told apart."""
         zone = self.prog.zones[self.node[2]]
         order = tuple([c.id for c in cards])  # comprehensions: faster than map here
-        shown = " ".join([c.text for c in reversed(cards)])
+        up = self.up
+        if len({up[i] for i in order}) > 1:
+            shown = " ".join([c.text if up[c.id] else f"({c.text})"
+                              for c in reversed(cards)])
+        else:
+            shown = " ".join([c.text for c in reversed(cards)])
         return ChanceOutcome("shuffle", order, f"shuffle {zone.text}: {shown}",
                              f"shuffle {zone.text}")
 
@@ -2173,12 +2183,13 @@ def _not_a_move(move, seat) -> MoveError:
                      f"{type(move).__name__} {getattr(move, 'text', move)!r}")
 
 
-def _distinct_orders(cards):
-    """Yields each distinct order of `cards` (identical kinds are not told apart), in a
-    canonical order, giving twins their ids in ascending order."""
+def _distinct_orders(cards, up):
+    """Yields each distinct order of `cards` (twins of one facing, `up` by card id, are
+    not told apart), in a canonical order, giving such twins their ids in ascending
+    order."""
     by_kind = {}
     for c in sorted(cards, key=lambda c: c.id):
-        by_kind.setdefault(c.kind, []).append(c)
+        by_kind.setdefault((c.kind, up[c.id]), []).append(c)
     kinds = sorted(by_kind)
     counts = {k: len(v) for k, v in by_kind.items()}
     n = len(cards)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -1010,6 +1011,44 @@ flow:
     assert len(state.chance_outcomes()) == 4           # where the one 2 goes
     state.chance_step(random.Random(0))
     assert state.is_terminal() and len(state.history) == 2
+
+
+def test_twins_facing_two_ways_are_told_apart_by_a_shuffle():
+    # a shuffle keeps each card's facing: the face-up twin may land anywhere among its
+    # face-down twins, three outcomes; they were listed as one (probability 1) while a
+    # sample reached all three (the enumeration saw one state of three)
+    text = '''game "t"
+players a, b
+card n: 1..2
+cards into src: card(n: 1) for i in 1..3
+zone src: stack
+zone pile: stack
+action go() "go":
+    pass
+flow:
+    move top(src) to pile face up
+    move top(src) to pile face down
+    move top(src) to pile face down
+    shuffle pile
+    choose a: go
+    draw
+'''
+    state = load_text(text).new_state()
+    listed = state.chance_outcomes()
+    assert [(o.text, p) for o, p in listed] == [
+        ("shuffle pile: 1 (1) (1)", Fraction(1, 3)), ("shuffle pile: (1) 1 (1)", Fraction(1, 3)),
+        ("shuffle pile: (1) (1) 1", Fraction(1, 3))]
+    keys = set()
+    for o, _ in listed:
+        after = state.clone()
+        after.apply(o)
+        keys.add(after.key())
+    sampled = set()
+    for seed in range(40):
+        after = state.clone()
+        after.apply(after.sample_chance(random.Random(seed)))
+        sampled.add(after.key())
+    assert len(keys) == 3 and sampled == keys
 
 
 def test_what_a_seat_cannot_see_decides_no_chance_event():

@@ -503,3 +503,31 @@ def test_rl_environment_steps_a_game_of_both_kinds_of_node_to_its_end():
                          for p in range(game.num_players())])
         n += 1
     assert step.last() and n > 10
+
+
+def test_twins_facing_two_ways_are_apart_in_a_shuffle_listed_or_dealt(tmp_path):
+    # the face-up twin among face-down ones: three outcomes listed (by text), and dealt
+    # card by card (a deck too large to list) it is an outcome of its own
+    rules = tmp_path / "tw.gdl"
+    rules.write_text('game "t"\nplayers a, b\ncard n: 1..9\n'
+                     'cards into src: card(n: 1) for i in 1..3\n'
+                     'cards into big: card(n: k) for k in 2..9\n'
+                     'zone src: stack\nzone pile: stack\nzone big: stack\n'
+                     'action go() "go":\n    pass\nflow:\n'
+                     '    move top(src) to pile face up\n'
+                     '    move top(src) to pile face down\n'
+                     '    move top(src) to pile face down\n'
+                     '    shuffle pile\n'
+                     '    move top(pile) to big face up\n'
+                     '    shuffle big\n'
+                     '    choose a: go\n    draw\n')
+    state = load_openspiel_game(rules).new_initial_state()
+    listed = [state.action_to_string(pyspiel.PlayerId.CHANCE, a)
+              for a, _ in state.chance_outcomes()]
+    assert listed == ["shuffle pile: 1 (1) (1)", "shuffle pile: (1) 1 (1)",
+                      "shuffle pile: (1) (1) 1"]
+    state.apply_action(state.chance_outcomes()[0][0])          # the face-up 1 to big
+    dealt = [state.action_to_string(pyspiel.PlayerId.CHANCE, a)
+             for a, _ in state.chance_outcomes()]
+    assert len(dealt) == 9 and sum(t.endswith(" is 1") for t in dealt) == 1 and \
+        sum(t.endswith(")") for t in dealt) == 8          # the face-down ones bracketed

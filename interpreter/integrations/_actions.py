@@ -370,14 +370,15 @@ class ActionTable:
 
 
 def shuffle_bound(game) -> int:
-    """Returns how many distinct orders a shuffle of all the game's cards has (no shuffle
-    of some of them has more)."""
+    """Returns at most how many distinct orders a shuffle of the game's cards has: all
+    of them, each group of twins split as evenly as may be between the two facings
+    (twins facing two ways are told apart; no shuffle of some of them has more)."""
     counts: Dict[int, int] = {}
     for c in game.prog.cards:
         counts[c.kind] = counts.get(c.kind, 0) + 1
     total = factorial(len(game.prog.cards))
     for k in counts.values():
-        total //= factorial(k)
+        total //= factorial(k // 2) * factorial(k - k // 2)
     return total
 
 

@@ -377,7 +377,7 @@ class _Handle:
             probe = s.sample_chance(random.Random(0))
             cards = self.data.game.prog.cards
             zone_cards = [cards[i] for i in probe.data]
-            if self.draws or _orders(zone_cards) > len(cards):
+            if self.draws or _orders(zone_cards, s.up) > len(cards):
                 return self._draw_list(probe.public, zone_cards)
         outcomes = s.chance_outcomes()
         if len({o.text for o, _ in outcomes}) == len(outcomes):     # nothing to merge
@@ -389,14 +389,18 @@ class _Handle:
 
     def _draw_list(self, public: str, zone_cards):
         """The next card from the top of a shuffled zone, uniform among the cards left
-        (twins are one outcome, with their count as weight)."""
+        (twins of one facing are one outcome, with their count as weight; where the zone
+        holds both facings, a face-down card's text is in brackets, as in the views)."""
         drawn = set(self.draws)
+        up = self.state.up
         left = sorted((c for c in zone_cards if c.id not in drawn), key=lambda c: c.id)
-        first: Dict[int, list] = {}
+        first: Dict[tuple, list] = {}
         for c in left:
-            first.setdefault(c.kind, [c, 0])[1] += 1
+            first.setdefault((c.kind, up[c.id]), [c, 0])[1] += 1
+        mixed = len({up[c.id] for c in zone_cards}) > 1
         place = len(self.draws) + 1
-        return sorted((c.id, f"{public}: card {place} from the top is {c.text}",
+        return sorted((c.id, f"{public}: card {place} from the top is "
+                             f"{c.text if up[c.id] or not mixed else f'({c.text})'}",
                        Fraction(k, len(left)), ("draw", c.id, zone_cards))
                       for c, k in first.values())
 
@@ -418,8 +422,9 @@ class _Handle:
         self.draws.append(what[1])
         drawn = set(self.draws)
         left = sorted((c for c in what[2] if c.id not in drawn), key=lambda c: c.id)
-        if len({c.kind for c in left}) <= 1:     # the rest of the order is forced
-            top_first = self.draws + [c.id for c in left]
+        up = self.state.up
+        if len({(c.kind, up[c.id]) for c in left}) <= 1:    # the rest of the order is
+            top_first = self.draws + [c.id for c in left]   # forced
             s = self.state
             s.apply_chance(s.outcome_from_data("shuffle", tuple(reversed(top_first))))
             self.draws = []
@@ -454,10 +459,11 @@ def _floats(outcomes) -> list:
     return [(i, p.numerator / p.denominator) for i, _, p, _ in outcomes]
 
 
-def _orders(cards) -> int:
-    """Returns the number of distinct orders of these cards (twins not told apart)."""
+def _orders(cards, up) -> int:
+    """Returns the number of distinct orders of these cards (twins of one facing, `up`
+    by card id, not told apart)."""
     total = factorial(len(cards))
-    for k in Counter(c.kind for c in cards).values():
+    for k in Counter((c.kind, up[c.id]) for c in cards).values():
         total //= factorial(k)
     return total
 

@@ -418,18 +418,31 @@ class Session:
         return shown
 
     # ------------------------------------------------------------------ going back
-    def _replay(self, game, steps: List[Step], seed=None):
+    def _replay(self, game, steps: List[Step], seed=None, unrecorded: bool = False):
         """Returns (state, stopped) after applying `steps` to a new state of `game`;
-        `stopped` says which step could not be applied and why (None when all were)."""
-        s = game.new_state(self.seed if seed is None else seed, observe=True)
+        `stopped` says which step could not be applied and why (None when all were).
+        With `unrecorded` (a trace of the first format), the chance events of one outcome
+        it does not record are taken where its steps leave them."""
+        from interpreter.serial import take_unrecorded
+
+        def start():
+            s = game.new_state(self.seed if seed is None else seed, observe=True)
+            if unrecorded:
+                take_unrecorded(s)
+            return s
+        s = start()
         for i, step in enumerate(steps):
             try:
                 self._step(s, step, show=False, copy=False)
+                if unrecorded:
+                    take_unrecorded(s)
             except GdlError as err:
                 # the failed step may have changed `s` half way: the steps before it again
-                s = game.new_state(self.seed if seed is None else seed, observe=True)
+                s = start()
                 for done in steps[:i]:
                     self._step(s, done, show=False, copy=False)
+                    if unrecorded:
+                        take_unrecorded(s)
                 return s, Stopped(i + 1, step, why_not(s, step, err))
         return s, None
 
@@ -609,9 +622,11 @@ class Session:
         game = Game(self.game.ruleset, overrides)
         seed = trace.get("seed")
         steps = list(trace.get("steps") or [])
-        state, stopped = self._replay(game, steps, seed=seed)
+        from interpreter.serial import TRACE_FORMAT_1
+        first_format = trace.get("format") == TRACE_FORMAT_1
+        state, stopped = self._replay(game, steps, seed=seed, unrecorded=first_format)
         other = trace.get("game")
-        if isinstance(other, str) and _same_file(other, self.path):
+        if isinstance(other, str) and _same_file(other, self.path) and not first_format:
             for i, (step, (_, text, _)) in enumerate(zip(steps, state.history), 1):
                 if "chance" in step and step["chance"] != text:     # as `replay` says it
                     raise TraceError(f"step {i} of the trace says `{step['chance']}`, but "

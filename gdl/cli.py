@@ -136,7 +136,12 @@ def cmd_replay(args) -> int:
         except GdlError as err:             # an option's error, not a move's
             raise OptionError(f"--view: {err.message}", suggestion=err.suggestion) from None
     print(state.view(None if args.view == "all" else args.view, symbols=args.symbols))
-    print(f"after {len(state.history)} steps of {len(trace.get('steps', []))}")
+    total = len(trace.get("steps", []))
+    applied = total if args.step is None else min(args.step, total)
+    extra = len(state.history) - applied    # a first-format trace's unrecorded events
+    print(f"after {applied} steps of {total}" + (
+        f" (and {extra} chance event{'s' * (extra != 1)} of one outcome, which a trace "
+        f"of its format does not record)" if extra else ""))
     return 0
 
 

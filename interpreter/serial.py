@@ -22,7 +22,7 @@ TRACE_FORMAT = "gdl-trace-2"
 
 #: the format before chance events of one outcome (alike cards shuffled, a random of one
 #: value) were steps: read as well, such events taken where its steps leave them
-#: (`_take_unrecorded`)
+#: (`take_unrecorded`)
 TRACE_FORMAT_1 = "gdl-trace-1"
 
 #: Bumped whenever the compiler lays out instructions, frame slots or variables
@@ -298,9 +298,9 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
     s = game.new_state(trace.get("seed"), observe) if start is None else start
     steps = trace.get("steps", [])
     unrecorded = trace.get("format") == TRACE_FORMAT_1
+    if unrecorded:
+        take_unrecorded(s)
     for i, step in enumerate(steps[:upto] if upto is not None else steps):
-        if unrecorded:
-            _take_unrecorded(s)
         try:
             if "chance" in step:
                 data = step["data"]
@@ -313,6 +313,8 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
                 s.apply_chance(outcome)
             else:
                 s.apply(step["move"], game.seat(step["player"]))
+            if unrecorded:
+                take_unrecorded(s)
         except RuleError as err:        # the step fits, and the rules fail on it: where
             told = TraceError(
                 f"step {i + 1} of the trace ({step.get('move') or step.get('chance')}) "
@@ -326,14 +328,13 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
                              f" cannot be replayed: {err.message}") from None
         except (KeyError, TypeError, IndexError, ValueError) as err:
             raise TraceError(f"step {i + 1} of the trace is malformed: {err}") from None
-    if unrecorded and (upto is None or upto >= len(steps)):
-        _take_unrecorded(s)
     return s
 
 
-def _take_unrecorded(s):
-    """Takes the chance events of one outcome where a trace of the first format leaves
-    the state: the engine of its time went through them without a step."""
+def take_unrecorded(s):
+    """Takes the chance events of one outcome where a step of a trace of the first format
+    leaves the state (or its start does): the engine of its time went through them
+    without a step, to the next decision or real draw."""
     while s.is_chance():
         outcomes = s.chance_outcomes()
         if outcomes is None or len(outcomes) != 1:

@@ -1083,11 +1083,9 @@ flow:
     assert len(keys) == 1
 
 
-def test_a_trace_of_the_first_format_replays_without_its_one_outcome_events():
-    # Traces written before chance events of one outcome were steps (`gdl-trace-1`) do
-    # not record them: replayed, each is taken where the steps leave it, to the end
-    from interpreter import replay
-    text = '''game "t"
+#: a shuffle of two alike cards mid-game and a random of one value at the end: a trace of
+#: the first format records neither
+FIRST_FORMAT = '''game "t"
 players a, b
 card n: 1..2
 cards into deck: card(n: 1) for i in 1..2
@@ -1110,7 +1108,14 @@ flow:
     end game
 returns(p) = got
 '''
-    game = load_text(text)
+
+
+def test_a_trace_of_the_first_format_replays_without_its_one_outcome_events():
+    # Traces written before chance events of one outcome were steps (`gdl-trace-1`) do
+    # not record them: replayed, each is taken where a step leaves it (the engine of the
+    # time went on to the next decision or real draw)
+    from interpreter import replay
+    game = load_text(FIRST_FORMAT)
     state = game.new_state(1)
     rng = random.Random(4)
     while not state.is_terminal():
@@ -1126,7 +1131,31 @@ returns(p) = got
     steps = trace["steps"]             # the pair's shuffle and j (one value) unrecorded
     old = dict(trace, format="gdl-trace-1", steps=steps[:3] + steps[4:5])
     assert replay(game, old).key() == state.key()
-    assert replay(game, old, upto=3).key() == replay(game, trace, upto=3).key()
+    # after 3 steps the old engine had shuffled the pair too (its next pause: a's move)
+    assert replay(game, old, upto=3).key() == replay(game, trace, upto=4).key()
+
+
+def test_the_repl_loads_a_trace_of_the_first_format(tmp_path):
+    # `gdl play --trace` and `load` replayed its steps with no one-outcome event taken:
+    # "replayed 3 of 4 steps; stopped before step 4 (a: take): chance acts here"
+    from gdl._repl_session import Session
+    rules = tmp_path / "t.gdl"
+    rules.write_text(FIRST_FORMAT)
+    game = load(str(rules))
+    state = game.new_state(1)
+    rng = random.Random(4)
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(state.legal_moves()[0])
+    steps = state.trace()["steps"]
+    old = dict(state.trace(), format="gdl-trace-1", steps=steps[:3] + steps[4:5])
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    session = Session(str(rules), {}, seed=1)
+    done = session.load_trace(str(tmp_path / "old.json"))
+    assert done[:2] == (4, 4) and done[2] is None
+    assert session.state.key() == state.key()
 
 
 TWINS_AND_NUMBERS = '''game "t"

@@ -28,8 +28,9 @@ TRACE_FORMAT_1 = "gdl-trace-1"
 #: Bumped whenever the compiler lays out instructions, frame slots or variables
 #: differently: a snapshot stores raw program counters and slots, so it only resumes
 #: under the same layout (a trace, which stores move texts, replays under any).  3: a
-#: random chance node says whether its draw is in a loop.
-ENGINE_LAYOUT = 3
+#: random chance node says whether its draw is in a loop; 4: chance events of one outcome
+#: are steps (a snapshot's history without them no longer replays).
+ENGINE_LAYOUT = 4
 
 
 #: game -> `layout_of` it, worked out once: a game's program, rules text and options do not

@@ -531,3 +531,28 @@ def test_twins_facing_two_ways_are_apart_in_a_shuffle_listed_or_dealt(tmp_path):
              for a, _ in state.chance_outcomes()]
     assert len(dealt) == 9 and sum(t.endswith(" is 1") for t in dealt) == 1 and \
         sum(t.endswith(")") for t in dealt) == 8          # the face-down ones bracketed
+
+
+def test_a_state_pickled_before_one_outcome_events_were_steps_loads(tmp_path):
+    # its trace (gdl-trace-1) lacks them: the state was rebuilt step by step without
+    # them, and stopped at the first ("chance acts here, not a player")
+    from interpreter import load
+    from interpreter.integrations.openspiel import _restore
+    rules = tmp_path / "t.gdl"
+    rules.write_text('game "t"\nplayers a, b\ncard n: 1..2\n'
+                     'cards into deck: card(n: k) for k in 1..2\n'
+                     'cards into pair: card(n: 1) for i in 1..2\n'
+                     'zone deck: stack\nzone pair: stack\nzone hand[player]: stack\n'
+                     'action take() "take":\n    move top(deck) to hand[me]\nflow:\n'
+                     '    shuffle deck\n    shuffle pair\n    choose a: take\n'
+                     '    choose b: take\n    draw\n')
+    state = load(str(rules)).new_state()
+    while not state.is_terminal() and len(state.history) < 3:
+        state.apply(state.chance_outcomes()[0][0] if state.is_chance()
+                    else state.legal_moves()[0])
+    trace = state.trace()
+    assert [s.get("chance", "").split(":")[0] for s in trace["steps"]] == \
+        ["shuffle deck", "shuffle pair", ""]
+    old = dict(trace, format="gdl-trace-1", steps=trace["steps"][:1] + trace["steps"][2:])
+    restored = _restore(str(rules), {}, old, 1, None, [])
+    assert restored.state.key() == state.key()

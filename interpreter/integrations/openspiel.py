@@ -469,15 +469,9 @@ def _orders(cards, up) -> int:
 
 
 def _restore(path, params, trace, decisions, rng_state, draws) -> _Handle:
-    data = _game_data(path, params)
-    s = data.game.new_state(trace.get("seed"))
-    for step in trace["steps"]:
-        if "chance" in step:
-            d = step["data"]
-            s.apply_chance(s.outcome_from_data(step["kind"], tuple(d) if isinstance(d, list)
-                                               else d))
-        else:
-            s.apply(step["move"], data.game.seat(step["player"]))
+    from ..serial import replay          # a trace of either format (pickled before the
+    data = _game_data(path, params)       # one-outcome chance events were steps)
+    s = replay(data.game, trace)
     rng = None
     if rng_state is not None:
         rng = random.Random()

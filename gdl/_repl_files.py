@@ -70,10 +70,11 @@ class FileCommands:
             raise
         self.say(f"restarted with {done} (seed {self.session.seed})")
         self.say_notes()
-        if self.session.file_changed():
-            self.say(self.paint.note(f"note: {self.session.path} has changed since it was "
-                                     f"read; these are the rules as last read (`reload` "
-                                     f"reads the file)"))
+        changed = self.session.file_changed()
+        if changed:
+            self.say(self.paint.note(f"note: {changed} has changed since it was read; "
+                                     f"these are the rules as last read (`reload` reads "
+                                     f"it)"))
         self.show_steps(shown)
 
     @command("options", "list the options, their values and documentation")

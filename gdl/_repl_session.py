@@ -546,9 +546,10 @@ class Session:
             game = Game(ruleset, overrides)
             game.new_state(self.seed)           # the setup: a rule error keeps the old game
         except OptionError as err:
-            if self.file_changed():
+            changed = self.file_changed()
+            if changed:
                 raise OptionError(f"{err.message}: these are the rules as last read, "
-                                  f"and the file has changed since (`reload` reads it)"
+                                  f"and {changed} has changed since (`reload` reads it)"
                                   ) from None
             raise
         self.overrides = overrides
@@ -578,9 +579,16 @@ class Session:
         notes, self.notes = self.notes, []
         return notes
 
-    def file_changed(self) -> bool:
-        """Returns whether the ruleset file changed since the rules were read."""
-        return _modified(self.path) != self.read_at
+    def file_changed(self) -> Optional[str]:
+        """Returns which file of the rules (the ruleset, or a base of it if it is a
+        variant) changed since they were read, or None."""
+        now = _modified(self.path)
+        if now == self.read_at:
+            return None
+        from .variants import variant_files
+        files = variant_files(self.path)
+        return next((str(f) for f, a, b in zip(files, now, self.read_at) if a != b),
+                    self.path)              # (a base named anew: the variant changed)
 
     def reload(self) -> Replayed:
         """Re-reads the ruleset and replays the game so far on it, dropping the option

@@ -10,6 +10,7 @@ depth.
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -61,9 +62,16 @@ def merge_variant(ruleset: A.Ruleset, parse_file, depth: int = 0,
                        source=ruleset.source) from None
     if not found:
         near = did_you_mean(base_path.name, _rulesets_in(base_path.parent))
+        near = near and str(Path(header.path).parent / near)
+        notes = ()
+        if not near and not Path(header.path).is_absolute() and Path(header.path).is_file():
+            # written from the folder gdl runs in: a base is named from the variant's own
+            near = os.path.relpath(Path(header.path).resolve(), here.parent)
+            notes = (f"a base is named from the variant's folder ({here.parent}); "
+                     f"{header.path!r} is there from the folder gdl runs in",)
         raise GdlError(f"the base ruleset {header.path!r} of this variant does not exist "
                        f"(looked for {base_path})", header.span, source=ruleset.source,
-                       suggestion=near and str(Path(header.path).parent / near))
+                       suggestion=near, notes=notes)
     if not is_file:                         # a folder, or a device such as /dev/zero
         raise GdlError(f"the base ruleset {header.path!r} of this variant is not a file "
                        f"({base_path})", header.span, source=ruleset.source)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
 
 import pytest
@@ -741,6 +742,20 @@ def test_check_lists_the_options_on_request(capsys):
     assert "    look_must_move = true   bool" in lines
     code, out, err = run(capsys, "check", GERRY)
     assert len(out.splitlines()) == 1
+
+
+def test_a_base_named_from_the_folder_gdl_runs_in_gets_the_path_from_the_variants(
+        tmp_path, capsys, monkeypatch):
+    # `variant of "gerry.gdl"` in sub/v.gdl, run from the folder holding gerry.gdl: no
+    # hint where a misspelt name got one
+    shutil.copy(GERRY, tmp_path / "gerry.gdl")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "v.gdl").write_text('variant of "gerry.gdl"\ngame "x"\n')
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "check", "sub/v.gdl")
+    assert code == 2 and "does not exist (looked for sub/gerry.gdl)" in err
+    assert "did you mean '../gerry.gdl'?" in err
+    assert "is there from the folder gdl runs in" in err
 
 
 def test_check_counts_in_the_singular_where_there_is_one(tmp_path, capsys):

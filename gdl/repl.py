@@ -311,6 +311,9 @@ class Repl(FileCommands):
             names = [p.name for p in self.session.game.seats]
             if match[1] in names or natural(match[1]):
                 return seat_of(self.session.game, match[1]), match[2].strip()
+            if match[1] not in self.action_names():     # `p3: ...` in a game of two
+                raise ReplError(f"no player {match[1]!r}: the players are "
+                                f"{', '.join(names)}", suggestion=did_you_mean(match[1], names))
         return None, text
 
     @command("why MOVE", "say why a move is illegal: the failing rule and its line")
@@ -318,8 +321,10 @@ class Repl(FileCommands):
         s = self.session
         state = s.state
         if not arg:
-            raise ReplError("why what? give a move's text, e.g. `why " +
-                            (self.action_names() or ("move",))[0] + " ...`")
+            actions = s.game.prog.actions
+            named = next((a for a in self.action_names() if actions[a].params), None)
+            example = f"{named} ..." if named else (self.action_names() or ("move",))[0]
+            raise ReplError(f"why what? give a move's text, e.g. `why {example}`")
         seat, text = self._seat_prefix(arg)
         seat = seat or s.current_seat()
         if seat is None:

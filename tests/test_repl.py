@@ -971,3 +971,21 @@ def test_the_repl_pages_transcripts_of_repository_files_are_what_it_prints():
                               text=True, capture_output=True, env=env, cwd=str(ROOT),
                               timeout=TIMEOUT)
         assert done.stdout == block, argv
+
+
+def test_a_seat_prefix_naming_no_seat_and_why_alone_say_what_is_wrong():
+    # `p3: ...` in a game of two said "'p3:' is neither a command nor an action"; `why`
+    # alone suggested `why look ...`, though look takes nothing
+    from gdl._repl_session import ReplError, Session
+    from gdl.repl import Repl
+    repl = Repl(Session(str(GERRY), {}, seed=1), colour=False, symbols=False)
+    with pytest.raises(ReplError, match="no player 'p3': the players are p1, p2"):
+        repl.cmd_play("p3: select cell[1,1]")
+    with pytest.raises(ReplError, match="did you mean"):
+        repl.cmd_play("pp1: look")
+    with pytest.raises(ReplError, match=r"e.g. `why move_face_down ...`"):
+        repl.cmd_why("")
+    kuhn = Repl(Session(str(RULESETS / "classics" / "kuhn_poker.gdl"), {}, seed=1),
+                colour=False, symbols=False)
+    with pytest.raises(ReplError, match=r"e.g. `why bet`"):
+        kuhn.cmd_why("")

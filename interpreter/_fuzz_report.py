@@ -35,7 +35,7 @@ def coverage_rows(ruleset, decls, coverage: Dict[tuple, int]) -> List[dict]:
         if not isinstance(d, _COUNTED):
             continue
         name = _name(d)
-        lines = by_rule.get(name, {})
+        lines = by_rule.get(name) or {line: 0 for line in _statement_lines(d)}
         rows.append({
             "name": name, "kind": _kind(d), "file": os.path.normpath(d.span.file),
             "line": d.span.line,
@@ -43,6 +43,28 @@ def coverage_rows(ruleset, decls, coverage: Dict[tuple, int]) -> List[dict]:
             "runs": lines[min(lines)] if lines else 0,
             "dead_lines": sorted(line for line, n in lines.items() if not n)})
     return rows
+
+
+def _statement_lines(d) -> List[int]:
+    """The lines of a declaration's statements as coverage counts them (`pass` only as a
+    whole body), for one the rules never compiled (a rule nothing calls): none ran."""
+    body = getattr(d, "body", None) or ()
+    if len(body) == 1 and isinstance(body[0], A.Pass):
+        return [body[0].span.line]
+    out: List[int] = []
+
+    def walk(block):
+        for s in block:
+            if not isinstance(s, A.Pass):
+                out.append(s.span.line)
+            if isinstance(s, A.If):
+                for _, branch in s.branches:
+                    walk(branch)
+                walk(s.else_body)
+            elif isinstance(s, (A.Repeat, A.While, A.For)):
+                walk(s.body)
+    walk(body)
+    return sorted(set(out))
 
 
 def _ranges(lines: List[int]) -> str:

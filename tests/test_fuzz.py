@@ -833,7 +833,7 @@ def test_dead_rules_and_branches_come_from_coverage(tmp_path):
                     "action add: line 13 never run"}
     rows = {r["name"]: r for r in report.coverage}
     assert rows["add"]["run"] == 2 and rows["add"]["dead_lines"] == [13]
-    assert rows["never_called"]["statements"] == 0 and report.holes() == []
+    assert rows["never_called"]["statements"] == 1 and report.holes() == []   # its line
     assert "never_called" in report.text() and "coverage" in report.text()
     # the game has options: the report says its dead rules are judged under these only
     assert "--sweep-options also tries every other option value" in report.text()
@@ -1455,3 +1455,18 @@ def test_the_laws_are_checked_without_hypothesis():
     assert "gdl.testing needs Hypothesis" in done.stdout
     assert "pip install -e '.[test]'" in done.stdout
 
+
+
+def test_a_rule_nothing_calls_counts_its_statements_in_the_coverage():
+    # never compiled, it had no counted statement: "0/0", as if it were empty
+    from interpreter import load_text
+    from interpreter._fuzz_report import coverage_rows
+    game = load_text('game "u"\nplayers 2\nvar n: int = 0\n'
+                     'rule never_called "nothing calls it":\n    n = 1\n    if n > 0:\n'
+                     '        n = 2\n    else:\n        pass\n'
+                     'rule also:\n    pass\naction go() "go":\n    n += 1\n'
+                     'flow:\n    choose p1: go\n    draw\n')
+    rows = {r["name"]: r for r in coverage_rows(game.ruleset, None, {})}
+    assert (rows["never_called"]["statements"], rows["never_called"]["dead_lines"]) == \
+        (3, [5, 6, 7])
+    assert (rows["also"]["statements"], rows["also"]["dead_lines"]) == (1, [11])

@@ -33,7 +33,10 @@ AGENTS: Dict[str, Agent] = {"random": random_agent, "first": first_agent, "last"
 
 def parse_agents(spec: Optional[str], n_seats: int) -> List[Agent]:
     """Returns one agent per seat from `random,first,...` (the last one repeats)."""
-    names = [a.strip() for a in (spec or "random").split(",") if a.strip()] or ["random"]
+    names = [a.strip() for a in ("random" if spec is None else spec).split(",")]
+    if not all(names):                      # "" or "random,,first" was taken as random
+        raise OptionError(f"--agents takes agent names separated by commas ("
+                          f"{', '.join(AGENTS)}), not {spec!r}", expected=list(AGENTS))
     if len(names) > n_seats:                # the extra ones were dropped without a word
         raise OptionError(f"--agents names {len(names)} agents for a game of {n_seats} "
                           f"seat{'s' if n_seats != 1 else ''} (one a seat; the last one given "

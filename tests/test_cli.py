@@ -356,6 +356,8 @@ def test_a_killed_worker_is_a_one_line_error_with_status_4(command):
     (["run", GERRY, "--agents", "randm"], "did you mean 'random'"),
     (["run", GERRY, "--agents", "random,first,last"],       # the third was dropped
      "--agents names 3 agents for a game of 2 seats"),
+    (["run", GERRY, "--agents", ""], "--agents takes agent names separated by commas"),
+    (["run", GERRY, "--agents", "first,,last"], "not 'first,,last'"),   # both were taken
     (["run", GERRY, "--jobs", "-1"], "--jobs must be 0 (one per core) or more"),
     (["run", GERRY, "-n", "0"], "-n must be 1 or more"),
     (["bench", GERRY, "--seconds", "0"], "--seconds must be more than 0, not 0"),

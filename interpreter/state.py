@@ -1453,7 +1453,7 @@ class State:
         zone = self.prog.zones[self.node[2]]
         order = tuple([c.id for c in cards])  # comprehensions: faster than map here
         up = self.up
-        if len({up[i] for i in order}) > 1:
+        if len(set(map(up.__getitem__, order))) > 1:    # (a pass in C: every playout's)
             shown = " ".join([c.text if up[c.id] else f"({c.text})"
                               for c in reversed(cards)])
         else:

@@ -1110,12 +1110,8 @@ returns(p) = got
 '''
 
 
-def test_a_trace_of_the_first_format_replays_without_its_one_outcome_events():
-    # Traces written before chance events of one outcome were steps (`gdl-trace-1`) do
-    # not record them: replayed, each is taken where a step leaves it (the engine of the
-    # time went on to the next decision or real draw)
-    from interpreter import replay
-    game = load_text(FIRST_FORMAT)
+def _first_format_game(game):
+    """A game of FIRST_FORMAT played to its end (seed 1; chance drawn, first moves)."""
     state = game.new_state(1)
     rng = random.Random(4)
     while not state.is_terminal():
@@ -1123,13 +1119,29 @@ def test_a_trace_of_the_first_format_replays_without_its_one_outcome_events():
             state.apply(state.sample_chance(rng))
         else:
             state.apply(state.legal_moves()[0])
+    return state
+
+
+def _first_format_trace(state) -> dict:
+    """The game's trace as the first format wrote it: without the pair's shuffle and the
+    random of one value, which were no steps then."""
+    steps = state.trace()["steps"]
+    return dict(state.trace(), format="gdl-trace-1", steps=steps[:3] + steps[4:5])
+
+
+def test_a_trace_of_the_first_format_replays_without_its_one_outcome_events():
+    # Traces written before chance events of one outcome were steps (`gdl-trace-1`) do
+    # not record them: replayed, each is taken where a step leaves it (the engine of the
+    # time went on to the next decision or real draw)
+    from interpreter import replay
+    game = load_text(FIRST_FORMAT)
+    state = _first_format_game(game)
     trace = state.trace()
     assert trace["format"] == "gdl-trace-2"
     k = int(state.returns()[0]) // 10
     assert [s.get("chance", s.get("move")).split(":")[0] for s in trace["steps"]] == [
         "shuffle deck", f"random {k}", "take", "shuffle pair", "take", "random 3"]
-    steps = trace["steps"]             # the pair's shuffle and j (one value) unrecorded
-    old = dict(trace, format="gdl-trace-1", steps=steps[:3] + steps[4:5])
+    old = _first_format_trace(state)
     assert replay(game, old).key() == state.key()
     # after 3 steps the old engine had shuffled the pair too (its next pause: a's move)
     assert replay(game, old, upto=3).key() == replay(game, trace, upto=4).key()
@@ -1141,17 +1153,8 @@ def test_the_repl_loads_a_trace_of_the_first_format(tmp_path):
     from gdl._repl_session import Session
     rules = tmp_path / "t.gdl"
     rules.write_text(FIRST_FORMAT)
-    game = load(str(rules))
-    state = game.new_state(1)
-    rng = random.Random(4)
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(state.legal_moves()[0])
-    steps = state.trace()["steps"]
-    old = dict(state.trace(), format="gdl-trace-1", steps=steps[:3] + steps[4:5])
-    (tmp_path / "old.json").write_text(json.dumps(old))
+    state = _first_format_game(load(str(rules)))
+    (tmp_path / "old.json").write_text(json.dumps(_first_format_trace(state)))
     session = Session(str(rules), {}, seed=1)
     done = session.load_trace(str(tmp_path / "old.json"))
     assert done[:2] == (4, 4) and done[2] is None

@@ -159,9 +159,9 @@ flow:
     assert seen[True][0] == 3                           # the hands give 4, 3, then 2
 
 
-#: `never` has no guard and passes over cards: in a calm run (the last check found nothing true) a check after
-#: a statement that writes nothing it reads (`x += 1`) leaves it out; after a move, and at
-#: a run's first check (after a decision), it is tested
+#: `never` has no guard and passes over cards: in a calm run (the last check found nothing
+#: true) a check after a statement that writes nothing it reads (`x += 1`) leaves it out;
+#: after a move, and at a run's first check (after a decision), it is tested
 CALM = '''game "t"
 players a, b
 card n: 1..4

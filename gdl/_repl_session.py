@@ -425,25 +425,22 @@ class Session:
         it does not record are taken where its steps leave them."""
         from interpreter.serial import take_unrecorded
 
-        def start():
-            s = game.new_state(self.seed if seed is None else seed, observe=True)
+        def play(s, step):
             if unrecorded:
-                take_unrecorded(s)
-            return s
-        s = start()
+                take_unrecorded(s, step)
+            self._step(s, step, show=False, copy=False)
+        s = game.new_state(self.seed if seed is None else seed, observe=True)
         for i, step in enumerate(steps):
             try:
-                self._step(s, step, show=False, copy=False)
-                if unrecorded:
-                    take_unrecorded(s)
+                play(s, step)
             except GdlError as err:
                 # the failed step may have changed `s` half way: the steps before it again
-                s = start()
+                s = game.new_state(self.seed if seed is None else seed, observe=True)
                 for done in steps[:i]:
-                    self._step(s, done, show=False, copy=False)
-                    if unrecorded:
-                        take_unrecorded(s)
+                    play(s, done)
                 return s, Stopped(i + 1, step, why_not(s, step, err))
+        if unrecorded:                  # (a run of them without end: a TraceError)
+            take_unrecorded(s)
         return s, None
 
     def _go(self, steps: List[Step], redo: List[Step]) -> Optional[Stopped]:

@@ -90,6 +90,7 @@ def cmd_run(args) -> int:
 
 def cmd_replay(args) -> int:
     from interpreter import load, read_trace, replay
+    from interpreter.serial import TRACE_FORMAT_1
     from interpreter.options import parse_set_args
     from interpreter.values import text_of
     if args.step is not None and args.step < 0:
@@ -138,7 +139,10 @@ def cmd_replay(args) -> int:
     print(state.view(None if args.view == "all" else args.view, symbols=args.symbols))
     total = len(trace.get("steps", []))
     applied = total if args.step is None else min(args.step, total)
-    extra = len(state.history) - applied    # a first-format trace's unrecorded events
+    # a first-format trace's unrecorded events (a commit awaiting the others is a step
+    # replayed, not yet in the history)
+    extra = len(state.history) + len(state.committed()) - applied \
+        if trace.get("format") == TRACE_FORMAT_1 else 0
     print(f"after {applied} steps of {total}" + (
         f" (and {extra} chance event{'s' * (extra != 1)} of one outcome, which a trace "
         f"of its format does not record)" if extra else ""))

@@ -24,6 +24,8 @@ TRACE_FORMAT = "gdl-trace-2"
 #: value) were steps: read as well, such events taken where its steps leave them
 #: (`take_unrecorded`)
 TRACE_FORMAT_1 = "gdl-trace-1"
+#: the most such events in a row a replay takes (`take_unrecorded`)
+UNRECORDED_RUN = 10_000
 
 #: Bumped whenever the compiler lays out instructions, frame slots or variables
 #: differently: a snapshot stores raw program counters and slots, so it only resumes
@@ -299,23 +301,22 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
     s = game.new_state(trace.get("seed"), observe) if start is None else start
     steps = trace.get("steps", [])
     unrecorded = trace.get("format") == TRACE_FORMAT_1
-    if unrecorded:
-        take_unrecorded(s)
-    for i, step in enumerate(steps[:upto] if upto is not None else steps):
+    todo = steps[:upto] if upto is not None else steps
+    for i, step in enumerate(todo):
         try:
+            if unrecorded:
+                take_unrecorded(s, step)
             if "chance" in step:
                 data = step["data"]
                 outcome = s.outcome_from_data(step["kind"],
                                               tuple(data) if isinstance(data, list) else data)
-                if outcome.text != step["chance"]:   # the data replays; the text is read
+                if _read(outcome.text, unrecorded) != _read(step["chance"], unrecorded):
                     raise TraceError(f"step {i + 1} of the trace says `{step['chance']}`, "
                                      f"but its data gives `{outcome.text}`: the two must "
                                      f"agree (was one of them edited?)")
                 s.apply_chance(outcome)
             else:
                 s.apply(step["move"], game.seat(step["player"]))
-            if unrecorded:
-                take_unrecorded(s)
         except RuleError as err:        # the step fits, and the rules fail on it: where
             told = TraceError(
                 f"step {i + 1} of the trace ({step.get('move') or step.get('chance')}) "
@@ -329,18 +330,46 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
                              f" cannot be replayed: {err.message}") from None
         except (KeyError, TypeError, IndexError, ValueError) as err:
             raise TraceError(f"step {i + 1} of the trace is malformed: {err}") from None
+    if unrecorded:                      # the events after the last step, to the next pause
+        take_unrecorded(s, steps[len(todo)] if len(todo) < len(steps) else None)
     return s
 
 
-def take_unrecorded(s):
-    """Takes the chance events of one outcome where a step of a trace of the first format
-    leaves the state (or its start does): the engine of its time went through them
-    without a step, to the next decision or real draw."""
-    while s.is_chance():
-        outcomes = s.chance_outcomes()
-        if outcomes is None or len(outcomes) != 1:
+def _read(text: str, first_format: bool) -> str:
+    """A chance outcome's text as a trace of its format wrote it: the first format did not
+    bracket the face-down cards of a shuffle that held both facings."""
+    return text.replace("(", "").replace(")", "") if first_format else text
+
+
+def take_unrecorded(s, step=None):
+    """Takes the chance events a trace of the first format does not record, where its
+    steps leave the state: a random of one value, a shuffle of alike cards (which the
+    engine of its time did not shuffle: they stay as they lie), on to the next decision
+    or real draw; unless `step`, the trace's next, records the very event (a trace
+    written once such events were steps, but before the format said so).  A run of them
+    without end (`UNRECORDED_RUN`), which that engine stopped as a loop without a
+    decision, is a TraceError."""
+    for _ in range(UNRECORDED_RUN):
+        node = s.node
+        if node is None or node[0] != CHANCE:
             return
-        s.apply_chance(outcomes[0][0])
+        if node[1] == "random":
+            if len(node[3]) != 1:
+                return
+            data = 0
+        else:
+            cards = s.zones[node[2]]
+            if len({c.kind for c in cards}) > 1:
+                return
+            data = tuple(c.id for c in cards)
+        if step is not None and step.get("kind") == node[1] and "chance" in step and (
+                step.get("data") == 0 if node[1] == "random" else
+                isinstance(step.get("data"), list) and sorted(step["data"]) == sorted(data)):
+            return
+        s.apply_chance(s.outcome_from_data(node[1], data))
+    raise TraceError(f"the rules draw chance events of one outcome without end here "
+                     f"({UNRECORDED_RUN:,} in a row): the engine that wrote this trace "
+                     f"stopped such a loop as one without a decision")
 
 
 def check_trace_shape(trace: Dict[str, Any]):

@@ -1147,6 +1147,81 @@ def test_a_trace_of_the_first_format_replays_without_its_one_outcome_events():
     assert replay(game, old, upto=3).key() == replay(game, trace, upto=4).key()
 
 
+def test_a_first_format_trace_that_records_its_one_outcome_events_replays_them():
+    # traces written while such events were already steps but still said gdl-trace-1:
+    # the replay took each itself and then met its record out of place
+    from interpreter import replay
+    game = load_text(FIRST_FORMAT)
+    state = _first_format_game(game)
+    assert replay(game, dict(state.trace(), format="gdl-trace-1")).key() == state.key()
+
+
+def test_a_first_format_trace_of_twins_facing_two_ways(tmp_path):
+    # its shuffle texts had no brackets (the replay said they were edited); a shuffle of
+    # alike cards, face up and down, was no shuffle then (the cards stay as they lie)
+    from gdl.errors import TraceError
+    from interpreter import replay
+    text = '''game "t"
+players a, b
+card n: 1..2
+cards into deck: card(n: 2)
+cards into deck: card(n: 1) for i in 1..2
+zone deck: stack
+zone hand[player]: stack
+action take() "take":
+    move top(deck) to hand[me]
+flow:
+    flip [top(deck)] up
+    shuffle deck
+    choose a: take
+    choose b: take
+    draw
+'''
+    game = load_text(text)
+    state = game.new_state(3)
+    state.apply(state.chance_outcomes()[1][0])
+    assert "(" in state.history[0][1]                  # both facings: brackets
+    while not state.is_terminal():
+        state.apply(state.legal_moves()[0])
+    trace = state.trace()
+    old = dict(trace, format="gdl-trace-1", steps=[
+        dict(trace["steps"][0], chance=trace["steps"][0]["chance"].replace(
+            "(", "").replace(")", "")), *trace["steps"][1:]])
+    assert replay(game, old).key() == state.key()
+    with pytest.raises(TraceError, match="the two must agree"):
+        replay(game, dict(old, format="gdl-trace-2"))
+    alike = load_text(text.replace("cards into deck: card(n: 2)\n", ""))
+    kept = alike.new_state(3)                          # the face-up 1 on top: where it
+    before = kept.cards_in("deck")                     # lies, as the old engine left it
+    assert len(kept.chance_outcomes()) == 2
+    old = {"format": "gdl-trace-1", "seed": 3, "steps": [
+        {"player": "a", "move": "take"}, {"player": "b", "move": "take"}]}
+    done = replay(alike, old)
+    assert done.is_terminal() and done.cards_in("hand[a]") == before[:1]
+
+
+def test_a_first_format_trace_ends_a_run_of_one_outcome_events_without_end():
+    # the engine of its time stopped `while true: random x in [1]` as a loop without a
+    # decision; the replay took such events for ever (memory growing)
+    from gdl.errors import TraceError
+    from interpreter import replay
+    game = load_text('''game "t"
+players a, b
+var k: int = 0
+action go() "go":
+    k += 1
+flow:
+    choose a: go
+    while true:
+        random x in [1]
+        k += 1
+    draw
+''')
+    with pytest.raises(TraceError, match="chance events of one outcome without end"):
+        replay(game, {"format": "gdl-trace-1", "seed": 0,
+                      "steps": [{"player": "a", "move": "go"}]})
+
+
 def test_the_repl_loads_a_trace_of_the_first_format(tmp_path):
     # `gdl play --trace` and `load` replayed its steps with no one-outcome event taken:
     # "replayed 3 of 4 steps; stopped before step 4 (a: take): chance acts here"

@@ -195,7 +195,7 @@ def variant_summary(path, parse_file) -> "str | None":
             continue
         label = _label(d)
         if isinstance(d, A.CardsDecl):
-            if label not in replaced:
+            if not any(r.startswith(label) for r in replaced):     # all of them, once
                 replaced.append(label + _cards_dropped(base, ruleset))
         elif _key(d) in keys:
             was = kinds[_key(d)]

@@ -98,10 +98,10 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.memo_ids = None          # sub-expressions to memoise (Compiler.hoisted)
         self.memo_level = 0
         self.loop_ids: dict = {}      # id of a part a comprehension keeps -> its loop
+        # every declaration, so that a line of one that names no place (`cards into`)
+        # is not blamed on the def above it, whose span may run on to its first line
         self.rule_spans = [(d.span.file, d.span.line, d.span.end_line, _place_name(d))
-                           for d in ruleset.decls
-                           if isinstance(d, (A.RuleDecl, A.ActionDecl, A.TriggerDecl,
-                                             A.FlowDecl, A.DefDecl, A.TableDecl))]
+                           for d in ruleset.decls if getattr(d, "span", None) is not None]
 
     # ------------------------------------------------------------------ errors
     def error(self, message, node) -> GdlError:
@@ -1270,10 +1270,13 @@ def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int) -> lis
 
 def _place_name(decl) -> str:
     """How a runtime error names the declaration it failed in: a rule, action or trigger
-    by its name (`flow` the flow), a def or a table by its kind and name."""
+    by its name (`flow` the flow), a def or a table by its kind and name, any other
+    (`cards into`, an option) not at all."""
     if isinstance(decl, (A.DefDecl, A.TableDecl)):
         return f"{'def' if isinstance(decl, A.DefDecl) else 'table'} {decl.name}"
-    return getattr(decl, "name", "flow")
+    if isinstance(decl, (A.RuleDecl, A.ActionDecl, A.TriggerDecl)):
+        return decl.name
+    return "flow" if isinstance(decl, A.FlowDecl) else ""
 
 
 def _goto(target: int):

@@ -64,7 +64,7 @@ class DiffResult:
     def defaults_differ(self) -> bool:
         """Whether an option both games declare has other values in them (a variant that
         changes a default): the games differ by it, whatever play shows."""
-        return any(a != "-" and b != "-" for a, b in self.unlike.values())
+        return any(a is not None and b is not None for a, b in self.unlike.values())
 
     def text(self) -> str:
         shown = ", ".join(f"{k}={_shown(v)}" + (f" ({self.one_sided[k]} only)"
@@ -105,8 +105,11 @@ class DiffResult:
 
 
 def _shown(value) -> str:
-    """An option's value as `options:` shows it: an empty text as `""`."""
-    return '""' if value == "" else str(value)
+    """An option's value as `options:` shows it: an empty text as `""`, one a game does
+    not declare as `-` (a text `-` is quoted)."""
+    if value is None:
+        return "-"
+    return f'"{value}"' if value in ("", "-") else str(value)
 
 
 def _short(text: str, width: int = 90) -> str:
@@ -340,8 +343,8 @@ def diff(path_a, path_b, overrides=None, *, budget: float = 10.0, seed: int = 0,
         if not stop_on_interrupt:
             raise
         found, search.complete, interrupted = None, False, True
-    unlike = {k: (text_of(ga.options.get(k)) if k in ga.options else "-",
-                  text_of(gb.options.get(k)) if k in gb.options else "-")
+    unlike = {k: (text_of(ga.options[k]) if k in ga.options else None,    # None: not
+                  text_of(gb.options[k]) if k in gb.options else None)    # declared
               for k in dict.fromkeys([*ga.options, *gb.options])
               if text_of(ga.options.get(k)) != text_of(gb.options.get(k))
               or (k in ga.options) != (k in gb.options)}

@@ -67,7 +67,7 @@ def parse_option_value(decl: A.OptionDecl, text: str, known: Mapping[str, object
                           expected=("true", "false"))
     value = whole_number(text)          # int() also takes 3_0 and other scripts' digits
     if value is None:
-        digits = text.strip().lstrip("-")
+        digits = text.strip().removeprefix("-")
         if digits.isascii() and digits.isdigit():        # a whole number, but too long
             raise OptionError(f"{where} takes a whole number of at most {MOST_DIGITS} "
                               f"digits, not one of {len(digits)}")

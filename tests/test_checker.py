@@ -1003,3 +1003,18 @@ def test_a_new_card_missing_a_field_is_a_check_error_among_the_others():
     assert texts == [(4, "card(...) must give every field; missing: big"),
                      (6, "card(...) must give every field; missing: n"),
                      (9, "var x holds int, so it cannot start as bool")]
+
+
+def test_a_card_of_positional_arguments_is_told_that_alone():
+    # the missing-field error came too, beside "card(...) takes field: value arguments"
+    problems = _problems("""
+        game "t"
+        players 2
+        card n: 1..3, big: bool
+        cards into deck: card(1, true)
+        zone deck: stack
+        flow:
+            draw
+    """)
+    assert {str(p).splitlines()[0].split("check error: ")[1] for p in problems} == {
+        "card(...) takes field: value arguments, as in card(rank: 3)"}

@@ -730,6 +730,10 @@ def test_check_of_a_variant_says_what_it_replaces_and_adds(tmp_path, capsys):
     code, out, err = run(capsys, "check", tmp_path / "v4.gdl")
     assert code == 0 and "replaces cards (all of the base's: kings gets none now); adds " \
         "nothing" in out, err
+    with open(tmp_path / "v4.gdl", "a") as f:      # two cards lines: told once
+        f.write('cards into stock: card(rank: king, suit: hearts)\n')
+    code, out, err = run(capsys, "check", tmp_path / "v4.gdl")
+    assert out.count("kings gets none now") == 1, out
 
 
 def test_check_lists_the_options_on_request(capsys):

@@ -1155,6 +1155,12 @@ def test_diff_of_a_variant_that_changes_a_default_exits_one_and_sets_its_own_opt
                    "--budget", "0.3", "--set", "turns_each=4", "--set", "size=2"])
     assert args.func(args) == 0             # only options B alone has differ: not a
     assert "differ in the values" not in capsys.readouterr().out   # difference
+    # a text option whose value is "-" (the mark of an option a game does not declare)
+    (tmp_path / "d2.gdl").write_text(f'variant of "{tmp_path / "v.gdl"}"\n'
+                                     'option note: text = "-"\n    "dash"\n')
+    result = diff(str(tmp_path / "v.gdl"), str(tmp_path / "d2.gdl"), budget=0.2,
+                  write_trace=False)
+    assert result.defaults_differ and 'note="" in A, "-" in B' in result.text()
     with pytest.raises(OptionError, match="neither .* has an option 'fac_value'; their "
                                        "options are face_value, line_rule"):
         diff(str(RULESETS / "gerry.gdl"), str(tmp_path / "v.gdl"), {"fac_value": "11"})

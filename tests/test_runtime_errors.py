@@ -206,6 +206,7 @@ def test_why_illegal_in_gerry(gerry):
     (GERRY, {"size": "\u0663"}, "takes a whole number, not '\u0663'", None),    # both
     (GERRY, {"size": "9" * 31}, "takes a whole number of at most 30 digits, not one of 31",
      None),                                     # it was "a whole number, not '999...'"
+    (GERRY, {"size": "--3"}, "takes a whole number, not '--3'", None),
 ])
 def test_bad_option_values(path, options, message, suggestion):
     name = next(iter(options))
@@ -605,3 +606,12 @@ def test_an_error_in_a_base_line_names_its_def_and_the_variant(tmp_path):
     with pytest.raises(RuleError) as caught:
         load(str(tmp_path / "b.gdl")).new_state()
     assert "in def bad" in str(caught.value) and "note:" not in str(caught.value)
+    # a `cards into` line is no def's, though the def above's span runs on to it
+    (tmp_path / "c.gdl").write_text('game "c"\nplayers 2\ncard n: int\n'
+                                    'def one() = 1\ncards into deck: card(n: 10 / (k - 1)) '
+                                    'for k in 1..2\nzone deck: stack\nflow:\n    draw\n')
+    with pytest.raises(RuleError) as caught:
+        load(str(tmp_path / "c.gdl")).new_state()
+    told = str(caught.value)
+    assert told.startswith(f"{tmp_path / 'c.gdl'}:5:") and "division by zero" in told
+    assert "\n  in " not in told                    # it said `in def one`

@@ -130,8 +130,9 @@ class TypePass(ExprTyper):
             self.error(f"cards go into a zone, not a {zone}", d.zone.span)
         self.expect(d.item, CARD, "each item of a cards declaration")
         item = d.item
-        if isinstance(item, A.Call) and item.func == "card":    # a new card: every field
-            given = {a.name for a in item.args if isinstance(a, A.Keyword)}
+        if isinstance(item, A.Call) and item.func == "card" and \
+                all(isinstance(a, A.Keyword) for a in item.args):   # a new card: every
+            given = {a.name for a in item.args}                      # field
             missing = [f for f in self.scope.fields if f not in given]
             if missing and given <= set(self.scope.fields):     # a misspelt field is
                 self.error(f"card(...) must give every field; missing: "     # told alone

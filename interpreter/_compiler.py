@@ -123,10 +123,11 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
     def runtime_error(self, message, node, st) -> RuleError:
         span = getattr(node, "span", None)
         trace = st.trace_texts() if hasattr(st, "trace_texts") else ()
+        # a line of a variant's base says so (not one of an expression evaluated)
         path = self.ruleset.path
-        based = () if span is None or not span.file or not path or span.file == path else (
-            f"this line is of {Path(span.file).name}, a base of the variant "
-            f"{Path(path).name}",)
+        bases = {file for file, _, _, _ in self.rule_spans} - {path}
+        based = (f"this line is of {Path(span.file).name}, a base of the variant "
+                 f"{Path(path).name}",) if span is not None and span.file in bases else ()
         return RuleError(message, span, source=self.source, rule=self.rule_at(span),
                          trace=trace, notes=based)
 

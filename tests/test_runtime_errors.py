@@ -615,3 +615,11 @@ def test_an_error_in_a_base_line_names_its_def_and_the_variant(tmp_path):
     told = str(caught.value)
     assert told.startswith(f"{tmp_path / 'c.gdl'}:5:") and "division by zero" in told
     assert "\n  in " not in told                    # it said `in def one`
+
+
+def test_an_expression_evaluated_is_no_base_of_a_variant(gerry):
+    # its place, `<expression>`, was called "a base of the variant gerry.gdl"
+    state = gerry.new_state(1)
+    with pytest.raises(RuleError) as caught:
+        gerry.evaluate("10 / (size - size)", state)
+    assert "division by zero" in str(caught.value) and "note:" not in str(caught.value)

@@ -129,13 +129,15 @@ class TypePass(ExprTyper):
         if not is_zone(zone):
             self.error(f"cards go into a zone, not a {zone}", d.zone.span)
         self.expect(d.item, CARD, "each item of a cards declaration")
+        # a new card gives every field (positional arguments and a misspelt field have
+        # errors of their own, told alone)
         item = d.item
         if isinstance(item, A.Call) and item.func == "card" and \
-                all(isinstance(a, A.Keyword) for a in item.args):   # a new card: every
-            given = {a.name for a in item.args}                      # field
+                all(isinstance(a, A.Keyword) for a in item.args):
+            given = {a.name for a in item.args}
             missing = [f for f in self.scope.fields if f not in given]
-            if missing and given <= set(self.scope.fields):     # a misspelt field is
-                self.error(f"card(...) must give every field; missing: "     # told alone
+            if missing and given <= set(self.scope.fields):
+                self.error(f"card(...) must give every field; missing: "
                            f"{', '.join(missing)}", item.span)
 
     def zone(self, d: A.ZoneDecl) -> None:

@@ -75,10 +75,11 @@ def _draw(draw, state, steps: List[str]):
     raises is in the trace)."""
     if state.is_chance():
         outcomes = state.chance_outcomes()
-        if outcomes is None:            # a shuffle too large to list: its order drawn as a
-            cards = sorted(state.sample_chance(random.Random(0)).data)  # permutation,
-            order = draw(st.permutations(cards))    # which shrinks toward card order
-            outcome = state.outcome_from_data("shuffle", tuple(order))
+        if outcomes is None:
+            # a shuffle too large to list: its order drawn as a permutation of its cards,
+            # which shrinks toward their declared order (a seed for the draw would not)
+            cards = sorted(state.sample_chance(random.Random(0)).data)
+            outcome = state.outcome_from_data("shuffle", tuple(draw(st.permutations(cards))))
         else:
             outcome = outcomes[draw(st.integers(0, len(outcomes) - 1))][0]
         steps.append(f"chance: {outcome.text}")

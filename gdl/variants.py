@@ -223,8 +223,8 @@ def _cards_dropped(base, variant) -> str:
                     out.append(z.id)
         return out
     dropped = [z for z in zones(base) if z not in zones(variant)]
-    return (f" (all of the base's: {', '.join(dropped)} gets none now)"
-            if dropped else "")
+    return (f" (all of the base's: {', '.join(dropped)} "
+            f"{'gets' if len(dropped) == 1 else 'get'} none now)" if dropped else "")
 
 
 _WORDS = {"GameDecl": "game", "PlayersDecl": "players", "CardDecl": "card",

@@ -423,8 +423,8 @@ class _Handle:
         drawn = set(self.draws)
         left = sorted((c for c in what[2] if c.id not in drawn), key=lambda c: c.id)
         up = self.state.up
-        if len({(c.kind, up[c.id]) for c in left}) <= 1:    # the rest of the order is
-            top_first = self.draws + [c.id for c in left]   # forced
+        if len({(c.kind, up[c.id]) for c in left}) <= 1:    # the rest of the order: forced
+            top_first = self.draws + [c.id for c in left]
             s = self.state
             s.apply_chance(s.outcome_from_data("shuffle", tuple(reversed(top_first))))
             self.draws = []
@@ -469,9 +469,9 @@ def _orders(cards, up) -> int:
 
 
 def _restore(path, params, trace, decisions, rng_state, draws) -> _Handle:
-    from ..serial import replay          # a trace of either format (pickled before the
-    data = _game_data(path, params)       # one-outcome chance events were steps)
-    s = replay(data.game, trace)
+    from ..serial import replay
+    data = _game_data(path, params)
+    s = replay(data.game, trace)        # either format (pickled by an older gdl too)
     rng = None
     if rng_state is not None:
         rng = random.Random()

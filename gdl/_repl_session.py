@@ -427,7 +427,7 @@ class Session:
 
         def play(s, step):
             if unrecorded:
-                take_unrecorded(s, step)
+                take_unrecorded(s)
             self._step(s, step, show=False, copy=False)
         s = game.new_state(self.seed if seed is None else seed, observe=True)
         for i, step in enumerate(steps):

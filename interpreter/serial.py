@@ -301,11 +301,10 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
     s = game.new_state(trace.get("seed"), observe) if start is None else start
     steps = trace.get("steps", [])
     unrecorded = trace.get("format") == TRACE_FORMAT_1
-    todo = steps[:upto] if upto is not None else steps
-    for i, step in enumerate(todo):
+    for i, step in enumerate(steps[:upto] if upto is not None else steps):
         try:
             if unrecorded:
-                take_unrecorded(s, step)
+                take_unrecorded(s)
             if "chance" in step:
                 data = step["data"]
                 outcome = s.outcome_from_data(step["kind"],
@@ -331,7 +330,7 @@ def replay(game, trace: Dict[str, Any], upto: int = None, *, observe: bool = Fal
         except (KeyError, TypeError, IndexError, ValueError) as err:
             raise TraceError(f"step {i + 1} of the trace is malformed: {err}") from None
     if unrecorded:                      # the events after the last step, to the next pause
-        take_unrecorded(s, steps[len(todo)] if len(todo) < len(steps) else None)
+        take_unrecorded(s)
     return s
 
 
@@ -341,14 +340,12 @@ def _read(text: str, first_format: bool) -> str:
     return text.replace("(", "").replace(")", "") if first_format else text
 
 
-def take_unrecorded(s, step=None):
+def take_unrecorded(s):
     """Takes the chance events a trace of the first format does not record, where its
     steps leave the state: a random of one value, a shuffle of alike cards (which the
     engine of its time did not shuffle: they stay as they lie), on to the next decision
-    or real draw; unless `step`, the trace's next, records the very event (a trace
-    written once such events were steps, but before the format said so).  A run of them
-    without end (`UNRECORDED_RUN`), which that engine stopped as a loop without a
-    decision, is a TraceError."""
+    or real draw.  A run of them without end (`UNRECORDED_RUN`), which that engine
+    stopped as a loop without a decision, is a TraceError."""
     for _ in range(UNRECORDED_RUN):
         node = s.node
         if node is None or node[0] != CHANCE:
@@ -362,10 +359,6 @@ def take_unrecorded(s, step=None):
             if len({c.kind for c in cards}) > 1:
                 return
             data = tuple(c.id for c in cards)
-        if step is not None and step.get("kind") == node[1] and "chance" in step and (
-                step.get("data") == 0 if node[1] == "random" else
-                isinstance(step.get("data"), list) and sorted(step["data"]) == sorted(data)):
-            return
         s.apply_chance(s.outcome_from_data(node[1], data))
     raise TraceError(f"the rules draw chance events of one outcome without end here "
                      f"({UNRECORDED_RUN:,} in a row): the engine that wrote this trace "

@@ -1147,15 +1147,6 @@ def test_a_trace_of_the_first_format_replays_without_its_one_outcome_events():
     assert replay(game, old, upto=3).key() == replay(game, trace, upto=4).key()
 
 
-def test_a_first_format_trace_that_records_its_one_outcome_events_replays_them():
-    # traces written while such events were already steps but still said gdl-trace-1:
-    # the replay took each itself and then met its record out of place
-    from interpreter import replay
-    game = load_text(FIRST_FORMAT)
-    state = _first_format_game(game)
-    assert replay(game, dict(state.trace(), format="gdl-trace-1")).key() == state.key()
-
-
 def test_a_first_format_trace_of_twins_facing_two_ways(tmp_path):
     # its shuffle texts had no brackets (the replay said they were edited); a shuffle of
     # alike cards, face up and down, was no shuffle then (the cards stay as they lie)

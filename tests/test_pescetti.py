@@ -412,3 +412,24 @@ def test_property_e_the_inverse_row_2_deals_the_target(order, row1, cards, first
     # the sheets, dealt by the procedure of pescetti.gdl, give back the target
     dealt = game_of(PESCETTI, suit_order=order, row1=row1, row2=row2)
     assert value(dealt, dealt.new_state(), "deal_pbn") == pbn_of(target)
+
+
+def test_a_board_traced_before_forced_draws_were_steps_replays_to_its_deal():
+    # the last round's traces (gdl-trace-1) have no fourth suit nor 52nd row-2 digit:
+    # replayed, each is taken where the trace leaves it; a board whose first row-1 digit
+    # is 1 was read as recording the fourth suit (a random of data 0 after the third)
+    game = game_of(PESCETTI, mode="random")
+    for seed in range(40):
+        state = game.new_state(seed)
+        rng = random.Random(seed)
+        while state.is_chance():
+            state.apply(state.sample_chance(rng))
+        steps = state.trace()["steps"]
+        if steps[4]["chance"] == "random 1":
+            break
+    assert [s["chance"] for s in steps[3:5]] == [f"random {value(game, state, 'order')[3]}",
+                                                  "random 1"]
+    old = dict(state.trace(), format="gdl-trace-1", steps=steps[:3] + steps[4:-1])
+    again = replay(game, old)
+    assert again.is_terminal() and value(game, again, "deal_pbn") == \
+        value(game, state, "deal_pbn")

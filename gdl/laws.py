@@ -210,9 +210,11 @@ def swapped(state, a, b, known: bool = False):
 
 
 def _swapped(state, a, b, known: bool = False):
-    """`swapped` for a law that only looks at the copy and plays a move on it: no logs."""
+    """`swapped` for a law that only looks at the copy and plays a move on it: no logs
+    (the next trigger check tests every trigger: the swap was no statement)."""
     s = state.clone()
     _swap(s, a, b, known)
+    s.calm = False
     return s
 
 

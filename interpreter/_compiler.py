@@ -309,7 +309,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if not left_out:
                 left_out.extend((skipped(p, writes), unread(p, writes)))
             skip, calm_skip = left_out
-            calm = st.calm == len(st.history)
+            calm = st.calm
             fired = False
             frame = st.frame
             for _, name, cond, block, _ in triggers:
@@ -328,7 +328,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                             kept[slot] = frame[slot]
                     frame[:] = kept
             if p.calm_reads is not None:
-                st.calm = -1 if fired else len(st.history)
+                st.calm = not fired
             st.dirty.clear()
             return nxt
 
@@ -348,13 +348,13 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 if name in calm_skip:
                     if stirred is None:         # not calm: tested (worked out once)
                         stirred = ctx.tmp()
-                        test = f"(({stirred} := st.calm != len(st.history)) and {test})"
+                        test = f"(({stirred} := not st.calm) and {test})"
                     else:
                         test = f"({stirred} and {test})"
                 tests.append(test)
             done = ["st.dirty.clear()"]
             if p.calm_reads is not None:
-                done.insert(0, "st.calm = len(st.history)")
+                done.insert(0, "st.calm = True")
             if not tests:
                 return done, None, nxt, [], None
             return ([f"if {' or '.join(tests)}: return {ctx.k(check)}(st)", *done], None,

@@ -14,12 +14,14 @@ of a trick.
 
 The rest, where their conditions pass over items or call a def (`calm_reads`), are left
 out where a check may tell them false without a test: after a statement that writes
-nothing their conditions read, in a run of the rules in which the last check found no
-condition true (`State.calm`, the history's length as that check ended, so that a
-decision or a draw, which lengthens it, starts again; `unread`).  A check in which a
-body ran sets it off (-1), as does the one change the engine makes between two checks of
-a run outside a statement (what a move took unseen forgotten, `State.settle_picks`);
-a change made outside the rules (`place`, a law's swap) comes before a decision.
+nothing their conditions read, when the last check found no condition true (`State.calm`;
+`unread`).  Between two checks the state changes only by statements, each checked after,
+and by what no condition reads (a move's parameters, a random's local, the pause), so
+the mark holds across a decision or a draw (a shuffle is a statement that writes the
+cards).  A check in which a body ran sets it off, as do the changes made outside a
+statement that a condition may read: what a move took unseen forgotten
+(`State.settle_picks`), a position changed outside the rules (`State.change_outside`, a
+law's swap); a state made anew (a replay, a snapshot read) starts without it.
 
 What a statement writes and a condition reads are named coarsely: a variable by its name
 (any element of an indexed one), every zone, card facing and seat's knowledge as `ZONES`,

@@ -176,7 +176,7 @@ class Game:
         s.budget = s.free = 0
         s.rng = s.mid = s.placed = None
         s.seed = None
-        s.calm = -1
+        s.calm = False
         s.obs = None
         return s
 

@@ -63,8 +63,9 @@ class State:
 
     # `free` and `rng`: while `random_run` runs the rules after a draw in a loop, how
     # many more draws generated code may make in place, and their source (else 0, None);
-    # `calm`: the history's length as the last trigger check found no condition true in
-    # this run of the rules, else -1 (`_trigger_skips.unread`; not part of the key)
+    # `calm`: whether the last trigger check found no condition true, and nothing the
+    # conditions read has changed since but by statements, each checked after
+    # (`_trigger_skips.unread`; not part of the key)
     __slots__ = ("game", "prog", "zones", "up", "loc", "known", "vars", "frame", "out", "pc",
                  "node", "result", "history", "dirty", "budget", "seed", "obs", "free", "rng",
                  "mid", "placed", "calm")
@@ -1317,7 +1318,7 @@ class State:
         """Each move under way forgets what it took unseen (`forget_picks`), its cards not
         taken yet noted again (`Compiler.settle_picks`)."""
         frame = self.frame
-        self.calm = -1                  # what the seats know may change: checks test all
+        self.calm = False               # what the seats know may change: checks test all
         for slot in self.prog.pick_slots:
             note = frame[slot]
             if note is not None:
@@ -1604,6 +1605,7 @@ class State:
         `undo` goes back no further and `trace` refuses."""
         if self.obs is None:                    # the log so far, while the trace tells it
             self.obs = log_of(self)
+        self.calm = False                       # the next check tests every trigger
         change()
         self.obs = tuple([(cell, ((), v)) for cell, v in zip(self.obs, views(self))])
         self.mark_placed()

@@ -159,9 +159,9 @@ flow:
     assert seen[True][0] == 3                           # the hands give 4, 3, then 2
 
 
-#: `never` has no guard and passes over cards: in a calm run (the last check found nothing
-#: true) a check after a statement that writes nothing it reads (`x += 1`) leaves it out;
-#: after a move, and at a run's first check (after a decision), it is tested
+#: `never` has no guard and passes over cards: where the last check found nothing true
+#: (a decision between them too), a check after a statement that writes nothing it reads
+#: (`x += 1`) leaves it out; after a move, and at the game's first check, it is tested
 CALM = '''game "t"
 players a, b
 card n: 1..4
@@ -219,10 +219,11 @@ def test_only_triggers_whose_conditions_loop_or_call_a_def_are_left_out_in_calm_
 
 def test_a_calm_run_leaves_out_a_trigger_whose_condition_reads_nothing_written(monkeypatch):
     # every effect: 2 rounds of (x += 1, then 2 moves of 3 effects and an x += 1) = 18;
-    # left out: the x += 1 after a check in the same run, tested: each run's first check
-    # (the flow's first x += 1; each move's first x += 1) and the 4 moves: 1 + 4 + 4
+    # left out: every x += 1 but the game's first (a decision keeps the mark: each move's
+    # first x += 1 was tested while the mark lasted only a run, 9); tested: that first
+    # and the 4 moves, 1 + 4
     assert _tests_made(monkeypatch, CALM, False) == 18
-    assert _tests_made(monkeypatch, CALM, True) == 9
+    assert _tests_made(monkeypatch, CALM, True) == 5
 
 
 @pytest.mark.parametrize("generated", [True, False])
@@ -382,3 +383,50 @@ flow:
     assert list(game.prog.calm_reads) == ["fix"]
     state = game.new_state()
     assert (game.evaluate("fixes", state), game.evaluate("d", state)) == (2, 1)
+
+
+#: a trigger over the pile, calm before a's decision: the pile changed outside the rules
+#: (a card placed, or two swapped) while the game waits is not changed by a statement
+OUTSIDE = '''game "t"
+players a, b
+card n: 1..4
+cards into hand[a]: card(n: k) for k in 1..4
+zone hand[player]: stack
+zone pile: stack, face up
+var hit: int = 0
+var ticks: int = 0
+action go() "go":
+    ticks = 2
+trigger four when hit == 0 and any(c.n == 4 for c in pile) "a four lies on the pile":
+    hit = ticks
+flow:
+    move bottom(hand[a]) to pile
+    ticks = 1
+    choose a: go
+    ticks = 3
+    draw
+'''
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_a_change_outside_the_rules_is_tested_at_the_next_check(monkeypatch, generated):
+    """The mark that the last check found nothing true lasts across a decision (what a
+    move enters, the conditions do not read); `place` and a law's swap are no statement,
+    so the check after `ticks = 2` tests the trigger: it fires there, at 2 (else at
+    none, as nothing after writes the pile)."""
+    from gdl.laws import _swapped
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    game = load_text(OUTSIDE)
+    state = game.new_state()
+    assert state.calm and game.evaluate("hit", state) == 0
+    placed = state.clone()
+    placed.place(["4"], "pile")
+    placed.apply("go")
+    assert game.evaluate("hit", placed) == 2
+    four = next(c for c in state.cards_in("hand[a]") if c.text == "4")
+    one = state.cards_in("pile")[0]
+    swapped = _swapped(state, four, one)
+    swapped.apply("go")
+    assert game.evaluate("hit", swapped) == 2
+    state.apply("go")                                   # no four on the pile: no hit
+    assert game.evaluate("hit", state) == 0

@@ -305,60 +305,62 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         triggers = p.triggers
         left_out: list = []
 
-        def check(st):
+        def check(st, held=-1, epoch=None):
+            # `held`: the index of a trigger whose condition the run's inline test found
+            # true, those before it false (`fork`), unless the triggers were reordered
+            # since the run was written (`Program.trigger_epoch`): then all are tested
             if not left_out:
                 left_out.extend((skipped(p, writes), unread(p, writes)))
             skip, calm_skip = left_out
+            if held >= 0 and epoch != p.trigger_epoch:
+                held = -1
             calm = st.calm
             fired = False
             frame = st.frame
-            for _, name, cond, block, _ in triggers:
-                if name in skip or calm and name in calm_skip:
-                    continue
-                if cond(st):
-                    calm = False            # its body may write what the rest read
-                    fired = True
-                    # the locals as they were: a trigger's body may do the very rule it
-                    # interrupted, whose parameters and locals share its slots
-                    kept = frame[:]
-                    if st.exec_block(block):
-                        return PAUSE             # the trigger ended the game
-                    if p.pick_slots:            # what the moves under way noted goes on
-                        for slot in p.pick_slots:    # as the trigger left it
-                            kept[slot] = frame[slot]
-                    frame[:] = kept
+            for i, (_, name, cond, block, _) in enumerate(triggers):
+                if i != held:
+                    if i < held or name in skip or calm and name in calm_skip or \
+                            not cond(st):
+                        continue
+                calm = False                # its body may write what the rest read
+                fired = True
+                # the locals as they were: a trigger's body may do the very rule it
+                # interrupted, whose parameters and locals share its slots
+                kept = frame[:]
+                if st.exec_block(block):
+                    return PAUSE                 # the trigger ended the game
+                if p.pick_slots:                # what the moves under way noted goes on
+                    for slot in p.pick_slots:        # as the trigger left it
+                        kept[slot] = frame[slot]
+                frame[:] = kept
             if p.calm_reads is not None:
                 st.calm = not fired
             st.dirty.clear()
             return nxt
 
         def fork(ctx):
-            # In the run: the conditions inline (expressions change nothing, so testing
-            # them here first changes nothing either), and only where one holds, `check`
-            # itself, which runs the blocks in the order the triggers have then (an order
-            # `Game.set_trigger_order` may set after this run was written).
-            # In the triggers' order, as `check` tests them: where one raises, the error
-            # is the one `check` meets first.
+            # In the run: the conditions inline, in the triggers' order as `check` tests
+            # them (expressions change nothing, so testing them here first changes
+            # nothing either, and where one raises, the error is the one `check` meets
+            # first); the first that holds calls `check` with its index, which tests the
+            # rest and runs the blocks in the order the triggers have then.
             skip, calm_skip = skipped(p, writes), unread(p, writes)
-            tests, stirred = [], None
-            for _, name, cond, _, _ in triggers:
+            lines, stirred = [], None
+            for i, (_, name, cond, _, _) in enumerate(triggers):
                 if name in skip:
                     continue
                 test = f"({ctx.test(cond)})"
                 if name in calm_skip:
                     if stirred is None:         # not calm: tested (worked out once)
                         stirred = ctx.tmp()
-                        test = f"(({stirred} := not st.calm) and {test})"
-                    else:
-                        test = f"({stirred} and {test})"
-                tests.append(test)
+                        lines.append(f"{stirred} = not st.calm")
+                    test = f"({stirred} and {test})"
+                lines.append(f"if {test}: return {ctx.k(check)}(st, {i:d}, "
+                             f"{p.trigger_epoch:d})")
             done = ["st.dirty.clear()"]
             if p.calm_reads is not None:
                 done.insert(0, "st.calm = True")
-            if not tests:
-                return done, None, nxt, [], None
-            return ([f"if {' or '.join(tests)}: return {ctx.k(check)}(st)", *done], None,
-                    nxt, [], None)
+            return [*lines, *done], None, nxt, [], None
         check.fork = fork
         return check
 

@@ -77,6 +77,7 @@ class Game:
         if sorted(names) != sorted(by_name):
             raise MoveError(f"the triggers are {', '.join(sorted(by_name))}")
         self.prog.triggers[:] = [by_name[n] for n in names]
+        self.prog.trigger_epoch += 1
         self._start = None                       # the setup may fire triggers
 
     @property

@@ -430,3 +430,33 @@ def test_a_change_outside_the_rules_is_tested_at_the_next_check(monkeypatch, gen
     assert game.evaluate("hit", swapped) == 2
     state.apply("go")                                   # no four on the pile: no hit
     assert game.evaluate("hit", state) == 0
+
+
+def test_a_run_written_before_the_triggers_were_reordered_tests_them_all():
+    """A run's inline test passes `check` the index of the trigger it found true; after
+    `set_trigger_order`, that index is another trigger's: `check` tests all again (else
+    it would run `never`'s body, whose condition does not hold)."""
+    text = '''game "t"
+players a, b
+card n: 1..2
+cards into hand[a]: card(n: k) for k in 1..2
+zone hand[player]: stack
+zone pile: stack
+var bad: int = 0
+var hit: int = 0
+action go() "go":
+    move top(hand[a]) to pile
+trigger never when any(c.n > 100 for c in pile) "never true":
+    bad = 1
+trigger landed when hit == 0 and any(c.n >= 1 for c in pile) "a card on the pile":
+    hit = 1
+flow:
+    choose a: go
+    draw
+'''
+    game = load_text(text)
+    game.compile_now()                  # the runs written in the file's order
+    game.set_trigger_order(["landed", "never"])
+    state = game.new_state()
+    state.apply("go")
+    assert (game.evaluate("bad", state), game.evaluate("hit", state)) == (0, 1)

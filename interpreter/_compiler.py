@@ -298,9 +298,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
     def trigger_op(self, nxt, writes):
         """The check after a statement that writes `writes`: it leaves out the triggers
         whose conditions are false until something they read is written (`skipped`),
-        and, in a calm run (`State.calm`), those whose conditions read nothing it writes
-        (`unread`; both worked out at the first check, once `Game` has set what they
-        need)."""
+        and, where the last check found none true (`State.calm`), those whose conditions
+        read nothing it writes (`unread`; both worked out at the first check, once `Game`
+        has set what they need)."""
         p = self.prog
         triggers = p.triggers
         left_out: list = []

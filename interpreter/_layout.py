@@ -90,8 +90,8 @@ class Program:
     #: how often the triggers were reordered (`Game.set_trigger_order`): a run written
     #: before passes a trigger's index only while it is the same
     trigger_epoch: int = 0
-    #: trigger name -> what its condition reads, for the checks of a calm run
-    #: (`_trigger_skips.unread`; set by `Game`, None: every check tests the rest)
+    #: trigger name -> what its condition reads, for the checks after one that found
+    #: none true (`_trigger_skips.unread`; set by `Game`, None: every check tests the rest)
     calm_reads: Optional[dict] = None
     invariants: list = attrs.Factory(list)
     returns_fn: object = None

@@ -48,7 +48,7 @@ def add_fuzz_parser(subparsers):
                    help="worker processes (default 1; 0: one per core)")
     p.add_argument("--seed", type=int, default=0, help="seed of the exploration (default 0)")
     p.add_argument("--out", metavar="DIR", help="write the traces here (default: a new "
-                   "temporary directory, printed in the report)")
+                   "temporary directory, printed in the report, where there are traces)")
     p.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS,
                    help=f"a playthrough longer than this is endless play (default "
                         f"{DEFAULT_MAX_STEPS})")

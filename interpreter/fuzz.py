@@ -425,9 +425,12 @@ def _dead_options(run: _Run, base: dict, sweeps: List[dict]) -> List[Finding]:
 TRACE_NAME = re.compile(r"[0-9]{2,}-[a-z-]+\.json")
 
 
-def write_trace_files(report: FuzzReport, out_dir: Optional[str] = None) -> str:
+def write_trace_files(report: FuzzReport, out_dir: Optional[str] = None) -> Optional[str]:
     """Writes each finding's trace as JSON to `out_dir` (default: a new temporary
-    directory); returns the directory."""
+    directory, made only where some finding has a trace: every run left one, mostly
+    empty); returns the directory, None where none was made."""
+    if not out_dir and all(f.steps is None for f in report.findings):
+        return None
     folder = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="gdl-fuzz-"))
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.json"):       # an earlier fuzz's traces, mixed in with

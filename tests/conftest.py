@@ -93,6 +93,25 @@ def random_playout(state, rng: random.Random, max_steps: int = 20_000):
     return state
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _temporary_files_under_pytests_folder(tmp_path_factory):
+    """`gdl fuzz` and `gdl diff` write their traces to a new temporary folder unless told
+    where: a test run's go under pytest's own folder (it keeps the last three runs), not
+    into /tmp for ever (600 folders had gathered there), in this process and in the
+    commands tests start."""
+    import os
+    import tempfile
+    folder = str(tmp_path_factory.mktemp("tempfiles"))
+    old_dir, old_env = tempfile.tempdir, os.environ.get("TMPDIR")
+    tempfile.tempdir, os.environ["TMPDIR"] = folder, folder
+    yield
+    tempfile.tempdir = old_dir
+    if old_env is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = old_env
+
+
 @pytest.fixture
 def gerry():
     return load_game(GERRY)

@@ -1476,3 +1476,19 @@ def test_a_rule_nothing_calls_counts_its_statements_in_the_coverage():
     assert (rows["never_called"]["statements"], rows["never_called"]["dead_lines"]) == \
         (3, [5, 6, 7])
     assert (rows["also"]["statements"], rows["also"]["dead_lines"]) == (1, [11])
+
+
+def test_trace_files_make_a_folder_only_for_traces(tmp_path, monkeypatch):
+    # every fuzz run without --out made a temporary folder, mostly left empty
+    import tempfile
+
+    from interpreter.fuzz import FuzzReport, write_trace_files
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    report = FuzzReport(path="g.gdl", title="g", options={}, findings=[], coverage=[],
+                        configs=[], stats={}, seconds=0.0, budget=1.0, jobs=1, seed=0)
+    assert write_trace_files(report) is None and list(tmp_path.iterdir()) == []
+    out = tmp_path / "out"
+    (out).mkdir()
+    (out / "01-endless-play.json").write_text("{}")     # an earlier run's, cleared
+    assert write_trace_files(report, str(out)) == str(out)
+    assert list(out.iterdir()) == []

@@ -61,8 +61,10 @@ class _ConstState:
 class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
     """Turns a checked Ruleset and its option values into a Program."""
 
-    def __init__(self, ruleset: A.Ruleset, overrides: dict, coverage: Optional[dict] = None):
+    def __init__(self, ruleset: A.Ruleset, overrides: dict, coverage: Optional[dict] = None,
+                 trigger_order: Optional[list] = None):
         self.coverage = coverage
+        self.trigger_order = trigger_order
         #: the `pass` that is a whole rule's, action's or trigger's body, counted as the
         #: statement it runs (other `pass`es are not counted: they run nothing)
         self.sole = {id(d.body[0]) for d in ruleset.decls
@@ -180,6 +182,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if isinstance(d, A.TriggerDecl):
                 p.triggers.append(self.trigger(d))
         p.triggers.sort(key=lambda t: -t[0])
+        if self.trigger_order is not None:
+            by_name = {t[1]: t for t in p.triggers}
+            p.triggers[:] = [by_name[n] for n in self.trigger_order]
         for d in decls:
             if isinstance(d, A.InvariantDecl):
                 p.invariants.append((d.name, self.expr(d.expr, Scope()), d))
@@ -305,15 +310,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         triggers = p.triggers
         left_out: list = []
 
-        def check(st, held=-1, epoch=None):
+        def check(st, held=-1):
             # `held`: the index of a trigger whose condition the run's inline test found
-            # true, those before it false (`fork`), unless the triggers were reordered
-            # since the run was written (`Program.trigger_epoch`): then all are tested
+            # true, those before it false (`fork`)
             if not left_out:
                 left_out.extend((skipped(p, writes), unread(p, writes)))
             skip, calm_skip = left_out
-            if held >= 0 and epoch != p.trigger_epoch:
-                held = -1
             calm = st.calm
             fired = False
             frame = st.frame
@@ -355,8 +357,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                         stirred = ctx.tmp()
                         lines.append(f"{stirred} = not st.calm")
                     test = f"({stirred} and {test})"
-                lines.append(f"if {test}: return {ctx.k(check)}(st, {i:d}, "
-                             f"{p.trigger_epoch:d})")
+                lines.append(f"if {test}: return {ctx.k(check)}(st, {i:d})")
             done = ["st.dirty.clear()"]
             if p.calm_reads is not None:
                 done.insert(0, "st.calm = True")
@@ -1436,10 +1437,12 @@ def _clearing(slots, nxt):
 
 
 def compile_program(ruleset: A.Ruleset, overrides: dict,
-                    coverage: Optional[dict] = None) -> Program:
+                    coverage: Optional[dict] = None,
+                    trigger_order: Optional[list] = None) -> Program:
     """Returns the compiled program of a checked ruleset with these option values; with a
-    `coverage` dict, every statement counts its runs there under (rule, line, kind)."""
-    return Compiler(ruleset, overrides, coverage).compile()
+    `coverage` dict, every statement counts its runs there under (rule, line, kind); with
+    a `trigger_order` (names), the triggers are checked in that order, not by priority."""
+    return Compiler(ruleset, overrides, coverage, trigger_order).compile()
 
 
 def _settle_lines(slots) -> list:

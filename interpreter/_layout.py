@@ -87,9 +87,6 @@ class Program:
     #: trigger name -> what its condition reads, for the triggers a check may leave out
     #: after a statement that writes none of it (`_trigger_skips`; set by `Game`)
     trigger_skips: dict = attrs.Factory(dict)
-    #: how often the triggers were reordered (`Game.set_trigger_order`): a run written
-    #: before passes a trigger's index only while it is the same
-    trigger_epoch: int = 0
     #: trigger name -> what its condition reads, for the checks after one that found
     #: none true (`_trigger_skips.unread`; set by `Game`, None: every check tests the rest)
     calm_reads: Optional[dict] = None

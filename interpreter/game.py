@@ -41,17 +41,21 @@ class Game:
         #: With `coverage`, (rule, line, statement kind) -> how often it ran, over every
         #: state of this game; statements that never ran stay at 0.
         self.coverage = {} if coverage else None
-        self.prog = compile_program(ruleset, self.overrides, self.coverage)
-        if TRIGGER_SKIPS and self.prog.triggers:
-            self.prog.trigger_skips = skippable(self.prog, self._blank_state())
-            self.prog.calm_reads = calm_reads(self.prog)
-        self.options = dict(self.prog.options)
-        self.seats = list(self.prog.seats)
+        self._compile(None)
         self.title = self.prog.title or Path(self.path).stem
         self._start: Optional[State] = None      # the state after setup, to clone
         self._setup_counts: tuple = ()           # (coverage key, runs) the setup adds
         self._checked_names: dict = {}           # `evaluate`'s symbol table, made once
         self._evaluated: dict = {}               # `evaluate`'s text -> compiled function
+
+    def _compile(self, trigger_order):
+        self.prog = compile_program(self.ruleset, self.overrides, self.coverage,
+                                    trigger_order)
+        if TRIGGER_SKIPS and self.prog.triggers:
+            self.prog.trigger_skips = skippable(self.prog, self._blank_state())
+            self.prog.calm_reads = calm_reads(self.prog)
+        self.options = dict(self.prog.options)
+        self.seats = list(self.prog.seats)
 
     def compile_now(self):
         """Compiles every run of the rules now: `load` leaves each to its first use, as
@@ -69,16 +73,16 @@ class Game:
         return {name: priority for priority, name, _, _, _ in self.prog.triggers}
 
     def set_trigger_order(self, names):
-        """Checks the triggers in this order from now on (to test whether order matters).
-        Set it before play: a run already written tests the conditions in the order it
-        was written with before it runs the bodies in this one, which shows only where a
-        condition fails (its error met before a body that would have averted it)."""
-        by_name = {t[1]: t for t in self.prog.triggers}
-        if sorted(names) != sorted(by_name):
-            raise MoveError(f"the triggers are {', '.join(sorted(by_name))}")
-        self.prog.triggers[:] = [by_name[n] for n in names]
-        self.prog.trigger_epoch += 1
-        self._start = None                       # the setup may fire triggers
+        """Checks the triggers in this order in the states made from now on (to test
+        whether order matters).  The rules are compiled again, as the runs written from
+        them test the conditions inline in the order they had (states made before keep
+        the order they were made with)."""
+        names = list(names)
+        if sorted(names) != sorted(self.trigger_names()):
+            raise MoveError(f"the triggers are {', '.join(sorted(self.trigger_names()))}")
+        self._compile(names)
+        self._start, self._setup_counts = None, ()     # the setup may fire triggers
+        self._checked_names, self._evaluated = {}, {}  # compiled with the old program
 
     @property
     def action_names(self):

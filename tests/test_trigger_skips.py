@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from gdl.errors import RuleError
 from interpreter import _fuse, game as game_module, load, load_text
 from interpreter._trigger_skips import ZONES
 from test_fuse import _playthrough, _random_games
@@ -434,8 +435,8 @@ def test_a_change_outside_the_rules_is_tested_at_the_next_check(monkeypatch, gen
 
 def test_a_run_written_before_the_triggers_were_reordered_tests_them_all():
     """A run's inline test passes `check` the index of the trigger it found true; after
-    `set_trigger_order`, that index is another trigger's: `check` tests all again (else
-    it would run `never`'s body, whose condition does not hold)."""
+    `set_trigger_order`, the runs are written again in the new order (an index of the
+    old order would be another trigger's: `never`'s body would run)."""
     text = '''game "t"
 players a, b
 card n: 1..2
@@ -460,3 +461,36 @@ flow:
     state = game.new_state()
     state.apply("go")
     assert (game.evaluate("bad", state), game.evaluate("hit", state)) == (0, 1)
+
+
+def test_a_reordered_trigger_is_tested_first_in_runs_written_before():
+    """The runs tested the conditions inline in the order they were written with: after
+    `set_trigger_order(["fix", "divide"])`, `divide`'s condition was still tested first
+    and divided by zero before `fix` could set `d`."""
+    text = '''game "t"
+players a, b
+card n: 1..2
+cards into hand[a]: card(n: k) for k in 1..2
+zone hand[player]: stack
+zone pile: stack
+var d: int = 0
+var big: int = 0
+action go() "go":
+    move top(hand[a]) to pile
+trigger divide when count(pile) > 0 and 10 / d > 100 "divides by d":
+    big = 1
+trigger fix when d == 0 and count(pile) > 0 "sets d":
+    d = 1
+flow:
+    choose a: go
+    draw
+'''
+    game = load_text(text)
+    before = game.new_state()
+    game.compile_now()
+    game.set_trigger_order(["fix", "divide"])
+    state = game.new_state()
+    state.apply("go")
+    assert (game.evaluate("d", state), game.evaluate("big", state)) == (1, 0)
+    with pytest.raises(RuleError, match="zero"):   # made before: the order it had
+        before.apply("go")

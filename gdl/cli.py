@@ -50,7 +50,8 @@ def _check_one(path, options: bool = False):
     # the engine is imported only once a file passed the language's checks, so a file
     # with errors is told without loading it
     from interpreter import Game
-    game = Game(ruleset, {})
+    game = Game(ruleset, {}, coverage=True)
+    note = _start_note(game)             # a rule error there: the game cannot start
     prof = game.profile()
     players = prof["players"]
     print(f"ok  {path}: {prof['title']} - "
@@ -67,6 +68,39 @@ def _check_one(path, options: bool = False):
         print(f"    {summary}")
     if options:
         _print_options(game)
+    if note:
+        import textwrap
+        print(textwrap.fill(f"warning: {note}", width=88, initial_indent=" " * 4,
+                            subsequent_indent=" " * 8, break_on_hyphens=False))
+
+
+#: how many seeded deals `gdl check` plays up to the first decision
+START_DEALS = 20
+
+
+def _start_note(game, deals: int = START_DEALS, limit: int = 10_000):
+    """What `gdl check` says where every one of `deals` seeded games of a ruleset with
+    actions ends before anyone decides (a trigger whose condition holds before the deal,
+    the usual cause, fires at the first check and ended every game silently); None
+    otherwise.  A rule error on the way is raised, as the game cannot start."""
+    if not game.prog.actions:
+        return None
+    for seed in range(deals):
+        state = game.new_state(seed=seed)
+        state.chance_steps(random.Random(seed), limit)
+        if not state.is_terminal():
+            return None
+    spans = {d.name: d.span for d in game.ruleset.decls
+             if type(d).__name__ == "TriggerDecl"}
+    fired = [f"`{name}` ({spans[name].file}:{spans[name].line})"
+             for name in game.trigger_names()
+             if any(n and key[0] == name for key, n in game.coverage.items())]
+    said = f"every game ended before its first decision ({deals} seeded deals)"
+    if fired:
+        said += (f"; the trigger{'s' if len(fired) > 1 else ''} {', '.join(fired)} fired "
+                 "before it: a condition that holds before the deal fires at the first "
+                 "check")
+    return said
 
 
 def _print_options(game) -> None:

@@ -44,6 +44,49 @@ def test_check_goes_on_past_a_file_that_fails(tmp_path, capsys):
     assert f"{bad}:5:13" in err and "cannot read" in err and "2 of 4 files failed" in err
 
 
+EARLY = '''game "early"
+players a, b
+card n: 1..4
+cards into deck: card(n: k) for k in 1..4
+zone deck: stack
+zone hand[player]: stack
+trigger empty when count(hand[a]) == 0 "a's hand is empty: a wins":
+    win a
+action play(c: hand[me]) "play":
+    move c to deck
+flow:
+    shuffle deck
+    deal 2 from deck to hand[p] for p in players
+    while true:
+        choose a: play
+        choose b: play
+'''
+
+
+def test_check_warns_of_a_game_that_ends_before_anyone_decides(tmp_path, capsys):
+    # a trigger true before the deal won every game at its first check: check said ok
+    early = tmp_path / "early.gdl"
+    early.write_text(EARLY)
+    code, out, err = run(capsys, "check", early)
+    assert code == 0, err
+    assert "warning: every game ended before its first decision (20 seeded deals); the " \
+        f"trigger `empty` ({early}:7) fired before it" in " ".join(out.split())
+    early.write_text(EARLY.replace("== 0", "== 0 and count(deck) == 0"))   # after the
+    code, out, err = run(capsys, "check", early)                          # deal: fine
+    assert code == 0 and "warning" not in out, out
+    code, out, err = run(capsys, "check", *sorted(RULESETS.glob("**/*.gdl")))
+    assert code == 0 and "warning" not in out, out
+
+
+def test_check_fails_a_game_whose_setup_fails(tmp_path, capsys):
+    crash = tmp_path / "crash.gdl"
+    crash.write_text('game "crash"\nplayers a, b\nvar d: int = 0\nvar e: int = 0\n'
+                     'action go() "go":\n    win a\nflow:\n    e = 10 / d\n    choose a: go\n')
+    code, out, err = run(capsys, "check", crash)
+    assert code == 2 and "ok  " not in out
+    assert f"{crash}:8:9: rule error: division by zero" in err
+
+
 def test_a_damaged_trace_or_a_path_that_cannot_be_written_is_a_clear_error(tmp_path,
                                                                              capsys):
     # each was an internal error (exit 3): a Python error from deep in the tools

@@ -50,8 +50,16 @@ def _check_one(path, options: bool = False):
     # the engine is imported only once a file passed the language's checks, so a file
     # with errors is told without loading it
     from interpreter import Game
+    from .parser import parse_file
+    from .variants import variant_summary
     game = Game(ruleset, {}, coverage=True)
-    note = _start_note(game)             # a rule error there: the game cannot start
+    summary = variant_summary(path, parse_file)
+    try:
+        note = _start_note(game)
+    except GdlError as err:              # the game cannot start
+        if summary:
+            err.notes += (summary,)
+        raise
     prof = game.profile()
     players = prof["players"]
     print(f"ok  {path}: {prof['title']} - "
@@ -61,9 +69,6 @@ def _check_one(path, options: bool = False):
           + (", simultaneous moves" if prof["simultaneous"] else "")
           + f"; {counted(prof['cards'], 'card')}, {counted(prof['zones'], 'zone')}, "
           f"{counted(len(prof['actions']), 'action')}, {counted(len(game.options), 'option')}")
-    from .parser import parse_file
-    from .variants import variant_summary
-    summary = variant_summary(path, parse_file)
     if summary:
         print(f"    {summary}")
     if options:
@@ -86,8 +91,13 @@ def _start_note(game, deals: int = START_DEALS, limit: int = 10_000):
     if not game.prog.actions:
         return None
     for seed in range(deals):
-        state = game.new_state(seed=seed)
-        state.chance_steps(random.Random(seed), limit)
+        try:
+            state = game.new_state(seed=seed)
+            state.chance_steps(random.Random(seed), limit)
+        except GdlError as err:
+            err.notes += (f"in the seeded deal {seed} that gdl check plays up to the "
+                          "first decision: the game cannot start",)
+            raise
         if not state.is_terminal():
             return None
     spans = {d.name: d.span for d in game.ruleset.decls

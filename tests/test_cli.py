@@ -85,6 +85,8 @@ def test_check_fails_a_game_whose_setup_fails(tmp_path, capsys):
     code, out, err = run(capsys, "check", crash)
     assert code == 2 and "ok  " not in out
     assert f"{crash}:8:9: rule error: division by zero" in err
+    assert "note: in the seeded deal 0 that gdl check plays up to the first decision: " \
+        "the game cannot start" in err
 
 
 def test_a_damaged_trace_or_a_path_that_cannot_be_written_is_a_clear_error(tmp_path,
@@ -770,13 +772,14 @@ def test_check_of_a_variant_says_what_it_replaces_and_adds(tmp_path, capsys):
     (tmp_path / "v4.gdl").write_text(f'variant of "{GERRY}"\n'
                                      'cards into stock: card(rank: r, suit: s) for s in suit '
                                      'for r in rank if r != king\n')
-    code, out, err = run(capsys, "check", tmp_path / "v4.gdl")
-    assert code == 0 and "replaces cards (all of the base's: kings gets none now); adds " \
-        "nothing" in out, err
+    code, out, err = run(capsys, "check", tmp_path / "v4.gdl")    # the deal from kings
+    assert code == 2 and "top() of an empty zone" in err            # fails: told with it
+    assert "note: variant of" in err and "replaces cards (all of the base's: kings gets " \
+        "none now); adds nothing" in err, err
     with open(tmp_path / "v4.gdl", "a") as f:      # two cards lines: told once
         f.write('cards into stock: card(rank: king, suit: hearts)\n')
     code, out, err = run(capsys, "check", tmp_path / "v4.gdl")
-    assert out.count("kings gets none now") == 1, out
+    assert err.count("kings gets none now") == 1, err
 
 
 def test_check_lists_the_options_on_request(capsys):

@@ -21,22 +21,69 @@ _ID = attrgetter("id")
 _chain = chain.from_iterable
 
 
+class _Refs(tuple):
+    """The canonical form of a value holding a card of a kind several cards share: a key
+    says which of them it is by where it lies (`_twin_refs`), as the kind alone merged
+    positions whose futures differ (which twin a variable names moves with it)."""
+
+    __slots__ = ()
+
+
 class _Canon(dict):
     """Value -> `canon(value)`, filled on first use.  Equal values have equal canonical
     forms (seats, members, cards and zones are compared by identity), so a lookup by
     equality is exact; a tuple whose canonical form equals it is kept as it is, so keys
-    share it."""
+    share it.  A value holding a card of one of `twin_kinds` gets a `_Refs` form."""
 
-    __slots__ = ()
+    __slots__ = ("twin_kinds",)
+
+    def __init__(self, twin_kinds: frozenset = frozenset()):
+        super().__init__()
+        self.twin_kinds = twin_kinds
 
     def __missing__(self, value):
         form = canon(value)
         if form == value:
             form = value
+        elif self.twin_kinds and _holds(value, self.twin_kinds):
+            form = _Refs(form)
         if len(self) >= CANON_LIMIT:
             self.clear()
         self[value] = form
         return form
+
+
+def _holds(value, kinds) -> bool:
+    """Whether `value` is or holds (in a list, at any depth) a card of one of `kinds`."""
+    if type(value) is tuple:
+        return any(_holds(v, kinds) for v in value)
+    return isinstance(value, Card) and value.kind in kinds
+
+
+def _twin_refs(st, is_set, kinds) -> tuple:
+    """The variables and the frame canonical, each card of a kind several cards share as
+    where it lies: its zone and place in an ordered zone; in a set zone, its zone, facing
+    and who knows it, and which of the cards alike there it is in the order the key
+    meets them (so that two names of one card and names of two cards differ, and a
+    position and its twins swapped are one)."""
+    met: dict = {}
+    up, known, zones, loc = st.up, st.known, st.zones, st.loc
+
+    def form(v):
+        if type(v) is tuple:
+            return tuple([form(x) for x in v])
+        if not isinstance(v, Card) or v.kind not in kinds:
+            return canon(v)
+        i = v.id
+        slot = loc[i]
+        if not is_set[slot]:
+            return ("t", v.kind, slot, zones[slot].index(v))
+        alike = (v.kind, slot, up[i], tuple([k >> i & 1 for k in known]))
+        ids = met.setdefault(alike, [])
+        if i not in ids:
+            ids.append(i)
+        return ("t", *alike, ids.index(i))
+    return tuple([form(v) for v in st.vars]), tuple([form(v) for v in st.frame])
 
 
 def _no_zones(zones):
@@ -48,11 +95,13 @@ class _Layout:
     cards, which zones are sets, a getter of its ordered zones, and its values'
     canonical forms as found."""
 
-    __slots__ = ("twins", "is_set", "stacks", "canonical", "key", "head")
+    __slots__ = ("twins", "twin_kinds", "is_set", "stacks", "canonical", "key", "head")
 
     def __init__(self, prog):
-        self.canonical = _Canon().__getitem__
+        self.canonical = _Canon(prog.twin_kinds if prog.has_twins else frozenset()
+                                ).__getitem__
         self.twins = prog.has_twins
+        self.twin_kinds = prog.twin_kinds
         self.is_set = list(prog.is_set)
         stacks = [slot for slot, is_set in enumerate(prog.is_set) if not is_set]
         if not stacks:
@@ -92,6 +141,7 @@ def _key_function(layout, whole: bool = True):
     layout's attributes."""
     canonical, stacks, twins, is_set = layout.canonical, layout.stacks, layout.twins, \
         layout.is_set
+    kinds = layout.twin_kinds
     plain = _ONE_TO_ONE if twins else _ONE_TO_ONE | {Card}    # see `_head`
 
     def key(st):
@@ -115,8 +165,10 @@ def _key_function(layout, whole: bool = True):
         try:
             values, frame = canonical(tuple(st.vars)), canonical(tuple(st.frame))
         except TypeError:               # an unhashable value: canonicalised one by one
-            values, frame = tuple(map(canon, st.vars)), tuple(map(canon, st.frame))
+            values, frame = _Refs(map(canon, st.vars)), tuple(map(canon, st.frame))
         if twins:
+            if type(values) is _Refs or type(frame) is _Refs:
+                values, frame = _twin_refs(st, is_set, kinds)
             return st.pc, nk, st.out, values, frame, _twin_zones(st, is_set)
         # every card differs from every other: where each card is (a set zone is no more),
         # the order of the ordered zones, and what each card shows and to whom, in one
@@ -135,8 +187,10 @@ def _key_function(layout, whole: bool = True):
         try:
             values = canonical(tuple(st.vars))
         except TypeError:
-            values = tuple(map(canon, st.vars))
+            values = _Refs(map(canon, st.vars))
         if twins:
+            if type(values) is _Refs:
+                values = _twin_refs(st, is_set, kinds)[0]
             return None, nk, st.out, values, (), _twin_zones(st, is_set)
         return (None, nk, st.out, values, (), *st.loc, *map(_ID, stacks(st.zones)),
                 *st.up, *st.known)

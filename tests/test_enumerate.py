@@ -726,3 +726,64 @@ flow:
 ''')
     report = enumerate_states(game)
     assert (report.states, report.decision, report.chance, report.terminal) == (10, 3, 4, 3)
+
+
+TWIN_REF = '''game "Twin ref"
+players 2
+enum kind = x "X", y "Y"
+card kind: kind
+cards into deck: card(kind: x) for i in 1..2
+zone deck: stack, face up
+zone hand: ZONE_KIND, face up
+zone pile: stack, face up
+var marked: card? = none
+var other: card? = none
+
+action mark_hand() "mark the card in hand":
+    marked = top(hand)
+
+action mark_deck() "mark the card in the deck":
+    marked = top(deck)
+
+action wait() "do nothing":
+    pass
+
+flow:
+    move top(deck) to hand
+    choose p1: mark_hand, mark_deck
+    choose p2: wait
+    move marked to pile
+    if count(hand) == 1:
+        win p1
+    else:
+        win p2
+'''
+
+
+def test_which_twin_a_variable_names_is_part_of_the_key():
+    # a card in a variable was keyed by its kind: naming the twin in hand or the one in
+    # the deck was one state, though moving it ends the game one way or the other
+    game = load_text(TWIN_REF.replace("ZONE_KIND", "stack"))
+    start = game.new_state()
+    a, b = start.clone(), start.clone()
+    a.apply("mark_hand")
+    b.apply("mark_deck")
+    assert a != b and a.key() != b.key()
+    report = enumerate_states(game)
+    assert (report.states, report.terminal) == (5, 2)
+    assert sorted(o["probability"] for o in report.to_json()["outcomes"]) == ["1/2", "1/2"]
+
+
+def test_a_key_tells_two_names_of_one_twin_from_names_of_two_and_not_which_is_which():
+    from gdl.laws import swapped
+    text = TWIN_REF.replace("ZONE_KIND", "set").replace(
+        "    move top(deck) to hand\n", "    move deck to hand\n")
+    game = load_text(text)
+    state = game.new_state()
+    one, two = state.cards_in("hand")
+    same, apart = state.clone(), state.clone()
+    for s, pair in ((same, (one, one)), (apart, (one, two))):
+        s.vars[s.prog.var_slots["marked"]], s.vars[s.prog.var_slots["other"]] = pair
+    assert same.key() != apart.key()
+    assert swapped(same, one, two, known=True).key() == same.key()    # twins traded:
+    assert swapped(apart, one, two, known=True).key() == apart.key()  # one position

@@ -31,9 +31,7 @@ class FileCommands:
             self.say(self.paint.error(str(err)))
             self.say(self.paint.error(f"{s.path} does not load; keeping the old rules"))
             return
-        for name, value, why in dropped:
-            self.say(self.paint.note(f"dropped the option setting {name}={value}: {why}; "
-                                     f"the file's default applies"))
+        self.say_dropped(dropped, "the option setting")
         self.say(f"reloaded {s.path}: replayed {replayed} of {total} steps")
         self._warn_clashes()
         self.say_notes()
@@ -41,6 +39,12 @@ class FileCommands:
             self.say(self.paint.error(self.stopped_text(stopped)))
             self.say(self.paint.note("the steps from there on wait in `redo`"))
         self._played_on()
+
+    def say_dropped(self, dropped, what: str) -> None:
+        """Notes each option setting the rules no longer take, dropped (`_taken`)."""
+        for name, value, why in dropped:
+            self.say(self.paint.note(f"dropped {what} {name}={value}: {why}; the file's "
+                                     f"default applies"))
 
     def _played_on(self) -> None:
         """After new rules or a loaded trace: where no undone step waits, chance and the
@@ -120,7 +124,8 @@ class FileCommands:
     def loaded(self, path: str, done) -> None:
         """Says what loading a trace did (`Session.load_trace`'s Replayed), then plays
         on as after a move."""
-        replayed, total, stopped, _ = done
+        replayed, total, stopped, dropped = done
+        self.say_dropped(dropped, "the trace's option")
         self.say(f"loaded {path}: replayed {replayed} of {total} steps")
         self.say_notes()
         if stopped:

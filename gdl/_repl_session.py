@@ -17,7 +17,7 @@ import threading
 from contextlib import contextmanager
 from typing import Dict, List, NamedTuple, Optional
 
-from .errors import (GdlError, MoveError, OptionError, RuleError, TraceError, counted,
+from .errors import (GdlError, MoveError, OptionError, RuleError, TraceError,
                      did_you_mean, natural)
 
 #: A step of a trace: {"player": name, "move": text} or {"chance": text, "kind", "data"}.
@@ -123,6 +123,11 @@ def parse_agent_spec(spec: Optional[str], game) -> Dict[int, str]:
             out.update({s.index: name for s in game.seats})
         else:
             out[seat_of(game, who.strip()).index] = name
+    if len(bare) > len(game.seats):         # the extra ones were dropped without a word
+        n = len(game.seats)
+        raise OptionError(f"{len(bare)} agents named for a game of {n} seat"
+                          f"{'s' if n != 1 else ''} (one a seat, in order; the last one "
+                          f"given plays the seats left over)")
     for seat in game.seats if bare else ():
         out.setdefault(seat.index, bare[min(seat.index, len(bare) - 1)])
     return out
@@ -455,19 +460,22 @@ class Session:
         steps = self.steps()
         if n < 1:
             raise ReplError("undo takes a positive number of steps")
-        if n > len(steps):
-            raise ReplError(f"cannot undo {counted(n, 'step')}: "
-                            f"{len(steps)} {'was' if len(steps) == 1 else 'were'} made")
-        target = len(steps) - n
+        if not steps:
+            raise ReplError("nothing to undo: no step was made")
+        target = max(len(steps) - n, 0)     # reaching before the first decision: to it
         idle = self._idle_points(steps[:-1])
         while target > 0 and not idle[target]:
             target -= 1
         if target == 0 and not idle[0]:     # back past the first decision: to it
             target = next((k for k in range(1, len(steps)) if idle[k]), 0)
-            if target == 0:
+            if target == 0 and not self.agents.keys() >= {p.index for p in self.game.seats}:
                 raise ReplError("nothing to undo before the first decision (chance and "
                                 "agents made every step so far); `back-to 0` goes to the "
                                 "very start")
+            if target == 0:                 # every seat an agent's now: no step is yours
+                raise ReplError("every seat is played by an agent now (`agents`), so no "
+                                "step waits for you to undo to; `back-to STEP` goes to any "
+                                "step, `agents SEAT=you` takes a seat back")
         self._go(steps[:target], steps[target:] + self.redo_steps)
         return len(steps) - target
 
@@ -615,17 +623,17 @@ class Session:
             raise TraceError(f"cannot write {path}: {err.strerror}") from None
         return len(trace["steps"])
 
-    def load_trace(self, path: str, extra: Optional[Dict[str, str]] = None) -> Replayed:
-        """Opens a trace (its options, `extra` options over them, and its seed) on this
-        session's rules as last read, and replays it.  A trace of another ruleset file
+    def load_trace(self, path: str, extra: Optional[Dict[str, str]] = None,
+                   seed: Optional[int] = None) -> Replayed:
+        """Opens a trace (its options, `extra` options over them, and its seed, or `seed`)
+        on this session's rules as last read, and replays it.  A trace of another ruleset file
         whose first step does not apply is refused, the session left as it was."""
         from interpreter import read_trace
         from interpreter.game import Game
         trace = read_trace(path)
-        overrides = {k: _option_text(v) for k, v in (trace.get("options") or {}).items()}
-        overrides.update(extra or {})
+        overrides, dropped = trace_overrides(self.game.ruleset, trace, extra)
         game = Game(self.game.ruleset, overrides)
-        seed = trace.get("seed")
+        seed = trace.get("seed") if seed is None else seed
         steps = list(trace.get("steps") or [])
         from interpreter.serial import TRACE_FORMAT_1
         first_format = trace.get("format") == TRACE_FORMAT_1
@@ -648,7 +656,8 @@ class Session:
         self.seed = seed if seed is not None else self.seed
         self.rng = random.Random(self.seed)
         self.redo_steps = steps[stopped.number - 1:] if stopped else []
-        return Replayed(stopped.number - 1 if stopped else len(steps), len(steps), stopped)
+        return Replayed(stopped.number - 1 if stopped else len(steps), len(steps), stopped,
+                        tuple(dropped))
 
 
 def why_not(s, step: Step, err: GdlError) -> str:
@@ -668,6 +677,17 @@ def why_not(s, step: Step, err: GdlError) -> str:
     if seat not in s.to_move():
         return said
     return s.why_illegal(step["move"], seat) or said
+
+
+def trace_overrides(ruleset, trace: dict, extra: Optional[Dict[str, str]] = None):
+    """Returns (the options a trace opens with on `ruleset`, [(name, value, why)] for
+    those it records that the file no longer takes, dropped as `reload` drops them: an
+    option renamed or narrowed since), `extra` (given by the user) over them."""
+    extra = extra or {}
+    recorded = {k: _option_text(v) for k, v in (trace.get("options") or {}).items()
+                if k not in extra}
+    kept, dropped = _taken(ruleset, recorded)
+    return {**kept, **extra}, dropped
 
 
 def _taken(ruleset, overrides: Dict[str, str]):
@@ -720,4 +740,6 @@ def _option_text(value) -> str:
         return "true"
     if value is False:
         return "false"
-    return str(value)
+    if isinstance(value, (int, str)):
+        return str(value)
+    return json.dumps(value)          # a trace edited by hand: 3.0, a list

@@ -6,6 +6,7 @@ exits 2; a Python traceback means a bug in gdl itself (set GDL_DEBUG=1 to see it
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -151,7 +152,8 @@ def cmd_replay(args) -> int:
     except GdlError as err:
         recorded = {k: v for k, v in (trace.get("options") or {}).items() if k not in given}
         if isinstance(err, OptionError) and recorded:
-            shown = ", ".join(f"{k}={text_of(v)}" for k, v in recorded.items())
+            shown = ", ".join(f"{k}={text_of(v) if isinstance(v, (int, str)) else json.dumps(v)}"
+                              for k, v in recorded.items())      # (3.0, a list: by hand)
             err.notes += (f"the trace records the options it was made with ({shown}), "
                           f"and replay gives them to {path}",)
         if not args.file and not os.path.isabs(path) and not os.path.exists(path):

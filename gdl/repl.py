@@ -27,7 +27,7 @@ from ._repl_input import ALIASES, COMMANDS, Quit, command, piped_reader, plain_r
 from ._repl_render import Painter, one_line, terminal_allows_colour, terminal_allows_symbols
 from . import _repl_session
 from ._repl_session import Halted, ReplError, Session, Shown, parse_agent_spec, seat_of, \
-    step_text
+    step_text, trace_overrides
 from .errors import (OUT_OF_MEMORY, TOO_LONG_NUMBER, GdlError, MoveError, OptionError,
                      RuleError, counted, did_you_mean, hide_notes, natural,
                      too_long_number)
@@ -532,11 +532,17 @@ def run_repl(args) -> int:
     """The `gdl play` command: returns the exit code."""
     from interpreter.options import parse_set_args
     overrides = parse_set_args(args.set)
-    session = Session(args.file, overrides, args.seed, args.agents, args.as_player)
+    trace = getattr(args, "trace", None)
+    opening = overrides
+    if trace:                           # the seats of `--as` and `--agents` are the
+        from interpreter import read_trace            # trace's game's (its options)
+        from interpreter.game import load_ruleset
+        opening, _ = trace_overrides(load_ruleset(args.file), read_trace(trace), overrides)
+    session = Session(args.file, opening, args.seed, args.agents, args.as_player)
     colour = terminal_allows_colour()
     repl = Repl(session, colour, terminal_allows_symbols())
-    if getattr(args, "trace", None):
-        done = session.load_trace(args.trace, overrides)
+    if trace:
+        done = session.load_trace(trace, overrides, args.seed)
         repl.banner()                       # with the trace's seed and options
         repl.guarded(repl.loaded, args.trace, done)
     else:

@@ -879,3 +879,17 @@ def test_a_replay_stopped_by_a_deadlock_tells_its_why_to_whom_may_read_it(tmp_pa
     code, out, err = run(capsys, "replay", trace, *(["--view", view] if view else []))
     assert code == 2 and "deadlock: p2 must move" in err
     assert ("note: lay, e.g. lay 2: rule lay, line 9" in err) == told, err
+
+
+def test_replay_of_a_trace_with_an_option_value_of_no_option_type_is_an_error(tmp_path,
+                                                                               capsys):
+    # a value of 3.0 or a list, edited into a trace, was an internal error (exit 3)
+    trace = tmp_path / "t.json"
+    assert main(["run", str(GERRY), "-n", "1", "--seed", "1", "--trace", str(trace)]) == 0
+    data = json.loads(trace.read_text().splitlines()[0])
+    for value, shown in ((3.0, "turns_each=3.0"), (["x"], 'turns_each=["x"]')):
+        data["options"] = {"turns_each": value}
+        trace.write_text(json.dumps(data))
+        code, out, err = run(capsys, "replay", trace)
+        assert code == 2 and f"the trace records the options it was made with ({shown})" \
+            in err, err

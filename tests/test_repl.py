@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DDS, GERRY, ROOT, RULESETS
+from gdl.cli import main
 from gdl.errors import GdlError
 
 pexpect = pytest.importorskip("pexpect")
@@ -658,7 +659,9 @@ def test_more_small_wording():
     assert got["why 99"] == ["error: there is no move 99: p2 has 25 moves (`moves` lists "
                              "them)"]
     assert got["reload x"] == ["error: reload takes nothing after it, not 'x'"]
-    assert got["undo 9"] == ["error: cannot undo 9 steps: 2 were made"]
+    assert got["undo 9"] == ["error: nothing to undo before the first decision (chance "
+                             "and agents made every step so far); `back-to 0` goes to the "
+                             "very start"]     # (it said "cannot undo 9 steps: 2 were made")
     assert "the expression ends in the middle" in got["eval 1 +"][0]
     assert got["history\tall"][0].startswith("   1. chance: shuffle stock")
 
@@ -989,3 +992,41 @@ def test_a_seat_prefix_naming_no_seat_and_why_alone_say_what_is_wrong():
                 colour=False, symbols=False)
     with pytest.raises(ReplError, match=r"e.g. `why bet`"):
         kuhn.cmd_why("")
+
+
+def test_a_trace_opens_with_its_own_seats_seed_and_the_options_the_file_still_takes(
+        tmp_path):
+    # --as p5 of a trace made with players=5 was refused (checked against the file's
+    # default of 4 seats); --seed was ignored without a word; a trace with an option the
+    # file has since renamed could not be opened at all (reload drops such an option)
+    dd = RULESETS / "double_down.gdl"
+    trace = tmp_path / "t.json"
+    assert main(["run", str(dd), "-n", "1", "--seed", "1", "--set", "players=5",
+                 "--trace", str(trace)]) == 0
+    out = piped(dd, "--trace", trace, "--as", "p5", "--agents", "p5=random",
+                "--seed", "5", script="")
+    assert "5 players (p1, p2, p3, p4, p5), seed 5" in out and "viewing as p5" in out
+    renamed = tmp_path / "g.gdl"
+    renamed.write_text(GERRY.read_text().replace("turns_each", "turns_count"))
+    gerry_trace = tmp_path / "g.json"
+    assert main(["run", str(renamed), "-n", "1", "--seed", "1", "--trace",
+                 str(gerry_trace)]) == 0
+    data = json.loads(gerry_trace.read_text().splitlines()[0])
+    data["options"] = {"turns_each": 5, "size": 3.0}
+    gerry_trace.write_text(json.dumps(data))
+    out = piped(renamed, "--trace", gerry_trace, script="")
+    assert "dropped the trace's option turns_each=5: the file has no such option now; " \
+        "the file's default applies" in out
+    assert "dropped the trace's option size=3.0: " in out
+    got = dict(replies(piped(renamed, "--seed", "1", script=f"load {gerry_trace}\n"), "g"))
+    assert got[f"load {gerry_trace}"][0].startswith("dropped the trace's option turns_each")
+
+
+def test_play_refuses_more_agents_than_seats_and_undo_says_when_agents_play_every_seat():
+    done = subprocess.run([str(GDL), "play", str(GERRY), "--agents", "random,first,last"],
+                          input="", text=True, capture_output=True, timeout=TIMEOUT)
+    assert done.returncode == 2 and "3 agents named for a game of 2 seats" in done.stderr
+    script = "select cell[1,1]\nundo 5\nagents all=random\nundo\n"
+    got = dict(replies(piped(GERRY, "--seed", "3", script=script), "gerry"))
+    assert got["undo 5"][0].startswith("took back 1 step")    # "cannot undo 5 steps: 3
+    assert got["undo"][0].startswith("error: every seat is played by an agent now")  # were

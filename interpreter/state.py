@@ -1419,6 +1419,8 @@ class State:
             return self._random_outcome(_below(rng, len(node[3])))
         cards = self.zones[node[2]][:]
         _shuffle(rng, cards)
+        if self.prog.has_twins:         # the order as `chance_outcomes` lists it
+            cards = _as_listed(cards, self.up)
         return self._shuffle_outcome(cards)
 
     def _random_outcome(self, i) -> ChanceOutcome:
@@ -1499,8 +1501,9 @@ class State:
 
     def chance_step(self, rng, bits=None):
         """At a chance node, `apply_chance(sample_chance(rng))` in one call: the same
-        outcome drawn the same way (random playouts take this step at every chance);
-        `bits` as for `random_step`."""
+        outcome drawn the same way (random playouts take this step at every chance;
+        twins alike may take each other's places, the same position); `bits` as for
+        `random_step`."""
         if self.node[0] != CHANCE:
             raise MoveError("this is not a chance node")
         self.random_run(rng, 1, bits, decide=False, joint=False)
@@ -2183,6 +2186,24 @@ def _not_a_move(move, seat) -> MoveError:
     (a chance outcome applied where a seat decides, say)."""
     return MoveError(f"{seat.name} decides here: give a move's text or a Move, not "
                      f"{type(move).__name__} {getattr(move, 'text', move)!r}")
+
+
+def _as_listed(cards, up):
+    """`cards` in their order as `_distinct_orders` lists it: twins of one facing given
+    their ids in ascending order (a drawn order was an outcome equal to none listed, so
+    its probability could not be looked up)."""
+    by_kind = {}
+    for c in sorted(cards, key=lambda c: c.id):
+        by_kind.setdefault((c.kind, up[c.id]), []).append(c)
+    if len(by_kind) == len(cards):
+        return cards
+    used = dict.fromkeys(by_kind, 0)
+    out = []
+    for c in cards:
+        k = (c.kind, up[c.id])
+        out.append(by_kind[k][used[k]])
+        used[k] += 1
+    return out
 
 
 def _distinct_orders(cards, up):

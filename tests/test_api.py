@@ -1045,3 +1045,18 @@ flow:
     with pytest.raises(RuleError) as info:
         state.legal_moves()
     assert info.value.notes == tuple(state.why_no_moves())
+
+
+def test_a_sampled_shuffle_of_twins_is_one_of_the_listed_outcomes():
+    # 743 of 1000 draws were outcomes equal to none listed (their twins' ids in another
+    # order), so `dict(chance_outcomes())[sample_chance(rng)]` raised KeyError
+    from collections import Counter
+    game = load_game(RULESETS / "double_down.gdl", players="2", deck="1:2 2:2",
+                     hand_size="1", chips_each="1")
+    state = game.new_state(seed=0)
+    listed = dict(state.chance_outcomes())
+    assert len(listed) == 6 and set(listed.values()) == {Fraction(1, 6)}
+    rng = random.Random(0)
+    drawn = Counter(state.sample_chance(rng) for _ in range(6000))
+    assert set(drawn) == set(listed)
+    assert all(900 < n < 1100 for n in drawn.values()), drawn

@@ -644,23 +644,25 @@ def reachable_states(game, max_states: Optional[int] = None,
     try:
         while queue:
             state, depth = queue.popleft()
+            yielded += 1
+            last = max_states is not None and yielded >= max_states
+            kind = _kind_of(state)
+            # its children made before it is handed out: whoever asked may play on
+            # from it (the walk went on from the state as they left it)
+            if not (last or kind is TERMINAL or max_depth is not None and depth >= max_depth):
+                for child, _, _ in _children(state, kind, *_choices(state, kind), False):
+                    key = key_of(child)
+                    if key not in seen:
+                        seen.add(key)
+                        queue.append((child, depth + 1))
             if paused:
                 gc.enable()
             paused = False
             yield state
             paused = gc.isenabled()                 # as it was left meanwhile
             gc.disable()
-            yielded += 1
-            if max_states is not None and yielded >= max_states:
+            if last:
                 return
-            kind = _kind_of(state)
-            if kind is TERMINAL or (max_depth is not None and depth >= max_depth):
-                continue
-            for child, _, _ in _children(state, kind, *_choices(state, kind), False):
-                key = key_of(child)
-                if key not in seen:
-                    seen.add(key)
-                    queue.append((child, depth + 1))
     finally:
         if paused:
             gc.enable()

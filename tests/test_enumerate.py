@@ -8,6 +8,7 @@ or to the engine that changes what is reachable changes them.
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 
@@ -787,3 +788,16 @@ def test_a_key_tells_two_names_of_one_twin_from_names_of_two_and_not_which_is_wh
     assert same.key() != apart.key()
     assert swapped(same, one, two, known=True).key() == same.key()    # twins traded:
     assert swapped(apart, one, two, known=True).key() == apart.key()  # one position
+
+
+def test_playing_on_from_a_reachable_state_leaves_the_walk_as_it_was():
+    # the walk made a state's children after handing it out: a caller who played on
+    # from each state got 1 state of Kuhn poker's 58
+    game = load_game(RULESETS / "classics" / "kuhn_poker.gdl")
+    rng = random.Random(0)
+    walked = 0
+    for state in reachable_states(game):
+        walked += 1
+        state.random_run(rng, 100)
+        assert state.is_terminal()
+    assert walked == 58 == sum(1 for _ in reachable_states(game))

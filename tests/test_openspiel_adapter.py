@@ -127,6 +127,19 @@ def test_load_by_name_with_options():
     assert str(again) == str(game)
 
 
+def test_options_are_read_as_the_engine_reads_them():
+    # a bool option "on" was false, a misspelt "ture" false with no word, 4.9 was 4
+    from gdl.errors import OptionError
+    dds = RULESETS / "double_dealing_shuffle.gdl"
+    game = load_openspiel_game(dds, {"allow_identity_shuffle": "on", "deck_size": "4"})
+    assert game.get_parameters()["allow_identity_shuffle"] is True
+    assert game.get_parameters()["deck_size"] == 4
+    for wrong, said in (({"allow_identity_shuffle": "ture"}, "is true or false"),
+                        ({"deck_size": 4.9}, "takes a whole number, not '4.9'")):
+        with pytest.raises(OptionError, match=said):
+            load_openspiel_game(dds, wrong)
+
+
 def test_action_strings_are_move_texts():
     """An action's string is its move's text: the same at every state, and the legal
     actions are exactly the legal moves."""

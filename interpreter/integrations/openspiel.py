@@ -53,7 +53,7 @@ from .._compiler import CHANCE as AT_CHANCE, DECIDE as AT_DECISION, END as AT_EN
 from .._compiler import SIMUL as AT_SIMULTANEOUS
 from ..game import Game
 from ..observe import key_of, log_of, observations
-from ..options import option_decls
+from ..options import option_decls, resolve_overrides
 from ..values import text_of
 from ._actions import ActionTable, IntegrationError
 from ._encode import DEFAULT_SIZE, encode_view
@@ -726,7 +726,14 @@ def load_openspiel_game(path, options: Optional[Mapping[str, object]] = None,
     adapter parameters (seed, max_game_length, utility_bound, chance)."""
     name = register(path)
     spec = _SPECS[_REGISTERED[name]]
-    merged = {k: _param(spec.get(k), v) for k, v in dict(options or {}, **params).items()}
+    given = dict(options or {}, **params)
+    # the options read as the engine reads them ("on" is true, "ture" an error, 4.9 no
+    # whole number), not by the parameter's Python type (both were false, 4.9 was 4)
+    ruleset = _RULESETS[_REGISTERED[name]]
+    read = resolve_overrides(ruleset, {k: v for k, v in given.items()
+                                       if k in option_decls(ruleset)})
+    merged = {k: _param(spec.get(k), read[k] if type(read.get(k)) in (bool, int) else v)
+              for k, v in given.items()}
     return pyspiel.load_game(name, merged)
 
 

@@ -57,6 +57,12 @@ class Game:
         self.options = dict(self.prog.options)
         self.seats = list(self.prog.seats)
 
+    def __reduce__(self):
+        """Pickles the checked ruleset, the options and the trigger order, compiled again
+        on unpickling (compiled code does not pickle); coverage starts again from 0."""
+        return (_unpickled_game, (self.ruleset, self.overrides, self.coverage is not None,
+                                  self.trigger_names()))
+
     def compile_now(self):
         """Compiles every run of the rules now: `load` leaves each to its first use, as
         most are never entered by a given game, and a benchmark timing steady play (or a
@@ -290,6 +296,13 @@ def load_ruleset(path) -> A.Ruleset:
     """Returns the checked, variant-merged AST of a ruleset file."""
     from gdl.checker import check_file
     return check_file(path)
+
+
+def _unpickled_game(ruleset, overrides, coverage: bool, trigger_order) -> Game:
+    game = Game(ruleset, overrides, coverage)
+    if game.trigger_names() != list(trigger_order):
+        game.set_trigger_order(trigger_order)
+    return game
 
 
 def load(path, options: Optional[Mapping[str, object]] = None,

@@ -94,6 +94,20 @@ class State:
         s.rng = s.mid = None
         return s
 
+    def __copy__(self):                 # the default shared every list with the original
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        """Pickles the game and the trace, replayed on unpickling (a state with a
+        placement, which no trace replays: its snapshot), observing if this one does."""
+        try:
+            return (_unpickled, (self.game, self.trace(), None, self.obs is not None))
+        except TraceError:
+            return (_unpickled, (self.game, None, self.to_json(), self.obs is not None))
+
     def clone_for_playout(self) -> "State":
         """Returns an independent copy that keeps no observation logs, for random
         playouts from a state made with `observe=True`: such a state writes every seat's
@@ -2186,6 +2200,14 @@ def _not_a_move(move, seat) -> MoveError:
     (a chance outcome applied where a seat decides, say)."""
     return MoveError(f"{seat.name} decides here: give a move's text or a Move, not "
                      f"{type(move).__name__} {getattr(move, 'text', move)!r}")
+
+
+def _unpickled(game, trace, snapshot, observe: bool) -> State:
+    """A pickled state again (`State.__reduce__`)."""
+    from .serial import replay
+    if trace is not None:
+        return replay(game, trace, observe=observe)
+    return game.state_from_json(snapshot)
 
 
 def _as_listed(cards, up):

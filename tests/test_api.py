@@ -1060,3 +1060,32 @@ def test_a_sampled_shuffle_of_twins_is_one_of_the_listed_outcomes():
     drawn = Counter(state.sample_chance(rng) for _ in range(6000))
     assert set(drawn) == set(listed)
     assert all(900 < n < 1100 for n in drawn.values()), drawn
+
+
+def test_states_and_games_pickle_and_copy():
+    # neither pickled ("Can't pickle local object"), deepcopy failed, and copy.copy
+    # shared the state's lists: playing on the copy changed the original
+    import copy
+    import pickle
+    game = load_game(GERRY, size="3")
+    state = game.new_state(seed=4)
+    rng = random.Random(2)
+    state.random_run(rng, 30)
+    again = pickle.loads(pickle.dumps(state))
+    assert again.key() == state.key() and again.history == state.history
+    assert {k: str(v) for k, v in again.game.options.items()} == \
+        {k: str(v) for k, v in game.options.items()}
+    for s in (again, state):
+        s.random_run(random.Random(9), 10)
+    assert again.key() == state.key()
+    for made in (copy.copy(state), copy.deepcopy(state)):
+        before = state.key()
+        made.random_run(rng, 5)
+        assert state.key() == before and made.key() != before
+    observing = game.new_state(seed=1, observe=True)
+    observing.random_run(rng, 3)
+    back = pickle.loads(pickle.dumps(observing))
+    assert back.infoset_key("p1") == observing.infoset_key("p1")
+    placed = game.new_state(seed=1)
+    placed.place(["KH"], "cell[1,1]")       # no trace replays it: its snapshot is pickled
+    assert pickle.loads(pickle.dumps(placed)).key() == placed.key()

@@ -73,8 +73,8 @@ def test_episodes_end_with_the_engine_returns(path, options):
     env = make_aec_env(path, options)
     for seed in range(2):
         totals, decisions = play(env, seed)
-        assert env.state.is_terminal()
-        returns = dict(zip(env.possible_agents, env.state.returns()))
+        assert env.gdl_state.is_terminal()
+        returns = dict(zip(env.possible_agents, env.gdl_state.returns()))
         assert totals == pytest.approx(returns)
         assert sum(totals.values()) == pytest.approx(0)
         assert decisions >= 1
@@ -82,8 +82,8 @@ def test_episodes_end_with_the_engine_returns(path, options):
 
 def test_seeded_resets_replay_the_same_game():
     env = make_aec_env(RULESETS / "gerry.gdl")
-    first = [play(env, 7), env.state.trace()]
-    second = [play(env, 7), env.state.trace()]
+    first = [play(env, 7), env.gdl_state.trace()]
+    second = [play(env, 7), env.gdl_state.trace()]
     assert first == second
 
 
@@ -96,13 +96,13 @@ def test_simultaneous_agents_act_in_turn():
     before = env.observe("p2")["observation"].copy()
     env.step(int(np.flatnonzero(env.observe("p1")["action_mask"])[0]))
     assert env.agent_selection == "p2"
-    assert env.state.committed() == [env.game.seat("p1")]
-    assert env.state.is_simultaneous()
+    assert env.gdl_state.committed() == [env.game.seat("p1")]
+    assert env.gdl_state.is_simultaneous()
     after = env.observe("p2")["observation"]
     changed = {t for t in np.flatnonzero(before != after)}
     assert changed, "the status line shows that p1 committed"
     env.step(int(np.flatnonzero(env.observe("p2")["action_mask"])[0]))
-    assert env.state.committed() == [] and len(env.state.history) == 2
+    assert env.gdl_state.committed() == [] and len(env.gdl_state.history) == 2
 
 
 def test_observation_hides_the_opponents_card():
@@ -111,8 +111,8 @@ def test_observation_hides_the_opponents_card():
     seen = {}
     for seed in range(40):
         env.reset(seed=seed)
-        mine = env.state.cards_in("hand[p1]")[0].text
-        theirs = env.state.cards_in("hand[p2]")[0].text
+        mine = env.gdl_state.cards_in("hand[p1]")[0].text
+        theirs = env.gdl_state.cards_in("hand[p2]")[0].text
         seen.setdefault(mine, {})[theirs] = env.observe("p1")["observation"].tobytes()
     assert all(len(by_theirs) == 2 for by_theirs in seen.values())
     assert all(len(set(by_theirs.values())) == 1 for by_theirs in seen.values())
@@ -125,7 +125,7 @@ def test_no_decisions_means_one_proceed_action():
     env.reset(seed=3)
     assert env.action_space(env.agent_selection).n == 1
     assert list(env.observe(env.agent_selection)["action_mask"]) == [1]
-    assert env.state.is_terminal()
+    assert env.gdl_state.is_terminal()
     env.step(0)
     assert all(env.terminations.values())
     with pytest.raises(ValueError):
@@ -159,3 +159,13 @@ def test_steps_before_reset_and_an_unknown_agent_are_said_so():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="no agent 'p9': the agents are p1, p2"):
         env.observe("p9")
+
+
+def test_the_engine_state_leaves_pettingzoos_state_method_alone():
+    # `env.state` held the gdl State, hiding AECEnv.state(): "'State' object is not
+    # callable"; PettingZoo's own answer is that no global state is implemented
+    env = make_aec_env(RULESETS / "classics" / "kuhn_poker.gdl")
+    env.reset(seed=1)
+    assert not env.gdl_state.is_terminal()
+    with pytest.raises(NotImplementedError):
+        env.state()

@@ -66,7 +66,9 @@ class GdlAECEnv(AECEnv):
             "observation": spaces.Box(0.0, 1.0, (obs_size,), np.float32),
             "action_mask": spaces.Box(0, 1, (n,), np.int8)}) for a in self.possible_agents}
         self.rng = random.Random()
-        self.state = None
+        #: the engine's State of the game under way (not `state`, which is PettingZoo's
+        #: global-state method: an attribute of that name hid it)
+        self.gdl_state = None
 
     def observation_space(self, agent):
         return self._observation_spaces[agent]
@@ -79,7 +81,7 @@ class GdlAECEnv(AECEnv):
         """Starts a game; with `seed`, chance and the game's seed are reproducible."""
         if seed is not None:
             self.rng = random.Random(seed)
-        self.state = self.game.new_state(seed)
+        self.gdl_state = self.game.new_state(seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -89,23 +91,23 @@ class GdlAECEnv(AECEnv):
         self.steps = 0
         self._skip_agent_selection = None
         self._draw_chance()
-        if self.proceed_only or not self.state.is_terminal():
+        if self.proceed_only or not self.gdl_state.is_terminal():
             self.agent_selection = self._to_act()
         else:
             self._finish()
 
     def _draw_chance(self):
-        s = self.state
+        s = self.gdl_state
         while s.is_chance():
             s.apply_chance(s.sample_chance(self.rng))
 
     def _to_act(self) -> str:
-        waiting = self.state.to_move()
+        waiting = self.gdl_state.to_move()
         return waiting[0].name if waiting else self.agents[0]
 
     def _finish(self, truncated: bool = False):
         """Ends the episode for every agent: returns as rewards, or a truncation."""
-        returns = self.state.returns()
+        returns = self.gdl_state.returns()
         for a, r in zip(self.possible_agents, returns):
             if a in self.agents:
                 self.rewards[a] = 0.0 if truncated else float(r)
@@ -134,10 +136,10 @@ class GdlAECEnv(AECEnv):
                 raise ValueError(f"{self.game.title} has no decisions: the only action is 0")
         else:
             seat = self.game.seat(agent)
-            self.state.apply_listed(self._move(seat, int(action)), seat)
+            self.gdl_state.apply_listed(self._move(seat, int(action)), seat)
             self.steps += 1
             self._draw_chance()
-        if self.state.is_terminal() or self.proceed_only:
+        if self.gdl_state.is_terminal() or self.proceed_only:
             self._finish()
         elif self.steps >= self.max_steps:
             self._finish(truncated=True)
@@ -146,7 +148,7 @@ class GdlAECEnv(AECEnv):
         self._accumulate_rewards()
 
     def _move(self, seat, action: int):
-        legal = self.table.legal(self.state, seat)
+        legal = self.table.legal(self.gdl_state, seat)
         for i, m in legal:
             if i == action:
                 return m
@@ -162,17 +164,17 @@ class GdlAECEnv(AECEnv):
         if space is None:
             raise ValueError(f"no agent {agent!r}: the agents are "
                              f"{', '.join(self.possible_agents)}")
-        obs = encode_view(self.state, agent, space["observation"].shape[0])
+        obs = encode_view(self.gdl_state, agent, space["observation"].shape[0])
         mask = np.zeros(space["action_mask"].shape[0], np.int8)
         if not (self.terminations.get(agent) or self.truncations.get(agent)):
             if self.proceed_only:
                 mask[0] = 1 if agent == self.agent_selection else 0
-            elif agent in (s.name for s in self.state.to_move()):
-                mask[[i for i, _ in self.table.legal(self.state, self.game.seat(agent))]] = 1
+            elif agent in (s.name for s in self.gdl_state.to_move()):
+                mask[[i for i, _ in self.table.legal(self.gdl_state, self.game.seat(agent))]] = 1
         return {"observation": obs, "action_mask": mask}
 
     def _check_reset(self, what: str):
-        if self.state is None:      # as PettingZoo's order-enforcing wrapper says it
+        if self.gdl_state is None:      # as PettingZoo's order-enforcing wrapper says it
             raise RuntimeError(f"reset() needs to be called before {what}()")
 
     def legal_moves(self, agent):
@@ -181,9 +183,9 @@ class GdlAECEnv(AECEnv):
             done = self.terminations.get(agent) or self.truncations.get(agent)
             return [(0, "proceed")] if agent == self.agent_selection and not done else []
         seat = self.game.seat(agent)
-        if seat not in self.state.to_move():
+        if seat not in self.gdl_state.to_move():
             return []
-        return [(i, m.text) for i, m in self.table.legal(self.state, seat)]
+        return [(i, m.text) for i, m in self.table.legal(self.gdl_state, seat)]
 
     def action_text(self, action: int) -> str:
         """Returns the move text an action stands for."""
@@ -191,7 +193,7 @@ class GdlAECEnv(AECEnv):
 
     def render(self):
         """Returns (ansi) or prints (human) the all-seeing view of the table."""
-        text = self.state.view(None) if self.state is not None else ""
+        text = self.gdl_state.view(None) if self.gdl_state is not None else ""
         if self.render_mode == "human":
             print(text)
             return None

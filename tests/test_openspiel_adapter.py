@@ -569,3 +569,19 @@ def test_a_state_pickled_before_one_outcome_events_were_steps_loads(tmp_path):
     old = dict(trace, format="gdl-trace-1", steps=trace["steps"][:1] + trace["steps"][2:])
     restored = _restore(str(rules), {}, old, 1, None, [])
     assert restored.state.key() == state.key()
+
+
+def test_a_game_pickles_into_another_process(tmp_path):
+    # the class `register` makes could not be looked up: PicklingError (OpenSpiel's own
+    # Python games pickle, and worker pools hand games over so)
+    import pickle
+    import subprocess
+    import sys
+    game = load_openspiel_game(RULESETS / "double_dealing_shuffle.gdl", {"deck_size": 4})
+    (tmp_path / "g.pickle").write_bytes(pickle.dumps(game))
+    code = ("import pickle, sys; g = pickle.loads(open(sys.argv[1], 'rb').read()); "
+            "print(g.get_parameters()['deck_size'], g.new_initial_state().is_chance_node())")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "g.pickle")],
+                          capture_output=True, text=True, timeout=60, cwd=str(tmp_path))
+    assert done.stdout.split() == ["4", str(game.new_initial_state().is_chance_node())], \
+        done.stderr

@@ -207,6 +207,12 @@ class GdlGame(pyspiel.Game):
         seed = int(params.get("seed", 0))
         self.rng = random.Random(seed if seed >= 0 else None)
 
+    def __reduce__(self):
+        # the class `register` made has no name pickle can look up: the game is loaded
+        # again by its path and parameters (registering it in a new process)
+        return (_unpickled_game, (_REGISTERED.get(self.short_name, self.path), self.short_name,
+                                  self.get_parameters()))
+
     def new_initial_state(self):
         """Returns the state after the ruleset's setup."""
         return GdlState(self, self.data)
@@ -718,6 +724,10 @@ def register(path, short_name: Optional[str] = None) -> str:
                                      _SPECS[resolved]), cls)
     _REGISTERED[name] = resolved
     return name
+
+
+def _unpickled_game(path, short_name, params) -> "pyspiel.Game":
+    return pyspiel.load_game(register(path, short_name), params)
 
 
 def load_openspiel_game(path, options: Optional[Mapping[str, object]] = None,

@@ -124,6 +124,8 @@ class OrderExplorer:
                     self.failed[n] = err              # first does not
             if self.parted(states, steps, fired):
                 return True
+        if states[0].is_terminal():     # counted as the explorer counts its games: the
+            x.ended += 1                # report's "(k to the end)" left these out
         return False
 
     def random_step(self, state):

@@ -11,7 +11,7 @@ from typing import Optional
 from ._repl_input import command
 from ._repl_render import columns
 from ._repl_session import Halted, ReplError
-from .errors import GdlError, whole_number
+from .errors import GdlError, counted, whole_number
 
 
 class FileCommands:
@@ -32,7 +32,7 @@ class FileCommands:
             self.say(self.paint.error(f"{s.path} does not load; keeping the old rules"))
             return
         self.say_dropped(dropped, "the option setting")
-        self.say(f"reloaded {s.path}: replayed {replayed} of {total} steps")
+        self.say(f"reloaded {s.path}: replayed {replayed} of {counted(total, 'step')}")
         self._warn_clashes()
         self.say_notes()
         if stopped:
@@ -113,7 +113,7 @@ class FileCommands:
         if not arg:
             raise ReplError("save where? give a file name, e.g. `save game.json`")
         n = self.session.save(arg)
-        self.say(f"saved {n} steps to {arg}")
+        self.say(f"saved {counted(n, 'step')} to {arg}")
 
     @command("load FILE", "open a saved trace (options, seed) and replay it")
     def cmd_load(self, arg: str, extra: Optional[dict] = None) -> None:
@@ -126,7 +126,7 @@ class FileCommands:
         on as after a move."""
         replayed, total, stopped, dropped = done
         self.say_dropped(dropped, "the trace's option")
-        self.say(f"loaded {path}: replayed {replayed} of {total} steps")
+        self.say(f"loaded {path}: replayed {replayed} of {counted(total, 'step')}")
         self.say_notes()
         if stopped:
             self.say(self.paint.error(self.stopped_text(stopped)))

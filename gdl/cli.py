@@ -189,7 +189,7 @@ def cmd_replay(args) -> int:
     # replayed, not yet in the history)
     extra = len(state.history) + len(state.committed()) - applied \
         if trace.get("format") == TRACE_FORMAT_1 else 0
-    print(f"after {applied} steps of {total}" + (
+    print(f"after {counted(applied, 'step')} of {total}" + (
         f" (and {extra} chance event{'s' * (extra != 1)} of one outcome, which a trace "
         f"of its format does not record)" if extra else ""))
     return 0

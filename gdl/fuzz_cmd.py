@@ -80,7 +80,10 @@ def add_diff_parser(subparsers):
 
 
 def _check(args):
-    if not 0 < args.budget < float("inf"):     # nan and inf too: no deadline at all
+    if args.budget == float("inf"):
+        raise OptionError("--budget must be a number of seconds, not inf (it would run "
+                          "for ever)")
+    if not 0 < args.budget < float("inf"):     # nan too: no deadline at all
         raise OptionError(f"--budget must be a number of seconds more than 0, not "
                           f"{args.budget:g}")
     for flag, value in (("--jobs", getattr(args, "jobs", 1)),):

@@ -20,6 +20,7 @@ import tempfile
 import time
 from collections import deque
 from pathlib import Path
+from shlex import quote
 from typing import List, Optional
 
 import attrs
@@ -85,7 +86,7 @@ class DiffResult:
             lines.append("  what differs:")
             lines += [f"    {d}" for d in self.differences]
             if self.trace_path:
-                lines.append(f"  open: gdl play {self.a} --trace {self.trace_path}")
+                lines.append(f"  open: gdl play {quote(self.a)} --trace {quote(self.trace_path)}")
                 lines.append(f"        gdl play {self.b} --trace {self.trace_path}")
         elif self.complete and not self.sampled:
             lines.append("  no difference: every reachable pair of states was compared")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from shlex import quote
 from typing import Dict, List
 
 from gdl import ast as A
@@ -188,7 +189,7 @@ def _details(r) -> List[str]:
         if f.steps is not None:
             lines += _trace_lines(f)
         if f.trace_path:
-            lines.append(f"   open:    gdl play {r.path} --trace {f.trace_path}")
+            lines.append(f"   open:    gdl play {quote(r.path)} --trace {quote(f.trace_path)}")
         lines += [f"   {d}" for d in f.detail]
     return lines
 

@@ -18,7 +18,7 @@ import pytest
 
 import gdl.laws  # noqa: F401 - the fuzzer's laws: imported here, as under pytest a first
 #                  import (its module rewritten) took time out of a budget
-from conftest import RULESETS
+from conftest import DEADLOCK, RULESETS
 from gdl._repl_session import Session
 from gdl.errors import OptionError, RuleError
 from gdl.fuzz_cmd import add_diff_parser, add_fuzz_parser
@@ -1516,3 +1516,23 @@ flow:
     report = fuzz(str(path), budget=1.5, seed=0, write_traces=False)
     played, ended = report.stats["playthroughs"], report.stats["ended"]
     assert played > 100 and played - ended <= 10, (played, ended)   # (cut by the deadline)
+
+
+def test_the_open_commands_quote_paths_with_spaces(tmp_path):
+    # `open: gdl play .../a game.gdl --trace d out/diff.json` broke at the spaces
+    import shlex
+    folder = tmp_path / "a folder"
+    folder.mkdir()
+    a, b = folder / "a game.gdl", folder / "b.gdl"
+    a.write_text(TOP_CARD, encoding="utf-8")
+    b.write_text(TOP_CARD.replace("win p1", "win p2"), encoding="utf-8")
+    result = diff(str(a), str(b), budget=5, out_dir=str(folder / "d out"))
+    line = next(x for x in result.text().splitlines() if "open:" in x)
+    assert shlex.split(line.split("open:")[1]) == ["gdl", "play", str(a), "--trace",
+                                                   str(folder / "d out" / "diff.json")]
+    report = fuzz(str(ruleset(folder, DEADLOCK, "dead lock.gdl")), budget=1.5, seed=0,
+                  out_dir=str(folder / "f out"))
+    line = next(x for x in report.text().splitlines() if "open:" in x)
+    words = shlex.split(line.split("open:")[1])
+    assert words[:3] == ["gdl", "play", str(folder / "dead lock.gdl")]
+    assert words[4].startswith(str(folder / "f out"))

@@ -110,6 +110,7 @@ class FileCommands:
              "The trace format of `gdl run --trace`: options, seed and every step.  `load`,\n"
              "`gdl play --trace` and `gdl replay` read it.")
     def cmd_save(self, arg: str) -> None:
+        arg = _path(arg)
         if not arg:
             raise ReplError("save where? give a file name, e.g. `save game.json`")
         n = self.session.save(arg)
@@ -117,6 +118,7 @@ class FileCommands:
 
     @command("load FILE", "open a saved trace (options, seed) and replay it")
     def cmd_load(self, arg: str, extra: Optional[dict] = None) -> None:
+        arg = _path(arg)
         if not arg:
             raise ReplError("load what? give a trace file, e.g. `load game.json`")
         self.loaded(arg, self.session.load_trace(arg, extra))
@@ -157,6 +159,20 @@ class FileCommands:
         elif arg:
             raise ReplError(f"symbols takes on or off, not {arg!r}")
         self.say(f"symbols {'on' if self.symbols else 'off'}")
+
+
+def _path(arg: str) -> str:
+    """A file name as typed, or quoted as `set` takes a value (`save "my game.json"`
+    wrote a file named with the quotes)."""
+    arg = arg.strip()
+    if arg[:1] in ("'", '"'):
+        try:
+            words = shlex.split(arg)
+        except ValueError:              # an unclosed quote: the name as typed
+            return arg
+        if len(words) == 1:
+            return words[0]
+    return arg
 
 
 def _set_items(arg: str) -> dict:

@@ -7,7 +7,7 @@ import shlex
 import sys
 from contextlib import contextmanager
 
-from .errors import GdlError, OptionError
+from .errors import GdlError, OptionError, TraceError
 
 
 @contextmanager
@@ -70,6 +70,15 @@ def _run(args, run, show, seed0: int = 0, drawn: bool = False) -> int:
                     print(f"--- game {tally.games} (seed {item.seed}), final table:")
                     print(item.table)
                 advance(1)
+        if out:
+            out.flush()                     # a full disk said here, with the summary
+    except OSError as err:                  # the trace file could not be written
+        if out is None:
+            raise
+        if tally.games:
+            _summary(run.game, tally)
+        raise TraceError(f"--trace {args.trace}: {err.strerror or err}: the traces could "
+                         f"not be written") from None
     except GdlError as err:                 # the rules failed in a game: which one, and
         if tally.games:                     # the summary of those played before it
             _summary(run.game, tally)
@@ -96,7 +105,10 @@ def _run(args, run, show, seed0: int = 0, drawn: bool = False) -> int:
         return 130
     finally:
         if out:
-            out.close()
+            try:
+                out.close()
+            except OSError:                 # told above where it mattered
+                pass
     _summary(run.game, tally)
     if drawn:                               # say it, or nobody can play these games again
         _drawn_seeds(seed0, tally.games)

@@ -893,3 +893,13 @@ def test_replay_of_a_trace_with_an_option_value_of_no_option_type_is_an_error(tm
         code, out, err = run(capsys, "replay", trace)
         assert code == 2 and f"the trace records the options it was made with ({shown})" \
             in err, err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_trace_file_that_cannot_be_written_is_told_with_its_name(capsys):
+    # "error: No space left on device", with no file named and no summary
+    code, out, err = run(capsys, "run", GERRY, "-n", "2", "--seed", "1", "--trace",
+                         "/dev/full")
+    assert code == 2 and "2 game(s)" in out
+    assert "--trace /dev/full: No space left on device: the traces could not be " \
+        "written" in err

@@ -1030,3 +1030,12 @@ def test_play_refuses_more_agents_than_seats_and_undo_says_when_agents_play_ever
     got = dict(replies(piped(GERRY, "--seed", "3", script=script), "gerry"))
     assert got["undo 5"][0].startswith("took back 1 step")    # "cannot undo 5 steps: 3
     assert got["undo"][0].startswith("error: every seat is played by an agent now")  # were
+
+
+def test_save_and_load_take_a_quoted_file_name(tmp_path):
+    # `save "q q.json"` wrote a file named with the quotes
+    script = 'save "my game.json"\nload "my game.json"\n'
+    got = dict(replies(piped(GERRY, "--seed", "1", script=script, cwd=tmp_path), "gerry"))
+    assert got['save "my game.json"'] == ["saved 2 steps to my game.json"]
+    assert (tmp_path / "my game.json").exists()
+    assert got['load "my game.json"'][0] == "loaded my game.json: replayed 2 of 2 steps"

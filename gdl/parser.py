@@ -313,6 +313,7 @@ def parse_file(path) -> A.Ruleset:
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        SOURCES.pop(str(path), None)    # the text read before is no excerpt of this one
         raise GdlError(f"{p} is not UTF-8 text (byte {data[err.start]:#04x} here)",
                        Span(str(path), line, col)) from None
     return parse_text(text, str(path))

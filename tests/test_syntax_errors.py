@@ -225,3 +225,15 @@ def test_an_equals_sign_out_of_a_condition_is_not_called_a_comparison(text):
         parse_text(text, PATH)
     assert "a comparison is written" not in str(info.value)
     assert "did you mean '=='" not in str(info.value)
+
+
+def test_a_file_read_again_as_no_utf8_shows_no_line_of_its_old_text(tmp_path):
+    # the REPL's reload showed the old text's line under the caret
+    from gdl.parser import parse_file
+    path = tmp_path / "g.gdl"
+    path.write_text('game "t"\nplayers 2\nflow:\n    draw\n', encoding="utf-8")
+    parse_file(path)
+    path.write_bytes(b'game "t"\nplayers \xff\nflow:\n    draw\n')
+    with pytest.raises(GdlError) as err:
+        parse_file(path)
+    assert str(err.value) == f"{path}:2:9: error: {path} is not UTF-8 text (byte 0xff here)"

@@ -142,7 +142,8 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
         msg += (": a comprehension's `if` comes after all its `for`s (`... for a in A "
                 "for b in B if ...`)")
     if (tok.type == "NAME" and len(before) == 1 and before[0].isidentifier()
-            and before[0] not in STATEMENT_WORDS and "'='" in expected):
+            and before[0] not in STATEMENT_WORDS and "'='" in expected
+            and whole != "expression"):          # (an expression is no statement)
         # `ask p: ...`: an unknown first word was read as a variable being assigned
         msg += (f": a line starting with {before[0]!r} can only assign it (`{before[0]} = "
                 f"...`); a statement starts with a statement word ({_STATEMENT_LIST})")

@@ -237,3 +237,11 @@ def test_a_file_read_again_as_no_utf8_shows_no_line_of_its_old_text(tmp_path):
     with pytest.raises(GdlError) as err:
         parse_file(path)
     assert str(err.value) == f"{path}:2:9: error: {path} is not UTF-8 text (byte 0xff here)"
+
+
+def test_an_expression_gets_no_hint_about_statements():
+    # `eval manual manual` was told "a line starting with 'manual' can only assign it"
+    from gdl.parser import parse_expression
+    with pytest.raises(GdlSyntaxError) as err:
+        parse_expression("manual manual")
+    assert "unexpected 'manual'" in str(err.value) and "statement" not in str(err.value)

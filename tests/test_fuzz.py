@@ -362,10 +362,12 @@ def test_the_endless_play_watch_reads_the_cards_only_once_a_head_comes_back(
     assert watch.whole and watch.keys == keys
 
 
-@pytest.mark.parametrize("kinds, alike", [("[1, 1, 2]", True), ("1..3", False)])
-def test_a_head_is_equal_where_the_key_is(kinds, alike):
-    # a variable holding one twin or the other: the same key, so the same head; a card
-    # of its own (no twins) is in the head as it is
+@pytest.mark.parametrize("kinds, heads_alike", [("[1, 1, 2]", True), ("1..3", False)])
+def test_a_head_is_equal_where_the_key_is(kinds, heads_alike):
+    # a variable holding the twin at the bottom of the deck or the one above it: two
+    # keys (what it names lies elsewhere), one head (the head keeps a twin's kind: equal
+    # keys have equal heads, not the other way round); a card of its own (no twins) is
+    # in the head as it is
     from interpreter import load_text
     from interpreter._keys import header
     game = load_text(RING.replace("{kinds}", kinds).replace(
@@ -374,7 +376,7 @@ def test_a_head_is_equal_where_the_key_is(kinds, alike):
     slot = game.prog.var_names.index("held")
     a.vars[slot], b.vars[slot] = game.prog.cards[0], game.prog.cards[1]
     head = header(game.prog)
-    assert (a.key() == b.key()) is alike and (head(a) == head(b)) is alike
+    assert a.key() != b.key() and (head(a) == head(b)) is heads_alike
     b.vars[slot] = game.prog.cards[0]
     assert a.key() == b.key() and head(a) == head(b)
 

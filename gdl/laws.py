@@ -303,10 +303,16 @@ def _twins_drawn(seen, rng) -> Iterable[str]:
 
 
 def _twin_pair(state, rng):
-    """Returns two twins of the kind of a card drawn with `rng` (a few tries), or None."""
+    """Returns two twins of the kind of a card drawn with `rng` (a few tries), or None.
+    Not of a kind a variable names: those twins are told apart by their ids (which one
+    a variable holds, and which is `top` of a set zone, shows), not alike."""
+    from interpreter._keys import named_kinds, names_twins
     cards = state.prog.cards
+    named = named_kinds(state, state.prog.twin_kinds) if names_twins(state) else ()
     for _ in range(8):
         kind = cards[rng.randrange(len(cards))].kind
+        if kind in named:
+            continue
         twins = [c for c in cards if c.kind == kind]
         if len(twins) > 1:
             i, j = rng.sample(range(len(twins)), 2)

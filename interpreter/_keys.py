@@ -22,9 +22,9 @@ _chain = chain.from_iterable
 
 
 class _Refs(tuple):
-    """The canonical form of a value holding a card of a kind several cards share: a key
-    says which of them it is by where it lies (`_twin_refs`), as the kind alone merged
-    positions whose futures differ (which twin a variable names moves with it)."""
+    """The canonical form of a value holding a card of a kind several cards share: the
+    key then tells that kind's cards by their ids (`named_kinds`), as the kind alone
+    merged positions whose futures differ (which twin a variable names moves with it)."""
 
     __slots__ = ()
 
@@ -33,19 +33,19 @@ class _Canon(dict):
     """Value -> `canon(value)`, filled on first use.  Equal values have equal canonical
     forms (seats, members, cards and zones are compared by identity), so a lookup by
     equality is exact; a tuple whose canonical form equals it is kept as it is, so keys
-    share it.  A value holding a card of one of `twin_kinds` gets a `_Refs` form."""
+    share it.  A value holding one of `twins` (cards) gets a `_Refs` form."""
 
-    __slots__ = ("twin_kinds",)
+    __slots__ = ("twins",)
 
-    def __init__(self, twin_kinds: frozenset = frozenset()):
+    def __init__(self, twins: frozenset = frozenset()):
         super().__init__()
-        self.twin_kinds = twin_kinds
+        self.twins = twins
 
     def __missing__(self, value):
         form = canon(value)
         if form == value:
             form = value
-        elif self.twin_kinds and _holds(value, self.twin_kinds):
+        elif self.twins and _holds(value, self.twins):
             form = _Refs(form)
         if len(self) >= CANON_LIMIT:
             self.clear()
@@ -53,37 +53,58 @@ class _Canon(dict):
         return form
 
 
-def _holds(value, kinds) -> bool:
-    """Whether `value` is or holds (in a list, at any depth) a card of one of `kinds`."""
-    if type(value) is tuple:
-        return any(_holds(v, kinds) for v in value)
-    return isinstance(value, Card) and value.kind in kinds
+def _holds(value, cards: frozenset) -> bool:
+    """Whether `value` (hashable, as all of its items) is or holds, in a list at any
+    depth, one of `cards` (the twins): tested in C where no list holds a list (every
+    tuple of values the key canonicalises anew passes here)."""
+    if type(value) is not tuple:
+        return value in cards
+    if not cards.isdisjoint(value):
+        return True
+    return tuple in set(map(type, value)) and \
+        any(_holds(v, cards) for v in value if type(v) is tuple)
 
 
-def _twin_refs(st, is_set, kinds) -> tuple:
-    """The variables and the frame canonical, each card of a kind several cards share as
-    where it lies: its zone and place in an ordered zone; in a set zone, its zone, facing
-    and who knows it, and which of the cards alike there it is in the order the key
-    meets them (so that two names of one card and names of two cards differ, and a
-    position and its twins swapped are one)."""
-    met: dict = {}
-    up, known, zones, loc = st.up, st.known, st.zones, st.loc
+def named_kinds(st, kinds) -> set:
+    """The kinds (of `kinds`, those several cards share) of the cards the variables and
+    the frame hold.  Such twins are no longer alike: which of them a variable names moves
+    with it, and `top` of a set zone is the one of highest id, so the key (and the
+    chance outcomes listed) tell every card of a named kind by its id."""
+    out: set = set()
 
-    def form(v):
+    def walk(v):
         if type(v) is tuple:
-            return tuple([form(x) for x in v])
-        if not isinstance(v, Card) or v.kind not in kinds:
-            return canon(v)
-        i = v.id
-        slot = loc[i]
-        if not is_set[slot]:
-            return ("t", v.kind, slot, zones[slot].index(v))
-        alike = (v.kind, slot, up[i], tuple([k >> i & 1 for k in known]))
-        ids = met.setdefault(alike, [])
-        if i not in ids:
-            ids.append(i)
-        return ("t", *alike, ids.index(i))
-    return tuple([form(v) for v in st.vars]), tuple([form(v) for v in st.frame])
+            for x in v:
+                walk(x)
+        elif isinstance(v, Card) and v.kind in kinds:
+            out.add(v.kind)
+    for v in st.vars:
+        walk(v)
+    for v in st.frame:
+        walk(v)
+    return out
+
+
+def names_twins(st) -> bool:
+    """Whether the variables or the frame hold a twin (one look-up of their canonical
+    form, remembered: the test `sample_chance` makes at every shuffle)."""
+    if not st.prog.has_twins:
+        return False
+    canonical = st.prog.helper(_Layout).canonical
+    try:
+        return type(canonical(tuple(st.vars))) is _Refs or \
+            type(canonical(tuple(st.frame))) is _Refs
+    except TypeError:                   # an unhashable value: looked at one by one
+        return bool(named_kinds(st, st.prog.twin_kinds))
+
+
+def _exact(v, named):
+    """`canon(v)`, each card of a `named` kind as its id."""
+    if type(v) is tuple:
+        return tuple([_exact(x, named) for x in v])
+    if isinstance(v, Card) and v.kind in named:
+        return ("i", v.id)
+    return canon(v)
 
 
 def _no_zones(zones):
@@ -98,7 +119,7 @@ class _Layout:
     __slots__ = ("twins", "twin_kinds", "is_set", "stacks", "canonical", "key", "head")
 
     def __init__(self, prog):
-        self.canonical = _Canon(prog.twin_kinds if prog.has_twins else frozenset()
+        self.canonical = _Canon(frozenset(c for c in prog.cards if c.kind in prog.twin_kinds)
                                 ).__getitem__
         self.twins = prog.has_twins
         self.twin_kinds = prog.twin_kinds
@@ -168,7 +189,10 @@ def _key_function(layout, whole: bool = True):
             values, frame = _Refs(map(canon, st.vars)), tuple(map(canon, st.frame))
         if twins:
             if type(values) is _Refs or type(frame) is _Refs:
-                values, frame = _twin_refs(st, is_set, kinds)
+                named = named_kinds(st, kinds)
+                return (st.pc, nk, st.out, tuple([_exact(v, named) for v in st.vars]),
+                        tuple([_exact(v, named) for v in st.frame]),
+                        _twin_zones(st, is_set, named))
             return st.pc, nk, st.out, values, frame, _twin_zones(st, is_set)
         # every card differs from every other: where each card is (a set zone is no more),
         # the order of the ordered zones, and what each card shows and to whom, in one
@@ -190,7 +214,9 @@ def _key_function(layout, whole: bool = True):
             values = _Refs(map(canon, st.vars))
         if twins:
             if type(values) is _Refs:
-                values = _twin_refs(st, is_set, kinds)[0]
+                named = named_kinds(st, kinds)
+                return (None, nk, st.out, tuple([_exact(v, named) for v in st.vars]), (),
+                        _twin_zones(st, is_set, named))
             return None, nk, st.out, values, (), _twin_zones(st, is_set)
         return (None, nk, st.out, values, (), *st.loc, *map(_ID, stacks(st.zones)),
                 *st.up, *st.known)
@@ -217,9 +243,10 @@ def _head(st, pc, nk, canonical, plain) -> tuple:
     return pc, nk, st.out, values, tuple(map(len, st.zones))
 
 
-def _twin_zones(st, is_set) -> tuple:
+def _twin_zones(st, is_set, named=None) -> tuple:
     """Returns each zone as the kinds and facings of its cards (and who knows each, if
-    anyone knows a face-down card), in order, or sorted in a set zone.  Where nobody
+    anyone knows a face-down card; the id of a card of a `named` kind), in order, or
+    sorted in a set zone.  Where nobody
     knows a face-down card, a card is the one number `2 * kind + up` (one to one, and
     sorted as (kind, up) would be), not a pair made for each card."""
     up, known = st.up, st.known
@@ -243,7 +270,10 @@ def _twin_zones(st, is_set) -> tuple:
         if not z:
             zones.append(())
             continue
-        if bits is not None:
+        if named:                       # the cards of a kind a variable names: by id
+            items = [(c.kind, up[c.id], bits[c.id] if bits is not None else (),
+                      c.id if c.kind in named else -1) for c in z]
+        elif bits is not None:
             items = [(c.kind, up[c.id], bits[c.id]) for c in z]
         else:
             items = [c.kind * 2 + up[c.id] for c in z]

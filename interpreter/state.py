@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import insort
+from collections import Counter as _Counter
 from fractions import Fraction
 from math import factorial
 from operator import is_ as _is, itemgetter as _itemgetter
@@ -21,7 +22,7 @@ from gdl.errors import (SOURCES, GdlError, MoveError, RuleError, TraceError, cou
 
 from ._compiler import CHANCE, DECIDE, END, LOOP_BUDGET, PAUSE, SIMUL
 from ._actions import generated_joint, generated_pick, generated_plain, generated_step
-from ._keys import state_key
+from ._keys import named_kinds, names_twins, state_key
 from .observe import (finish_redaction, holds_card, infoset_key, log_of, observation_log,
                       redaction, view, views)
 from .values import (HAS_TEXT, MOVE_TEXTS, Card, Move, Seat, card_order as _card_order,
@@ -1412,17 +1413,17 @@ class State:
             return [(self._random_outcome(i), p) for i in range(len(values))]
         cards = self.zones[node[2]]
         up = self.up
-        counts = {}
-        for c in cards:                 # a twin face up and one face down differ
-            key = (c.kind, up[c.id])
-            counts[key] = counts.get(key, 0) + 1
+        named = _named(self)            # a twin face up and one face down differ
+        alike = [_alike(c, up, named) for c in cards] if named else \
+            [(c.kind, up[c.id]) for c in cards]
         total = factorial(len(cards))
-        for k in counts.values():
+        for k in _Counter(alike).values():
             total //= factorial(k)
         if total > CHANCE_LIST_LIMIT:
             return None
         p = uniform(total)
-        return [(self._shuffle_outcome(order), p) for order in _distinct_orders(cards, up)]
+        return [(self._shuffle_outcome(order), p)
+                for order in _distinct_orders(cards, up, named)]
 
     def sample_chance(self, rng) -> ChanceOutcome:
         """Returns a chance outcome drawn with its exact probability using `rng`."""
@@ -1434,7 +1435,7 @@ class State:
         cards = self.zones[node[2]][:]
         _shuffle(rng, cards)
         if self.prog.has_twins:         # the order as `chance_outcomes` lists it
-            cards = _as_listed(cards, self.up)
+            cards = _as_listed(cards, self.up, _named(self))
         return self._shuffle_outcome(cards)
 
     def _random_outcome(self, i) -> ChanceOutcome:
@@ -2210,16 +2211,28 @@ def _unpickled(game, trace, snapshot, observe: bool) -> State:
     return game.state_from_json(snapshot)
 
 
-def _as_listed(cards, up):
-    """`cards` in their order as `_distinct_orders` lists it: twins of one facing given
-    their ids in ascending order (a drawn order was an outcome equal to none listed, so
-    its probability could not be looked up).  Sorts in C: the fuzzer draws every
-    shuffle so (a loop over the cards was 5% of its work in Double Down)."""
-    mixed = len(set(map(up.__getitem__, [c.id for c in cards]))) > 1
-    groups = [(c.kind, up[c.id]) for c in cards] if mixed else [c.kind for c in cards]
+def _named(st):
+    """The twin kinds the variables or the frame name (`_keys.named_kinds`), whose cards
+    a shuffle's listed orders tell apart by id; empty where none is named."""
+    return named_kinds(st, st.prog.twin_kinds) if names_twins(st) else ()
+
+
+def _alike(c, up, named) -> tuple:
+    """What tells cards apart in a shuffle's orders: the kind and facing (a twin face up
+    and one face down differ), and the id of a card of a `named` kind."""
+    return (c.kind, up[c.id], c.id if c.kind in named else -1)
+
+
+def _as_listed(cards, up, named=()):
+    """`cards` in their order as `_distinct_orders` lists it: twins alike given their ids
+    in ascending order (a drawn order was an outcome equal to none listed, so its
+    probability could not be looked up).  Sorts in C: the fuzzer draws every shuffle so
+    (a loop over the cards was 5% of its work in Double Down)."""
+    mixed = named or len(set(map(up.__getitem__, [c.id for c in cards]))) > 1
+    groups = [_alike(c, up, named) for c in cards] if mixed else [c.kind for c in cards]
     if len(set(groups)) == len(groups):
         return cards
-    ranked = sorted(cards, key=lambda c: (c.kind, up[c.id], c.id)) if mixed else \
+    ranked = sorted(cards, key=lambda c: (_alike(c, up, named), c.id)) if mixed else \
         sorted(cards, key=_card_order)                      # by kind, then id
     n = len(cards)
     # the places of each group's cards, in order; then which of them each place is
@@ -2228,13 +2241,12 @@ def _as_listed(cards, up):
     return list(_itemgetter(*rank)(ranked))
 
 
-def _distinct_orders(cards, up):
-    """Yields each distinct order of `cards` (twins of one facing, `up` by card id, are
-    not told apart), in a canonical order, giving such twins their ids in ascending
-    order."""
+def _distinct_orders(cards, up, named=()):
+    """Yields each distinct order of `cards` (twins alike, `_alike`, are not told
+    apart), in a canonical order, giving such twins their ids in ascending order."""
     by_kind = {}
     for c in sorted(cards, key=lambda c: c.id):
-        by_kind.setdefault((c.kind, up[c.id]), []).append(c)
+        by_kind.setdefault(_alike(c, up, named), []).append(c)
     kinds = sorted(by_kind)
     counts = {k: len(v) for k, v in by_kind.items()}
     n = len(cards)

@@ -53,6 +53,7 @@ from .._compiler import CHANCE as AT_CHANCE, DECIDE as AT_DECISION, END as AT_EN
 from .._compiler import SIMUL as AT_SIMULTANEOUS
 from ..game import Game
 from ..observe import key_of, log_of, observations
+from ..state import _alike, _named
 from ..options import option_decls, resolve_overrides
 from ..values import text_of
 from ._actions import ActionTable, IntegrationError
@@ -383,10 +384,11 @@ class _Handle:
             probe = s.sample_chance(random.Random(0))
             cards = self.data.game.prog.cards
             zone_cards = [cards[i] for i in probe.data]
-            if self.draws or _orders(zone_cards, s.up) > len(cards):
+            if self.draws or _orders(zone_cards, s.up, _named(s)) > len(cards):
                 return self._draw_list(probe.public, zone_cards)
         outcomes = s.chance_outcomes()
-        if len({o.text for o, _ in outcomes}) == len(outcomes):     # nothing to merge
+        if len({o.text for o, _ in outcomes}) == len(outcomes) or \
+                s.chance_kind() == "shuffle":   # (twins a variable names: alike, apart)
             return [(i, o.text, p, o) for i, (o, p) in enumerate(outcomes)]
         merged: Dict[str, list] = {}
         for outcome, p in outcomes:
@@ -401,8 +403,9 @@ class _Handle:
         up = self.state.up
         left = sorted((c for c in zone_cards if c.id not in drawn), key=lambda c: c.id)
         first: Dict[tuple, list] = {}
+        named = _named(self.state)
         for c in left:
-            first.setdefault((c.kind, up[c.id]), [c, 0])[1] += 1
+            first.setdefault(_alike(c, up, named), [c, 0])[1] += 1
         mixed = len({up[c.id] for c in zone_cards}) > 1
         place = len(self.draws) + 1
         return sorted((c.id, f"{public}: card {place} from the top is "
@@ -465,11 +468,11 @@ def _floats(outcomes) -> list:
     return [(i, p.numerator / p.denominator) for i, _, p, _ in outcomes]
 
 
-def _orders(cards, up) -> int:
-    """Returns the number of distinct orders of these cards (twins of one facing, `up`
-    by card id, not told apart)."""
+def _orders(cards, up, named=()) -> int:
+    """Returns the number of distinct orders of these cards (twins alike, `up` by card
+    id and no variable naming their kind, not told apart)."""
     total = factorial(len(cards))
-    for k in Counter((c.kind, up[c.id]) for c in cards).values():
+    for k in Counter(_alike(c, up, named) for c in cards).values():
         total //= factorial(k)
     return total
 

@@ -87,7 +87,7 @@ class DiffResult:
             lines += [f"    {d}" for d in self.differences]
             if self.trace_path:
                 lines.append(f"  open: gdl play {quote(self.a)} --trace {quote(self.trace_path)}")
-                lines.append(f"        gdl play {self.b} --trace {self.trace_path}")
+                lines.append(f"        gdl play {quote(self.b)} --trace {quote(self.trace_path)}")
         elif self.complete and not self.sampled:
             lines.append("  no difference: every reachable pair of states was compared")
         else:

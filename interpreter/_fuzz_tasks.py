@@ -107,10 +107,7 @@ def _load(task, order=None, fresh: bool = False):
         share_ruleset(*key, load_ruleset(task["path"]))
         ruleset = _RULESET[key]
     if fresh or order is not None:
-        game = Game(ruleset, task["overrides"], coverage=True)
-        if order is not None:
-            game.set_trigger_order(order)
-        return game
+        return Game(ruleset, task["overrides"], coverage=True, trigger_order=order)
     options = tuple(sorted(task["overrides"].items()))
     game = _GAMES.pop(options, None)
     if game is None:

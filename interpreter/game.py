@@ -6,7 +6,7 @@ compiles once; `game.new_state()` then runs the setup up to the first decision o
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Mapping, Optional, Sequence
 
 from gdl import ast as A
 from gdl.errors import GdlError, MoveError, OptionError
@@ -33,7 +33,7 @@ class Game:
     """A compiled ruleset with fixed option values."""
 
     def __init__(self, ruleset: A.Ruleset, overrides: Mapping[str, object],
-                 coverage: bool = False):
+                 coverage: bool = False, trigger_order: Optional[Sequence[str]] = None):
         self.ruleset = ruleset
         self.path = ruleset.path
         self.source = ruleset.source
@@ -41,7 +41,10 @@ class Game:
         #: With `coverage`, (rule, line, statement kind) -> how often it ran, over every
         #: state of this game; statements that never ran stay at 0.
         self.coverage = {} if coverage else None
+        self._made = False                       # a state was made (set_trigger_order)
         self._compile(None)
+        if trigger_order is not None:
+            self.set_trigger_order(trigger_order)
         self.title = self.prog.title or Path(self.path).stem
         self._start: Optional[State] = None      # the state after setup, to clone
         self._setup_counts: tuple = ()           # (coverage key, runs) the setup adds
@@ -79,13 +82,19 @@ class Game:
         return {name: priority for priority, name, _, _, _ in self.prog.triggers}
 
     def set_trigger_order(self, names):
-        """Checks the triggers in this order in the states made from now on (to test
-        whether order matters).  The rules are compiled again, as the runs written from
-        them test the conditions inline in the order they had (states made before keep
-        the order they were made with)."""
+        """Checks the triggers in this order (to test whether order matters), set before
+        any state is made (or give `trigger_order` to `Game`): the rules are compiled
+        again, as the runs written from them test the conditions inline in the order they
+        had, and a state made before would hold the old program's seats and cards."""
         names = list(names)
         if sorted(names) != sorted(self.trigger_names()):
             raise MoveError(f"the triggers are {', '.join(sorted(self.trigger_names()))}")
+        if self._made:
+            raise MoveError("set the trigger order before making a state of the game (a "
+                            "state made before would keep the old order and objects): "
+                            "load the game again, or give Game(..., trigger_order=...)")
+        if names == self.trigger_names():
+            return
         self._compile(names)
         self._start, self._setup_counts = None, ()     # the setup may fire triggers
         self._checked_names, self._evaluated = {}, {}  # compiled with the old program
@@ -124,6 +133,7 @@ class Game:
         `infoset_key` is immediate (enumerators, CFR) instead of replaying the history."""
         if seed is not None and type(seed) is not int:
             raise OptionError(f"a seed is a whole number or None, not {seed!r}")
+        self._made = True
         start = self._start
         if start is None:                        # setup involves no chance: run it once
             start = self._start = self._counted_setup()
@@ -231,6 +241,7 @@ class Game:
     def state_from_json(self, data) -> State:
         """Returns the state a `State.to_json()` snapshot describes."""
         from .serial import state_from_json
+        self._made = True
         return state_from_json(self, data)
 
     def card(self, text: str):
@@ -298,10 +309,21 @@ def load_ruleset(path) -> A.Ruleset:
     return check_file(path)
 
 
+#: the games unpickled in this process, by what they were made of: the states of one
+#: game pickled one by one come back to one game, compiled once
+_UNPICKLED: dict = {}
+
+
 def _unpickled_game(ruleset, overrides, coverage: bool, trigger_order) -> Game:
-    game = Game(ruleset, overrides, coverage)
-    if game.trigger_names() != list(trigger_order):
-        game.set_trigger_order(trigger_order)
+    from .values import text_of
+    key = (ruleset.path, ruleset.source, tuple(sorted((k, text_of(v))
+                                                      for k, v in overrides.items())),
+           coverage, tuple(trigger_order))
+    game = _UNPICKLED.get(key)
+    if game is None or game.ruleset != ruleset:
+        if len(_UNPICKLED) >= 16:
+            _UNPICKLED.clear()
+        game = _UNPICKLED[key] = Game(ruleset, overrides, coverage, trigger_order)
     return game
 
 

@@ -389,8 +389,9 @@ flow:
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         game = load_text(text)
-        game.compile_now()
         assert game.evaluate("bonus", game.new_state()) == 7      # (1 * 2 + 1) * 2 + 1
+        game = load_text(text)
+        game.compile_now()                  # the runs written, then the order set
         game.set_trigger_order(["adds", "doubles"])
         assert game.evaluate("bonus", game.new_state()) == 10     # ((1 + 1) * 2 + 1) * 2
 

@@ -1529,9 +1529,11 @@ def test_the_open_commands_quote_paths_with_spaces(tmp_path):
     a.write_text(TOP_CARD, encoding="utf-8")
     b.write_text(TOP_CARD.replace("win p1", "win p2"), encoding="utf-8")
     result = diff(str(a), str(b), budget=5, out_dir=str(folder / "d out"))
-    line = next(x for x in result.text().splitlines() if "open:" in x)
-    assert shlex.split(line.split("open:")[1]) == ["gdl", "play", str(a), "--trace",
-                                                   str(folder / "d out" / "diff.json")]
+    lines = result.text().splitlines()
+    at = next(i for i, x in enumerate(lines) if "open:" in x)
+    for line, game in ((lines[at].split("open:")[1], a), (lines[at + 1], b)):
+        assert shlex.split(line) == ["gdl", "play", str(game), "--trace",
+                                     str(folder / "d out" / "diff.json")]
     report = fuzz(str(ruleset(folder, DEADLOCK, "dead lock.gdl")), budget=1.5, seed=0,
                   out_dir=str(folder / "f out"))
     line = next(x for x in report.text().splitlines() if "open:" in x)

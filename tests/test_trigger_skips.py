@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gdl.errors import RuleError
+from gdl.errors import MoveError, RuleError
 from interpreter import _fuse, game as game_module, load, load_text
 from interpreter._trigger_skips import ZONES
 from test_fuse import _playthrough, _random_games
@@ -486,11 +486,18 @@ flow:
     draw
 '''
     game = load_text(text)
-    before = game.new_state()
     game.compile_now()
     game.set_trigger_order(["fix", "divide"])
     state = game.new_state()
     state.apply("go")
     assert (game.evaluate("d", state), game.evaluate("big", state)) == (1, 0)
-    with pytest.raises(RuleError, match="zero"):   # made before: the order it had
-        before.apply("go")
+    with pytest.raises(RuleError, match="zero"):        # the file's order
+        load_text(text).new_state().apply("go")
+    with pytest.raises(MoveError, match="set the trigger order before making a state"):
+        game.set_trigger_order(["divide", "fix"])   # its states would keep old objects
+    from interpreter import Game
+    given = Game(game.ruleset, {}, trigger_order=["fix", "divide"])
+    assert given.trigger_names() == ["fix", "divide"]
+    state = given.new_state()
+    state.apply("go")
+    assert given.evaluate("d", state) == 1

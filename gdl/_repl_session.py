@@ -686,14 +686,26 @@ def trace_overrides(ruleset, trace: dict, extra: Optional[Dict[str, str]] = None
     extra = extra or {}
     recorded = {k: _option_text(v) for k, v in (trace.get("options") or {}).items()
                 if k not in extra}
-    kept, dropped = _taken(ruleset, recorded)
+    kept, dropped = _taken(ruleset, recorded, extra)
     return {**kept, **extra}, dropped
 
 
-def _taken(ruleset, overrides: Dict[str, str]):
-    """Returns (the overrides the ruleset takes, [(name, value, why)] for the others)."""
+def _taken(ruleset, overrides: Dict[str, str], given: Optional[Dict[str, str]] = None):
+    """Returns (the overrides the ruleset takes, [(name, value, why)] for the others),
+    with the options `given` beside them: all at once where they go together (one
+    option's bounds may name another), else one by one in order."""
     from interpreter.options import option_decls, resolve_overrides
     decls = option_decls(ruleset)
+    given = given or {}
+    try:
+        resolve_overrides(ruleset, {**overrides, **given})
+        return dict(overrides), []
+    except OptionError:
+        pass
+    try:                                # a value given wrong is told where it is used
+        resolve_overrides(ruleset, given)
+    except OptionError:
+        given = {}
     kept: Dict[str, str] = {}
     dropped = []
     for name, value in overrides.items():
@@ -701,7 +713,7 @@ def _taken(ruleset, overrides: Dict[str, str]):
             dropped.append((name, value, "the file has no such option now"))
             continue
         try:
-            resolve_overrides(ruleset, {**kept, name: value})
+            resolve_overrides(ruleset, {**kept, name: value, **given})
         except OptionError as err:
             dropped.append((name, value, err.message))
             continue

@@ -107,10 +107,10 @@ def _start_note(game, deals: int = START_DEALS, limit: int = 10_000):
              for name in game.trigger_names()
              if any(n and key[0] == name for key, n in game.coverage.items())]
     said = f"every game ended before its first decision ({deals} seeded deals)"
-    if fired:
-        said += (f"; the trigger{'s' if len(fired) > 1 else ''} {', '.join(fired)} fired "
-                 "before it: a condition that holds before the deal fires at the first "
-                 "check")
+    if fired:                           # (one of them, or the rules, may have ended it)
+        said += (f"; on the way the trigger{'s' if len(fired) > 1 else ''} "
+                 f"{', '.join(fired)} fired (a trigger whose condition holds before the "
+                 "deal fires at the first check)")
     return said
 
 

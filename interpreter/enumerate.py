@@ -649,18 +649,25 @@ def reachable_states(game, max_states: Optional[int] = None,
             kind = _kind_of(state)
             # its children made before it is handed out: whoever asked may play on
             # from it (the walk went on from the state as they left it)
+            failed = None
             if not (last or kind is TERMINAL or max_depth is not None and depth >= max_depth):
-                for child, _, _ in _children(state, kind, *_choices(state, kind), False):
-                    key = key_of(child)
-                    if key not in seen:
-                        seen.add(key)
-                        queue.append((child, depth + 1))
+                try:
+                    for child, _, _ in _children(state, kind, *_choices(state, kind),
+                                                 False):
+                        key = key_of(child)
+                        if key not in seen:
+                            seen.add(key)
+                            queue.append((child, depth + 1))
+                except GdlError as err:     # the state handed out first, as before
+                    failed = err
             if paused:
                 gc.enable()
             paused = False
             yield state
             paused = gc.isenabled()                 # as it was left meanwhile
             gc.disable()
+            if failed is not None:
+                raise failed
             if last:
                 return
     finally:

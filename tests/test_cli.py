@@ -69,8 +69,8 @@ def test_check_warns_of_a_game_that_ends_before_anyone_decides(tmp_path, capsys)
     early.write_text(EARLY)
     code, out, err = run(capsys, "check", early)
     assert code == 0, err
-    assert "warning: every game ended before its first decision (20 seeded deals); the " \
-        f"trigger `empty` ({early}:7) fired before it" in " ".join(out.split())
+    assert "warning: every game ended before its first decision (20 seeded deals); on " \
+        f"the way the trigger `empty` ({early}:7) fired" in " ".join(out.split())
     early.write_text(EARLY.replace("== 0", "== 0 and count(deck) == 0"))   # after the
     code, out, err = run(capsys, "check", early)                          # deal: fine
     assert code == 0 and "warning" not in out, out

@@ -840,3 +840,13 @@ def test_playing_on_from_a_reachable_state_leaves_the_walk_as_it_was():
         state.random_run(rng, 100)
         assert state.is_terminal()
     assert walked == 58 == sum(1 for _ in reachable_states(game))
+
+
+def test_a_state_that_cannot_be_expanded_is_handed_out_before_the_error():
+    # the walk made a state's children before handing it out: one it could not expand
+    # (a shuffle too big to list) raised before the caller had it
+    got = []
+    with pytest.raises(EnumerationError, match="too big to enumerate"):
+        for state in reachable_states(load_game(GERRY, size="2")):
+            got.append(state)
+    assert len(got) == 1

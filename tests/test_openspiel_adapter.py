@@ -138,6 +138,9 @@ def test_options_are_read_as_the_engine_reads_them():
                         ({"deck_size": 4.9}, "takes a whole number, not '4.9'")):
         with pytest.raises(OptionError, match=said):
             load_openspiel_game(dds, wrong)
+    from interpreter.integrations._actions import IntegrationError
+    with pytest.raises(IntegrationError, match="max_game_length takes a whole number"):
+        load_openspiel_game(dds, max_game_length=4.9)      # was cut to 4
 
 
 def test_action_strings_are_move_texts():

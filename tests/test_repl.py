@@ -1039,3 +1039,18 @@ def test_save_and_load_take_a_quoted_file_name(tmp_path):
     assert got['save "my game.json"'] == ["saved 2 steps to my game.json"]
     assert (tmp_path / "my game.json").exists()
     assert got['load "my game.json"'][0] == "loaded my game.json: replayed 2 of 2 steps"
+
+
+def test_a_traces_options_that_bound_one_another_are_taken_together(tmp_path):
+    # hi=3 was dropped: checked alone, with lo at its default of 5 (its floor)
+    from gdl._repl_session import Session
+    rules = tmp_path / "b.gdl"
+    rules.write_text('game "bounds"\nplayers 2\noption lo: 1..10 = 5\n    "low"\n'
+                     'option hi: lo..10 = 8\n    "high"\naction go() "go":\n    win p1\n'
+                     'flow:\n    choose p1: go\n')
+    trace = tmp_path / "t.json"
+    trace.write_text(json.dumps({"format": "gdl-trace-2", "game": str(rules),
+                                 "options": {"hi": 3, "lo": 2}, "seed": 1, "steps": []}))
+    s = Session(str(rules), {}, seed=1)
+    done = s.load_trace(str(trace))
+    assert done.dropped == () and s.overrides == {"hi": "3", "lo": "2"}

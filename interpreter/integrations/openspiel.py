@@ -745,16 +745,18 @@ def load_openspiel_game(path, options: Optional[Mapping[str, object]] = None,
     ruleset = _RULESETS[_REGISTERED[name]]
     read = resolve_overrides(ruleset, {k: v for k, v in given.items()
                                        if k in option_decls(ruleset)})
-    merged = {k: _param(spec.get(k), read[k] if type(read.get(k)) in (bool, int) else v)
+    merged = {k: _param(spec.get(k), read[k] if type(read.get(k)) in (bool, int) else v, k)
               for k, v in given.items()}
     return pyspiel.load_game(name, merged)
 
 
-def _param(default, value):
+def _param(default, value, name: str = ""):
     """Returns `value` as the type of the parameter's default (pyspiel checks types)."""
     if isinstance(default, bool):
         return value if isinstance(value, bool) else str(value).lower() in ("true", "1", "yes")
     if isinstance(default, (int, float)) and not isinstance(value, bool):
+        if type(default) is int and isinstance(value, float) and not value.is_integer():
+            raise IntegrationError(f"parameter {name} takes a whole number, not {value!r}")
         try:
             return type(default)(value)
         except (TypeError, ValueError):

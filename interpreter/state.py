@@ -2227,7 +2227,7 @@ def _as_listed(cards, up, named=()):
     """`cards` in their order as `_distinct_orders` lists it: twins alike given their ids
     in ascending order (a drawn order was an outcome equal to none listed, so its
     probability could not be looked up).  Sorts in C: the fuzzer draws every shuffle so
-    (a loop over the cards was 5% of its work in Double Down)."""
+    (a loop over the cards was 5% of its work in a seed game with twins)."""
     mixed = named or len(set(map(up.__getitem__, [c.id for c in cards]))) > 1
     groups = [_alike(c, up, named) for c in cards] if mixed else [c.kind for c in cards]
     if len(set(groups)) == len(groups):

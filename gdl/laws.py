@@ -316,8 +316,21 @@ def _twin_pair(state, rng):
         twins = [c for c in cards if c.kind == kind]
         if len(twins) > 1:
             i, j = rng.sample(range(len(twins)), 2)
+            if _apart(state, twins[i], twins[j]):
+                continue
             return twins[i], twins[j]
     return None
+
+
+def _apart(state, a, b) -> bool:
+    """Whether twins `a` and `b` differ in facing or in who knows them while one lies in
+    a set zone: a set keeps its cards in id order (`top` is the last), so trading them
+    changes which of the set's twins shows what."""
+    is_set = state.prog.is_set
+    if not (is_set[state.loc[a.id]] or is_set[state.loc[b.id]]):
+        return False
+    return state.up[a.id] != state.up[b.id] or \
+        any((k >> a.id & 1) != (k >> b.id & 1) for k in state.known)
 
 
 def _where(state, card) -> str:

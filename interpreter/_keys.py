@@ -113,17 +113,16 @@ def _no_zones(zones):
 
 class _Layout:
     """What keying a program's states needs, worked out once: whether it has identical
-    cards, which zones are sets, a getter of its ordered zones, and its values'
-    canonical forms as found."""
+    cards (and of which kinds), a getter of its ordered zones, and its values' canonical
+    forms as found."""
 
-    __slots__ = ("twins", "twin_kinds", "is_set", "stacks", "canonical", "key", "head")
+    __slots__ = ("twins", "twin_kinds", "stacks", "canonical", "key", "head")
 
     def __init__(self, prog):
         self.canonical = _Canon(frozenset(c for c in prog.cards if c.kind in prog.twin_kinds)
                                 ).__getitem__
         self.twins = prog.has_twins
         self.twin_kinds = prog.twin_kinds
-        self.is_set = list(prog.is_set)
         stacks = [slot for slot, is_set in enumerate(prog.is_set) if not is_set]
         if not stacks:
             self.stacks = _no_zones
@@ -160,8 +159,7 @@ def _key_function(layout, whole: bool = True):
     """Returns the key function of a layout (or, not `whole`, its head function): a
     closure, so that the per-key work reads its constants from cells, not from the
     layout's attributes."""
-    canonical, stacks, twins, is_set = layout.canonical, layout.stacks, layout.twins, \
-        layout.is_set
+    canonical, stacks, twins = layout.canonical, layout.stacks, layout.twins
     kinds = layout.twin_kinds
     plain = _ONE_TO_ONE if twins else _ONE_TO_ONE | {Card}    # see `_head`
 
@@ -192,8 +190,8 @@ def _key_function(layout, whole: bool = True):
                 named = named_kinds(st, kinds)
                 return (st.pc, nk, st.out, tuple([_exact(v, named) for v in st.vars]),
                         tuple([_exact(v, named) for v in st.frame]),
-                        _twin_zones(st, is_set, named))
-            return st.pc, nk, st.out, values, frame, _twin_zones(st, is_set)
+                        _twin_zones(st, named))
+            return st.pc, nk, st.out, values, frame, _twin_zones(st)
         # every card differs from every other: where each card is (a set zone is no more),
         # the order of the ordered zones, and what each card shows and to whom, in one
         # flat run after the frame.  It is exact: where each card is comes first, one
@@ -216,8 +214,8 @@ def _key_function(layout, whole: bool = True):
             if type(values) is _Refs:
                 named = named_kinds(st, kinds)
                 return (None, nk, st.out, tuple([_exact(v, named) for v in st.vars]), (),
-                        _twin_zones(st, is_set, named))
-            return None, nk, st.out, values, (), _twin_zones(st, is_set)
+                        _twin_zones(st, named))
+            return None, nk, st.out, values, (), _twin_zones(st)
         return (None, nk, st.out, values, (), *st.loc, *map(_ID, stacks(st.zones)),
                 *st.up, *st.known)
 
@@ -243,10 +241,12 @@ def _head(st, pc, nk, canonical, plain) -> tuple:
     return pc, nk, st.out, values, tuple(map(len, st.zones))
 
 
-def _twin_zones(st, is_set, named=None) -> tuple:
+def _twin_zones(st, named=None) -> tuple:
     """Returns each zone as the kinds and facings of its cards (and who knows each, if
-    anyone knows a face-down card; the id of a card of a `named` kind), in order, or
-    sorted in a set zone.  Where nobody
+    anyone knows a face-down card; the id of a card of a `named` kind), in order: a set
+    zone's is by kind, then id, so twins alike in it lie together, and of twins that
+    differ in facing or knowledge the order tells which is `top` (sorted by what they
+    show, one seeing the first and one the top were one position).  Where nobody
     knows a face-down card, a card is the one number `2 * kind + up` (one to one, and
     sorted as (kind, up) would be), not a pair made for each card."""
     up, known = st.up, st.known
@@ -266,7 +266,7 @@ def _twin_zones(st, is_set, named=None) -> tuple:
     else:
         bits = None
     zones = []
-    for z, unordered in zip(st.zones, is_set):
+    for z in st.zones:
         if not z:
             zones.append(())
             continue
@@ -277,7 +277,5 @@ def _twin_zones(st, is_set, named=None) -> tuple:
             items = [(c.kind, up[c.id], bits[c.id]) for c in z]
         else:
             items = [c.kind * 2 + up[c.id] for c in z]
-        if unordered:
-            items.sort()
         zones.append(tuple(items))
     return tuple(zones)

@@ -850,3 +850,37 @@ def test_a_state_that_cannot_be_expanded_is_handed_out_before_the_error():
         for state in reachable_states(load_game(GERRY, size="2")):
             got.append(state)
     assert len(got) == 1
+
+
+def test_twins_of_a_set_zone_that_one_seat_has_seen_differ_in_which_is_top():
+    # a set keeps its cards in id order and `top` is the last: seeing the first twin or
+    # the top one were one position (its twins sorted by what they show), one outcome
+    game = load_text('''game "Set twin known"
+players 2
+enum kind = x "X", y "Y"
+card kind: kind
+cards into deck: card(kind: x) for i in 1..2
+zone deck: stack, face down
+zone hand: set, face down
+action see_first() "reveal the first card":
+    reveal first(c for c in cards(hand)) to p1
+action see_top() "reveal the top card":
+    reveal top(hand) to p1
+action wait() "do nothing":
+    pass
+flow:
+    move deck to hand
+    choose p1: see_first, see_top
+    choose p2: wait
+    if knows(p1, top(hand)):
+        win p1
+    else:
+        win p2
+''')
+    start = game.new_state()
+    a, b = start.clone(), start.clone()
+    a.apply("see_first")
+    b.apply("see_top")
+    assert a.key() != b.key()
+    outcomes = enumerate_states(game).to_json()["outcomes"]
+    assert sorted(o["probability"] for o in outcomes) == ["1/2", "1/2"]

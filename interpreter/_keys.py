@@ -185,6 +185,7 @@ def _key_function(layout, whole: bool = True):
             values, frame = canonical(tuple(st.vars)), canonical(tuple(st.frame))
         except TypeError:               # an unhashable value: canonicalised one by one
             values, frame = _Refs(map(canon, st.vars)), tuple(map(canon, st.frame))
+            # (marked `_Refs`: the twins' forms are worked out exactly below)
         if twins:
             if type(values) is _Refs or type(frame) is _Refs:
                 named = named_kinds(st, kinds)
@@ -247,8 +248,8 @@ def _twin_zones(st, named=None) -> tuple:
     zone's is by kind, then id, so twins alike in it lie together, and of twins that
     differ in facing or knowledge the order tells which is `top` (sorted by what they
     show, one seeing the first and one the top were one position).  Where nobody
-    knows a face-down card, a card is the one number `2 * kind + up` (one to one, and
-    sorted as (kind, up) would be), not a pair made for each card."""
+    knows a face-down card, a card is the one number `2 * kind + up` (one to one), not
+    a pair made for each card."""
     up, known = st.up, st.known
     if any(known):
         # who knows each card, one tuple per card id: worked out only for the cards

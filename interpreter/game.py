@@ -42,9 +42,12 @@ class Game:
         #: state of this game; statements that never ran stay at 0.
         self.coverage = {} if coverage else None
         self._made = False                       # a state was made (set_trigger_order)
-        self._compile(None)
-        if trigger_order is not None:
-            self.set_trigger_order(trigger_order)
+        if trigger_order is not None:            # compiled once, in this order
+            trigger_order = list(trigger_order)
+            declared = [d.name for d in ruleset.decls if isinstance(d, A.TriggerDecl)]
+            if sorted(trigger_order) != sorted(declared):
+                raise MoveError(f"the triggers are {', '.join(sorted(declared))}")
+        self._compile(trigger_order)
         self.title = self.prog.title or Path(self.path).stem
         self._start: Optional[State] = None      # the state after setup, to clone
         self._setup_counts: tuple = ()           # (coverage key, runs) the setup adds

@@ -152,8 +152,9 @@ def cmd_replay(args) -> int:
     except GdlError as err:
         recorded = {k: v for k, v in (trace.get("options") or {}).items() if k not in given}
         if isinstance(err, OptionError) and recorded:
-            shown = ", ".join(f"{k}={text_of(v) if isinstance(v, (int, str)) else json.dumps(v)}"
-                              for k, v in recorded.items())      # (3.0, a list: by hand)
+            shown = ", ".join(   # (a value of 3.0 or a list: a trace edited by hand)
+                f"{k}={text_of(v) if isinstance(v, (int, str)) else json.dumps(v)}"
+                for k, v in recorded.items())
             err.notes += (f"the trace records the options it was made with ({shown}), "
                           f"and replay gives them to {path}",)
         if not args.file and not os.path.isabs(path) and not os.path.exists(path):

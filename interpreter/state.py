@@ -1413,11 +1413,11 @@ class State:
             return [(self._random_outcome(i), p) for i in range(len(values))]
         cards = self.zones[node[2]]
         up = self.up
-        named = _named(self)            # a twin face up and one face down differ
-        alike = [_alike(c, up, named) for c in cards] if named else \
+        named = named_twins(self)       # a twin face up and one face down differ
+        groups = [alike(c, up, named) for c in cards] if named else \
             [(c.kind, up[c.id]) for c in cards]
         total = factorial(len(cards))
-        for k in _Counter(alike).values():
+        for k in _Counter(groups).values():
             total //= factorial(k)
         if total > CHANCE_LIST_LIMIT:
             return None
@@ -1435,7 +1435,7 @@ class State:
         cards = self.zones[node[2]][:]
         _shuffle(rng, cards)
         if self.prog.has_twins:         # the order as `chance_outcomes` lists it
-            cards = _as_listed(cards, self.up, _named(self))
+            cards = _as_listed(cards, self.up, named_twins(self))
         return self._shuffle_outcome(cards)
 
     def _random_outcome(self, i) -> ChanceOutcome:
@@ -2211,13 +2211,13 @@ def _unpickled(game, trace, snapshot, observe: bool) -> State:
     return game.state_from_json(snapshot)
 
 
-def _named(st):
+def named_twins(st):
     """The twin kinds the variables or the frame name (`_keys.named_kinds`), whose cards
     a shuffle's listed orders tell apart by id; empty where none is named."""
     return named_kinds(st, st.prog.twin_kinds) if names_twins(st) else ()
 
 
-def _alike(c, up, named) -> tuple:
+def alike(c, up, named) -> tuple:
     """What tells cards apart in a shuffle's orders: the kind and facing (a twin face up
     and one face down differ), and the id of a card of a `named` kind."""
     return (c.kind, up[c.id], c.id if c.kind in named else -1)
@@ -2229,10 +2229,10 @@ def _as_listed(cards, up, named=()):
     probability could not be looked up).  Sorts in C: the fuzzer draws every shuffle so
     (a loop over the cards was 5% of its work in a seed game with twins)."""
     mixed = named or len(set(map(up.__getitem__, [c.id for c in cards]))) > 1
-    groups = [_alike(c, up, named) for c in cards] if mixed else [c.kind for c in cards]
+    groups = [alike(c, up, named) for c in cards] if mixed else [c.kind for c in cards]
     if len(set(groups)) == len(groups):
         return cards
-    ranked = sorted(cards, key=lambda c: (_alike(c, up, named), c.id)) if mixed else \
+    ranked = sorted(cards, key=lambda c: (alike(c, up, named), c.id)) if mixed else \
         sorted(cards, key=_card_order)                      # by kind, then id
     n = len(cards)
     # the places of each group's cards, in order; then which of them each place is
@@ -2242,11 +2242,11 @@ def _as_listed(cards, up, named=()):
 
 
 def _distinct_orders(cards, up, named=()):
-    """Yields each distinct order of `cards` (twins alike, `_alike`, are not told
+    """Yields each distinct order of `cards` (twins alike, `alike`, are not told
     apart), in a canonical order, giving such twins their ids in ascending order."""
     by_kind = {}
     for c in sorted(cards, key=lambda c: c.id):
-        by_kind.setdefault(_alike(c, up, named), []).append(c)
+        by_kind.setdefault(alike(c, up, named), []).append(c)
     kinds = sorted(by_kind)
     counts = {k: len(v) for k, v in by_kind.items()}
     n = len(cards)

@@ -53,8 +53,8 @@ from .._compiler import CHANCE as AT_CHANCE, DECIDE as AT_DECISION, END as AT_EN
 from .._compiler import SIMUL as AT_SIMULTANEOUS
 from ..game import Game
 from ..observe import key_of, log_of, observations
-from ..state import _alike, _named
 from ..options import option_decls, resolve_overrides
+from ..state import alike, named_twins
 from ..values import text_of
 from ._actions import ActionTable, IntegrationError
 from ._encode import DEFAULT_SIZE, encode_view
@@ -211,8 +211,8 @@ class GdlGame(pyspiel.Game):
     def __reduce__(self):
         # the class `register` made has no name pickle can look up: the game is loaded
         # again by its path and parameters (registering it in a new process)
-        return (_unpickled_game, (_REGISTERED.get(self.short_name, self.path), self.short_name,
-                                  self.get_parameters()))
+        path = _REGISTERED.get(self.short_name, self.path)
+        return (_unpickled_game, (path, self.short_name, self.get_parameters()))
 
     def new_initial_state(self):
         """Returns the state after the ruleset's setup."""
@@ -384,7 +384,7 @@ class _Handle:
             probe = s.sample_chance(random.Random(0))
             cards = self.data.game.prog.cards
             zone_cards = [cards[i] for i in probe.data]
-            if self.draws or _orders(zone_cards, s.up, _named(s)) > len(cards):
+            if self.draws or _orders(zone_cards, s.up, named_twins(s)) > len(cards):
                 return self._draw_list(probe.public, zone_cards)
         outcomes = s.chance_outcomes()
         if len({o.text for o, _ in outcomes}) == len(outcomes) or \
@@ -403,9 +403,9 @@ class _Handle:
         up = self.state.up
         left = sorted((c for c in zone_cards if c.id not in drawn), key=lambda c: c.id)
         first: Dict[tuple, list] = {}
-        named = _named(self.state)
+        named = named_twins(self.state)
         for c in left:
-            first.setdefault(_alike(c, up, named), [c, 0])[1] += 1
+            first.setdefault(alike(c, up, named), [c, 0])[1] += 1
         mixed = len({up[c.id] for c in zone_cards}) > 1
         place = len(self.draws) + 1
         return sorted((c.id, f"{public}: card {place} from the top is "
@@ -472,7 +472,7 @@ def _orders(cards, up, named=()) -> int:
     """Returns the number of distinct orders of these cards (twins alike, `up` by card
     id and no variable naming their kind, not told apart)."""
     total = factorial(len(cards))
-    for k in Counter(_alike(c, up, named) for c in cards).values():
+    for k in Counter(alike(c, up, named) for c in cards).values():
         total //= factorial(k)
     return total
 

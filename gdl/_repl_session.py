@@ -626,8 +626,8 @@ class Session:
     def load_trace(self, path: str, extra: Optional[Dict[str, str]] = None,
                    seed: Optional[int] = None) -> Replayed:
         """Opens a trace (its options, `extra` options over them, and its seed, or `seed`)
-        on this session's rules as last read, and replays it.  A trace of another ruleset file
-        whose first step does not apply is refused, the session left as it was."""
+        on this session's rules as last read, and replays it.  A trace of another ruleset
+        file whose first step does not apply is refused, the session left as it was."""
         from interpreter import read_trace
         from interpreter.game import Game
         trace = read_trace(path)

@@ -220,7 +220,6 @@ def _swapped(state, a, b, known: bool = False):
 
 def _swap(s, a, b, known: bool):
     """Swaps cards `a` and `b` in place (`swapped`)."""
-    from interpreter.values import card_order
     za, zb = s.loc[a.id], s.loc[b.id]
     ia, ib = s.zones[za].index(a), s.zones[zb].index(b)
     s.zones[za][ia], s.zones[zb][ib] = b, a
@@ -230,9 +229,7 @@ def _swap(s, a, b, known: bool):
         s.known = [k & ~(1 << a.id | 1 << b.id) | (k >> a.id & 1) << b.id
                    | (k >> b.id & 1) << a.id for k in s.known]
         _rename(s, {a: b, b: a})
-    for slot in {za, zb}:
-        if s.prog.is_set[slot]:                 # unordered zones keep the engine's order
-            s.zones[slot].sort(key=card_order)
+    s.regroup({za, zb})                         # set zones keep the engine's order
 
 
 def _rename(state, names: dict) -> None:
@@ -305,7 +302,7 @@ def _twins_drawn(seen, rng) -> Iterable[str]:
 def _twin_pair(state, rng):
     """Returns two twins of the kind of a card drawn with `rng` (a few tries), or None.
     Not of a kind a variable names: those twins are told apart by their ids (which one
-    a variable holds, and which is `top` of a set zone, shows), not alike."""
+    a variable holds shows), not alike."""
     from interpreter._keys import named_kinds, names_twins
     cards = state.prog.cards
     named = named_kinds(state, state.prog.twin_kinds) if names_twins(state) else ()
@@ -316,21 +313,8 @@ def _twin_pair(state, rng):
         twins = [c for c in cards if c.kind == kind]
         if len(twins) > 1:
             i, j = rng.sample(range(len(twins)), 2)
-            if _apart(state, twins[i], twins[j]):
-                continue
             return twins[i], twins[j]
     return None
-
-
-def _apart(state, a, b) -> bool:
-    """Whether twins `a` and `b` differ in facing or in who knows them while one lies in
-    a set zone: a set keeps its cards in id order (`top` is the last), so trading them
-    changes which of the set's twins shows what."""
-    is_set = state.prog.is_set
-    if not (is_set[state.loc[a.id]] or is_set[state.loc[b.id]]):
-        return False
-    return state.up[a.id] != state.up[b.id] or \
-        any((k >> a.id & 1) != (k >> b.id & 1) for k in state.known)
 
 
 def _where(state, card) -> str:

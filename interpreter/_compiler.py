@@ -31,6 +31,8 @@ PAUSE = -1
 DECIDE, SIMUL, CHANCE, END = 1, 2, 3, 4
 LOOP_BUDGET = 1_000_000
 _PAUSING = (A.Choose, A.Simultaneous, A.Shuffle, A.RandomChoice)
+#: the statements after which a set zone's twins may lie out of their order (`regroup_op`)
+_REGROUPING = (A.Move, A.Deal, A.Flip, A.Reveal)
 _EFFECTS = (A.Assign, A.AugAssign, A.Move, A.Deal, A.Flip, A.Reveal, A.Eliminate,
             A.RandomChoice, A.Shuffle)
 
@@ -163,6 +165,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.knowing = revealing and any(
             info.kind is A.ZoneKind.SET or info.seen in (A.Seen.OWNER, A.Seen.OTHERS)
             for info in p.zone_info)
+        p.regroups = p.has_twins and _twins_may_differ(p, decls)
         # every `changed(v)` first, so that each write of v marks it, a trigger body's
         # compiled before the condition that reads it too
         for d in decls:
@@ -244,6 +247,19 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                              f"simultaneous actions run without stopping for a decision", s)
         handler = getattr(self, "_s_" + type(s).__name__)
         handler(s, scope, code)
+        if self.prog.regroups and isinstance(s, _REGROUPING):
+            self.regroup_op(code)
+
+    def regroup_op(self, code: list):
+        """After a statement that may move, turn or reveal twins in a set zone, where
+        they may come to differ: the set zones in their order (`State.regroup`)."""
+        nxt = len(code) + 1
+
+        def regroup(st):
+            st.regroup()
+            return nxt
+        regroup.lines = lambda ctx: ["st.regroup()"]
+        code.append(regroup)
 
     def count_op(self, code, key):
         """Instruments a statement: counts how often it runs (for `gdl fuzz` coverage)."""
@@ -1099,6 +1115,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         prog = self.prog                # (its actions are all compiled when runs are
         settle.lines = lambda ctx: _settle_lines(prog.pick_slots)   # written)
         code.append(settle)
+        if prog.regroups:               # what the seats forgot may reorder twins
+            self.regroup_op(code)
 
     def _s_Choose(self, s, scope, code):
         self.settle_picks(code)
@@ -1454,3 +1472,30 @@ def _settle_lines(slots) -> list:
         return ["st.settle_picks()"]
     return [f"if {' or '.join(f'st.frame[{s:d}] is not None' for s in slots)}: "
             f"st.settle_picks()"]
+
+
+def _twins_may_differ(p, decls) -> bool:
+    """Whether twins in one set zone may come to differ in facing or in who knows them
+    (`Program.regroups`): a set zone, and a `reveal`, a `flip`, or a move or deal whose
+    facing is not that of a set zone it may go to (a zone named outright or a family
+    tells which; any other expression, any set zone)."""
+    sets = [info for info in p.zone_info if info.kind is A.ZoneKind.SET]
+    if not sets:
+        return False
+    for n in walk_all(decls):
+        if isinstance(n, (A.Reveal, A.Flip)):
+            return True
+        if isinstance(n, (A.Move, A.Deal)) and n.facing is not None:
+            up = n.facing is A.Facing.UP
+            zone = n.place.zone if isinstance(n, A.Move) else n.dest
+            if isinstance(zone, A.Index) and isinstance(zone.obj, A.Name):
+                zone = zone.obj
+            if isinstance(zone, A.Name) and zone.id in p.families:
+                slots = [z.slot for z in p.families[zone.id].values()]
+            elif isinstance(zone, A.Name) and zone.id in p.zone_plain:
+                slots = [p.zone_plain[zone.id].slot]
+            else:
+                slots = range(len(p.zones))
+            if any(p.is_set[i] and p.zone_info[i].facing_up != up for i in slots):
+                return True
+    return False

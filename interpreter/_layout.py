@@ -98,6 +98,9 @@ class Program:
     compiler: object = None                              # kept to compile REPL expressions
     has_twins: bool = False                              # are some cards identical?
     twin_kinds: frozenset = frozenset()                  # the kinds of more than one card
+    #: whether twins in a set zone may come to differ in facing or in who knows them:
+    #: then the rules re-sort the set zones after each statement that may (`regroup`)
+    regroups: bool = False
     scratch: list = attrs.Factory(list)
     #: per parameter position, bumped before each loop over that parameter's candidates:
     #: memoised parts of requires and domains (Compiler.hoisted) are good for one loop

@@ -264,6 +264,29 @@ class State:
         block.reverse()
         self.move_block(block, n, dest, kind, depth, up, node)
 
+    def regroup(self, slots=None):
+        """Puts each set zone's cards (of `slots`, else all) in their order: by kind,
+        face down before face up, then by who knows them, then by id (`card_order` where
+        twins are alike).  Which twin lies where then shows only what the cards show: by
+        id alone, which of two twins met first decided whether the face-up one was
+        `top`.  Needed only where twins in a set may come to differ (`Program.regroups`)
+        or cards are placed outside the rules."""
+        up, known = self.up, self.known
+        if not self.prog.has_twins:     # cards all differ: by kind alone
+            order = _card_order
+        elif any(known):
+            def order(c):
+                i = c.id
+                return c.kind, up[i], [k >> i & 1 for k in known], i
+        else:
+            def order(c):
+                return c.kind, up[c.id], c.id
+        is_set = self.prog.is_set
+        for slot in range(len(is_set)) if slots is None else slots:
+            zone = self.zones[slot]
+            if is_set[slot] and len(zone) > 1:
+                zone.sort(key=order)
+
     def forget(self, cards):
         """Nobody knows these cards any more (a shuffle): their bits cleared for every
         seat, if anyone knows any card at all."""
@@ -1625,6 +1648,8 @@ class State:
             self.obs = log_of(self)
         self.calm = False                       # the next check tests every trigger
         change()
+        if self.prog.has_twins:                 # a set's twins as the rules keep them
+            self.regroup()
         self.obs = tuple([(cell, ((), v)) for cell, v in zip(self.obs, views(self))])
         self.mark_placed()
 

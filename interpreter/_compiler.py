@@ -1066,8 +1066,6 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             self.settle_picks(code)
         _sight(info, code)
         slots = [info.me_slot] + [slot for _, slot, _ in info.params]
-        if picks is not None:           # its note ends with it: a card it named but left
-            slots.append(picks)         # where it was is no more its move's to forget
         code.append(_clearing(slots, len(code) + 1))
 
     def counted_body(self, info: ActionInfo, code: list):
@@ -1161,8 +1159,6 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 if picks is not None:
                     self.settle_picks(info.block)
                 _sight(info, info.block)
-                if picks is not None:   # its note ends with it (`action_body`)
-                    info.block.append(_clearing([picks], len(info.block) + 1))
             site.actions.append((info, None))
         site.takes_cards = any(info.params and info.card_args is not False
                                for info, _ in site.actions)

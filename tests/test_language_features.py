@@ -992,27 +992,6 @@ def test_a_seat_keeps_what_it_is_told_and_what_never_left(body, known):
     assert {r: g.evaluate(f"knows(p2, card(rank: {r}))", s) for r in known} == known
 
 
-def test_a_move_that_left_its_card_makes_no_seat_forget_when_the_flow_moves_it():
-    # the action's note of the cards it named lived on after it: the flow's own move of
-    # the marked card made p2 forget both cards it had been shown (naming the card with
-    # no argument left p2 knowing them)
-    g = load_text(HIDDEN_HAND + '''var x: card? = none
-action mark(c: hand[me]):
-    x = c
-flow:
-    reveal card(rank: ace) to p2
-    reveal card(rank: two) to p2
-    choose p1: mark
-    move x to pile face down
-    end game
-''')
-    s = g.new_state()
-    s.apply("mark A")
-    assert [g.evaluate(f"knows(p2, card(rank: {r}))", s) for r in ("ace", "two")] == \
-        [True, True]
-    assert all(v is None for v in s.frame)
-
-
 def test_twins_in_lists_are_listed_once_and_two_parameters_take_two_twins():
     # `take []` first, subsets of twins were listed once per twin; two parameters naming
     # twins took one card where a seat had looked at one (which told the look)

@@ -31,8 +31,6 @@ PAUSE = -1
 DECIDE, SIMUL, CHANCE, END = 1, 2, 3, 4
 LOOP_BUDGET = 1_000_000
 _PAUSING = (A.Choose, A.Simultaneous, A.Shuffle, A.RandomChoice)
-#: the statements after which a set zone's twins may lie out of their order (`regroup_op`)
-_REGROUPING = (A.Move, A.Deal, A.Flip, A.Reveal)
 _EFFECTS = (A.Assign, A.AugAssign, A.Move, A.Deal, A.Flip, A.Reveal, A.Eliminate,
             A.RandomChoice, A.Shuffle)
 
@@ -247,12 +245,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                              f"simultaneous actions run without stopping for a decision", s)
         handler = getattr(self, "_s_" + type(s).__name__)
         handler(s, scope, code)
-        if self.prog.regroups and isinstance(s, _REGROUPING):
+        if self.prog.regroups and isinstance(s, A.Flip):
             self.regroup_op(code)
 
     def regroup_op(self, code: list):
-        """After a statement that may move, turn or reveal twins in a set zone, where
-        they may come to differ: the set zones in their order (`State.regroup`)."""
+        """After a `flip`, where twins in a set zone may come to differ in facing: the
+        set zones in their order (`State.regroup`; a move puts the card in its place)."""
         nxt = len(code) + 1
 
         def regroup(st):
@@ -593,6 +591,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         kind = place.kind
         facing = None if s.facing is None else s.facing is A.Facing.UP
         info, is_set = self.prog.zone_info, self.prog.is_set
+        regroups = self.prog.regroups
 
         nxt = len(code) + 1
 
@@ -618,9 +617,10 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     up = repr(dest.kind[1] if facing is None else facing)
                 if dest.constant is not None:   # a zone named outright: its slot known
                     return _move_top_lines(ctx, cards, f"{dest.constant.slot:d}", up,
-                                           into_set, is_set, s)
+                                           into_set, is_set, s, regroups)
                 return [f"{z} = {ctx.sub(dest)}",
-                        *_move_top_lines(ctx, cards, f"{z}.slot", up, into_set, is_set, s)]
+                        *_move_top_lines(ctx, cards, f"{z}.slot", up, into_set, is_set, s,
+                                         regroups)]
             return [f"{z} = {ctx.sub(dest)}",
                     f"{d} = {'None' if depth is None else ctx.sub(depth)}",
                     f"st.move_cards({ctx.sub(cards)}, {z}.slot, {ctx.k(kind)}, {d}, {up}, "
@@ -663,6 +663,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 up = repr(dest.kind[1] if facing is None else facing)
                 place = [f"        {into}" if dest.kind[0] else
                          f"        st.zones[{z}.slot].append({c})"]
+            regroup = []                        # by facing too, before the next card
+            if self.prog.regroups and (dest.kind is None or dest.kind[0]):
+                regroup = [f"        st.regroup(({z}.slot,))"]
             return [f"{src} = st.zones[{ctx.sub(source)}.slot]",
                     f"for {n} in {ctx.k(range)}({ctx.sub(count)}):",
                     f"    for {p} in {ctx.sub(targets)}:",
@@ -674,6 +677,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     *place,
                     f"        st.loc[{i}] = {z}.slot",
                     f"        st.up[{i}] = {up}",
+                    *regroup,
                     f"st.frame[{slot:d}] = None"]
         code[-1].lines = lines
 
@@ -1115,8 +1119,6 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         prog = self.prog                # (its actions are all compiled when runs are
         settle.lines = lambda ctx: _settle_lines(prog.pick_slots)   # written)
         code.append(settle)
-        if prog.regroups:               # what the seats forgot may reorder twins
-            self.regroup_op(code)
 
     def _s_Choose(self, s, scope, code):
         self.settle_picks(code)
@@ -1224,7 +1226,8 @@ def _move_block_lines(ctx, top, value, slot: str, kind, depth: str, up: str, nod
             f"st.move_block({c}, {k}, {slot}, {ctx.k(kind)}, {depth}, {up}, {ctx.k(node)})"]
 
 
-def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set, node) -> list:
+def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set, node,
+                    regroups: bool = False) -> list:
     """`State.move_top` of one card written out (no call: most moves move one card onto a
     stack, or into a set zone at its place in card order); a whole zone takes
     `State.move_zone`, several cards take `move_top`.  `slot` is the destination's slot
@@ -1248,6 +1251,8 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set, node) -> l
     else:
         place = [f"st.zones[{slot}].append({c})"]
     placed = [*place, f"st.loc[{i}] = {slot}", f"st.up[{i}] = {up}"]
+    if into_set is not False and regroups:      # by facing too (`State.regroup`)
+        placed.append(f"st.regroup(({slot},))")
     top = getattr(value, "top_card_of", None)
     if top is not None:                 # `top(z)`: taken off z's end, where it lies
         return [f"{src} = st.zones[{top(ctx)}]",
@@ -1475,15 +1480,15 @@ def _settle_lines(slots) -> list:
 
 
 def _twins_may_differ(p, decls) -> bool:
-    """Whether twins in one set zone may come to differ in facing or in who knows them
-    (`Program.regroups`): a set zone, and a `reveal`, a `flip`, or a move or deal whose
-    facing is not that of a set zone it may go to (a zone named outright or a family
-    tells which; any other expression, any set zone)."""
+    """Whether twins in one set zone may come to differ in facing (`Program.regroups`):
+    a set zone, and a `flip`, or a move or deal whose facing is not that of a set zone
+    it may go to (a zone named outright or a family tells which; any other expression,
+    any set zone)."""
     sets = [info for info in p.zone_info if info.kind is A.ZoneKind.SET]
     if not sets:
         return False
     for n in walk_all(decls):
-        if isinstance(n, (A.Reveal, A.Flip)):
+        if isinstance(n, A.Flip):
             return True
         if isinstance(n, (A.Move, A.Deal)) and n.facing is not None:
             up = n.facing is A.Facing.UP

@@ -245,10 +245,11 @@ def _head(st, pc, nk, canonical, plain) -> tuple:
 def _twin_zones(st, named=None) -> tuple:
     """Returns each zone as the kinds and facings of its cards (and who knows each, if
     anyone knows a face-down card; the id of a card of a `named` kind), in order: a set
-    zone's is by kind, facing, who knows the card, then id (`State.regroup`), so twins
-    alike in it lie together and which of two twins apart came to a set first does not
-    show.  Where nobody knows a face-down card, a card is the one number
-    `2 * kind + up` (one to one), not a pair made for each card."""
+    zone's is by kind, then id (`State.regroup`: facing before the id where twins in a
+    set may differ in it), so twins alike in it lie together, and of twins that differ
+    in who knows them the order tells which is `top`.  Where nobody knows a face-down
+    card, a card is the one number `2 * kind + up` (one to one), not a pair made for
+    each card."""
     up, known = st.up, st.known
     if any(known):
         # who knows each card, one tuple per card id: worked out only for the cards

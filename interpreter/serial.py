@@ -152,7 +152,7 @@ def state_from_json(game, data: Dict[str, Any]):
         s.history = [(w, t, tuple(d) if isinstance(d, list) else d)
                      for w, t, d in data["history"]]
         _check_shapes(s, prog)
-        if prog.has_twins:              # twins in a set: in their order (`regroup`)
+        if prog.regroups:               # twins in a set: by facing too (`regroup`)
             s.regroup()
         s.node = _node_from_json(s, data["node"])
     except (KeyError, IndexError, TypeError, ValueError) as err:

@@ -159,6 +159,9 @@ class State:
             source.remove(c)
         if self.prog.is_set[dest]:           # kept in card order (`card_order`)
             insort(zones[dest], c, key=_card_order)
+            if self.prog.regroups:           # by facing too (`regroup`)
+                self.up[i] = up
+                self.regroup((dest,))
         else:
             zones[dest].append(c)
         loc[i] = dest
@@ -180,6 +183,8 @@ class State:
         cards.clear()
         if self.prog.is_set[dest]:
             target.sort(key=_card_order)
+            if self.prog.regroups:
+                self.regroup((dest,))
 
     def move_block(self, source: list, n: int, dest: int, kind, depth, up: bool, node):
         """Moves the top `n` cards (0 <= n <= its length) of the list `source` (a zone's,
@@ -201,9 +206,13 @@ class State:
             target[pos:pos] = block
         else:
             target.extend(block)
+        face = self.up
         if self.prog.is_set[dest]:
             target.sort(key=_card_order)
-        face = self.up
+            if self.prog.regroups:          # by facing too (`regroup`): faces first
+                for c in block:
+                    face[c.id] = up
+                self.regroup((dest,))
         if target is source:        # within one zone (a shuffle by hand): where they are
             for c in block:         # is where they were
                 face[c.id] = up
@@ -233,6 +242,9 @@ class State:
                                        f"{counted(len(target), 'card')}", node)
             if self.prog.is_set[dest]:           # kept in card order (`card_order`)
                 insort(target, c, key=_card_order)
+                if self.prog.regroups:           # by facing too (`regroup`)
+                    face[i] = up
+                    self.regroup((dest,))
             elif kind is PlaceKind.BOTTOM:
                 target.insert(0, c)
             elif kind is PlaceKind.DEPTH:
@@ -265,22 +277,19 @@ class State:
         self.move_block(block, n, dest, kind, depth, up, node)
 
     def regroup(self, slots=None):
-        """Puts each set zone's cards (of `slots`, else all) in their order: by kind,
-        face down before face up, then by who knows them, then by id (`card_order` where
-        twins are alike).  Which twin lies where then shows only what the cards show: by
-        id alone, which of two twins met first decided whether the face-up one was
-        `top`.  Needed only where twins in a set may come to differ (`Program.regroups`)
-        or cards are placed outside the rules."""
-        up, known = self.up, self.known
-        if not self.prog.has_twins:     # cards all differ: by kind alone
-            order = _card_order
-        elif any(known):
-            def order(c):
-                i = c.id
-                return c.kind, up[i], [k >> i & 1 for k in known], i
-        else:
+        """Puts set zones' cards (of `slots`, else all) in the order the rules keep: by
+        kind, then id (`card_order`); where twins in a set may come to differ in facing
+        (`Program.regroups`), face down before face up, then by id.  Which twin lies
+        where then shows only what the cards show: by id alone, which of two twins met
+        first decided whether the face-up one was `top`.  (Not by who knows a card: the
+        order would tell a seat what another was shown.)"""
+        if self.prog.regroups:
+            up = self.up
+
             def order(c):
                 return c.kind, up[c.id], c.id
+        else:
+            order = _card_order
         is_set = self.prog.is_set
         for slot in range(len(is_set)) if slots is None else slots:
             zone = self.zones[slot]
@@ -1648,7 +1657,7 @@ class State:
             self.obs = log_of(self)
         self.calm = False                       # the next check tests every trigger
         change()
-        if self.prog.has_twins:                 # a set's twins as the rules keep them
+        if self.prog.regroups:                  # a set's twins as the rules keep them
             self.regroup()
         self.obs = tuple([(cell, ((), v)) for cell, v in zip(self.obs, views(self))])
         self.mark_placed()

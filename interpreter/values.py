@@ -113,8 +113,8 @@ HAS_TEXT = frozenset((Seat, Member, Card, ZoneRef))
 #: the order of a set zone's cards (`insort` and `sort` take it as their key): by kind,
 #: then by id, so that twins lie together and two states equal but for which twin is
 #: where list the same cards in the same order (and offer the same moves in the same order);
-#: where twins in a set may differ in facing or knowledge, `State.regroup` orders by those
-#: before the id
+#: where twins in a set may differ in facing, `State.regroup` puts face down before face
+#: up, then the id, after an insort by this key
 card_order = attrgetter("order")
 
 #: the types whose values are their own canonical form

@@ -36,12 +36,11 @@ RECORDED = {
 RECORDED_ENUMERATION = 10_318_100
 #: (ruleset, playthroughs) -> bytecodes of the fuzzer's first playthroughs (its defaults,
 #: one worker, seed 0: coverage, invariants, the endless-play watch and the laws), as of
-#: the twenty-eighth round (Double Down's, the forty-second: the twins law's swaps put a
-#: set zone's twins in the order the rules keep, by what they show)
+#: the twenty-eighth round
 RECORDED_FUZZ = {
     ("gerry.gdl", 5): 2_042_818,
     ("double_dealing_shuffle.gdl", 5): 3_035_520,
-    ("double_down.gdl", 5): 2_391_226,
+    ("double_down.gdl", 5): 2_321_287,
     ("evil_deal.gdl", 2): 3_668_671,
     ("pescetti.gdl", 5): 133_465,
 }
@@ -96,3 +95,13 @@ def test_the_guard_fails_on_more_work_and_asks_for_a_record_on_much_less():
         _judge("a game", 1_031, 1_000)
     with pytest.raises(AssertionError, match="record the new figure"):
         _judge("a game", 899, 1_000)
+
+
+def test_no_repository_ruleset_re_sorts_its_set_zones():
+    # a set's twins put face down before face up (`State.regroup`) only where they may
+    # come to differ: the seed games' sets keep kind and id, with no sort after a move
+    from interpreter import load
+    names = sorted(p.relative_to(ROOT / "rulesets").as_posix()
+                   for p in (ROOT / "rulesets").rglob("*.gdl"))
+    assert len(names) >= 17
+    assert [n for n in names if load(ROOT / "rulesets" / n).prog.regroups] == []

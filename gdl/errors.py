@@ -19,7 +19,7 @@ from .span import Span
 SUGGESTION_POOL = 2_000
 
 
-def did_you_mean(word: str, candidates: Iterable[str]) -> Optional[str]:
+def did_you_mean(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> Optional[str]:
     """Returns the candidate nearest to `word`, if any is near enough (never `word`
     itself: a word out of place, such as a keyword, is not its own suggestion)."""
     pool = sorted(set(c for c in candidates if c and c != word))
@@ -29,7 +29,7 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> Optional[str]:
         return same
     close = difflib.get_close_matches(
         word, pool if len(pool) <= SUGGESTION_POOL else _sharing_start(word, pool),
-        n=1, cutoff=0.6)
+        n=1, cutoff=cutoff)
     return close[0] if close else None
 
 

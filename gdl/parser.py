@@ -116,8 +116,9 @@ def _syntax_error(err: UnexpectedInput, path: str, text: str,
         words = [e.strip("'") for e in expected if e.startswith("'")]
         suggestion = did_you_mean(str(tok), [w for w in words if w.isidentifier()])
         if suggestion is None and "NAME" not in expected_names and len(str(tok)) > 2:
-            # ("p" is as near "up" as difflib's cutoff: a name that short is no misspelling)
-            suggestion = did_you_mean(str(tok), KEYWORDS)
+            # ("p" is as near "up" as difflib's cutoff: a name that short is no misspelling;
+            # any keyword, wanted here or not, only if near: `oops` is no `choose`)
+            suggestion = did_you_mean(str(tok), KEYWORDS, cutoff=0.75)
     msg = f"unexpected {shown}"
     lines = source_lines(text)
     line_text = lines[(tok.line or 1) - 1] if len(lines) >= (tok.line or 1) else ""

@@ -193,6 +193,16 @@ def test_a_name_of_one_or_two_letters_is_not_taken_for_a_misspelt_keyword():
     assert info.value.suggestion is None
 
 
+@pytest.mark.parametrize("word, suggested", [("oops", None), ("fcae", "face")])
+def test_a_stray_word_is_matched_to_a_keyword_only_where_near(word, suggested):
+    # a stray word after an option's default was offered 'choose' (any keyword within
+    # difflib's loosest reach); a misspelt keyword of the place is still named
+    with pytest.raises(GdlSyntaxError) as info:
+        parse_text(f'game "x"\nplayers 2\nzone deck: stack\noption n: 1..9 = 4 {word} up\n'
+                   f'flow:\n    move deck to deck {word} up\n', PATH)
+    assert info.value.suggestion == suggested
+
+
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
 def test_any_line_ending_reads_alike(newline):
     # with lone CRs (old Mac files) a first comment ran to the end of the file

@@ -13,7 +13,7 @@ import shutil
 import sys
 from typing import Iterable, List, Sequence
 
-from .errors import CheckError, GdlError
+from .errors import SOURCES, CheckError, GdlError, RuleError, excerpt
 
 _CODES = {"bold": "1", "dim": "2", "italic": "3", "red": "31", "green": "32",
           "yellow": "33", "blue": "34", "magenta": "35", "cyan": "36"}
@@ -158,6 +158,16 @@ def one_line(err: GdlError) -> str:
     if err.suggestion:
         text += f"; did you mean {err.suggestion!r}?"
     return " ".join(text.split("\n"))
+
+
+def rule_line(err: GdlError) -> str:
+    """The rules' line a rule error stopped at, with a caret (as `gdl run` shows it), or
+    '': the one line names the place, which a designer reads beside the rule."""
+    span = err.span
+    if not isinstance(err, RuleError) or span is None or not getattr(span, "line", 0):
+        return ""
+    source = SOURCES.get(span.file, err.source)
+    return excerpt(source, span.line, span.col) if source else ""
 
 
 def columns(words: Iterable[str], width: int = 0, indent: int = 2) -> str:

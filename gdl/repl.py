@@ -24,7 +24,8 @@ from typing import Callable, List
 from ._repl_files import FileCommands
 from ._repl_input import ALIASES, COMMANDS, Quit, command, piped_reader, plain_reader, \
     prompt_toolkit_reader
-from ._repl_render import Painter, one_line, terminal_allows_colour, terminal_allows_symbols
+from ._repl_render import (Painter, one_line, rule_line, terminal_allows_colour,
+                           terminal_allows_symbols)
 from . import _repl_session
 from ._repl_session import Halted, ReplError, Session, Shown, parse_agent_spec, seat_of, \
     step_text, trace_overrides
@@ -158,12 +159,16 @@ class Repl(FileCommands):
         except Halted as halted:                # steps made, then one failed: both shown
             self.show_steps(halted.shown)
             self.say(self.paint.error(one_line(halted.error)))
+            if rule_line(halted.error):
+                self.say(rule_line(halted.error))
         except GdlError as err:
             self.say(self.paint.error(one_line(err)))
             if isinstance(err, RuleError):  # a deadlock's why, to whom may read it
                 observer = self.session.observer
                 for note in hide_notes(err, observer and observer.name).notes:
                     self.say(self.paint.note(f"  {note}"))
+            if rule_line(err):
+                self.say(rule_line(err))
         except KeyboardInterrupt:
             self.say(self.paint.error("interrupted"))
         except RecursionError:

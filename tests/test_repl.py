@@ -591,8 +591,9 @@ def test_steps_made_before_a_rule_error_are_shown_with_it(tmp_path):
     (tmp_path / "inv.gdl").write_text(TOO_BIG, encoding="utf-8")
     got = dict(replies(piped(tmp_path / "inv.gdl", "--seed", "1", script="auto\n",
                              cwd=tmp_path), "inv"))
-    assert got["auto"][-1].endswith("inv.gdl:7:9: rule error: too big")
-    assert [line.split(".")[0].strip() for line in got["auto"][:-1]] == \
+    assert got["auto"][-3].endswith("inv.gdl:7:9: rule error: too big")
+    assert got["auto"][-1].strip() == "^"           # under the rules' line, as gdl run
+    assert [line.split(".")[0].strip() for line in got["auto"][:-3]] == \
         ["1", "2", "3", "4", "5"]
 
 

@@ -259,13 +259,39 @@ class ActionMixin:
         varying = {param} | _comprehension_vars(node)
         marked: list = []
         _invariant_parts(node, varying, marked)
-        if not marked:
+        if not marked and not _calls_with(node, varying, self.prog.defs):
             return None
         self.memo_ids, self.memo_level = {id(n) for n in marked}, level
+        self.memo_varying = varying
+        fresh = self.fresh_bodies
         try:
-            return (compile or self.expr)(node, scope)
+            fn = (compile or self.expr)(node, scope)
         finally:
-            self.memo_ids = None
+            self.memo_ids = self.memo_varying = None
+        return fn if marked or self.fresh_bodies > fresh else None   # (none kept)
+
+    def hoisted_body(self, decl, arg_nodes):
+        """Under `hoisted`, a def called with an argument that varies over the loop
+        (`touches(q, c)` in a require looping over c): its body compiled anew for this
+        call, the parts of it that read none of the parameters those arguments fill
+        (`my_slots(q)`) computed once per loop, as `hoisted` does for a require's own
+        parts.  Returns (body, slots), or None where no part of the body keeps."""
+        varying = self.memo_varying
+        moving = {p.name for p, a in zip(decl.params, arg_nodes) if _free_names(a) & varying}
+        if not moving or self.fresh_bodies >= FRESH_BODIES:
+            return None         # the whole call keeps, or sits in a part that does
+        self.fresh_bodies += 1
+        inner = moving | _comprehension_vars(decl.body)
+        marked: list = []
+        _invariant_parts(decl.body, inner, marked)
+        if not marked and not _calls_with(decl.body, inner, self.prog.defs):
+            return None
+        outer = self.memo_ids, self.memo_varying
+        self.memo_ids, self.memo_varying = {id(n) for n in marked}, inner
+        try:
+            return self.def_body(decl, fresh=True)
+        finally:
+            self.memo_ids, self.memo_varying = outer
 
     def memoised(self, fn):
         """Returns `fn` computed once per loop at `memo_level`.  Rendered inside that
@@ -500,6 +526,20 @@ def _comprehension_vars(node) -> set:
             out.update(f.var for f in n.fors)
         stack.extend(_children(n))
     return out
+
+
+#: the most def bodies `hoisted_body` compiles anew for a program (defs calling defs
+#: twice each, twenty deep, would make a million)
+FRESH_BODIES = 500
+
+
+def _calls_with(node, varying: set, defs) -> bool:
+    """Whether an expression calls a def with an argument reading one of the `varying`
+    names (`hoisted_body` may find a part of that def's body to keep)."""
+    if isinstance(node, A.Call) and node.func in defs and \
+            any(_free_names(a) & varying for a in node.args):
+        return True
+    return any(_calls_with(child, varying, defs) for child in _children(node))
 
 
 def _invariant_parts(node, varying: set, out: list):

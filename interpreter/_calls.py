@@ -486,6 +486,10 @@ class CallMixin:
             raise self.error(f"{name} takes {counted(len(decl.params), 'argument')}", node)
         args = [self.expr(a, scope) for a in node.args]
         body, slots = self.def_body(decl)
+        if self.memo_varying is not None and slots and not pure_def(self.prog, name):
+            kept = self.hoisted_body(decl, node.args)       # parts kept over a loop
+            if kept is not None:
+                body, slots = kept
         key = self.repeated_call_key(name, args) if getattr(body, "constant", None) is None \
             else None
         if not slots:
@@ -628,8 +632,19 @@ class CallMixin:
         call.render = render
         return call
 
-    def def_body(self, decl):
-        cached = self.def_cache.get(decl.name)
+    def def_body(self, decl, fresh: bool = False):
+        """(the compiled body, its parameters' slots) of a def, compiled once; `fresh`:
+        compiled anew, not kept (`hoisted_body`: parts memoised for one call site)."""
+        cached = None if fresh else self.def_cache.get(decl.name)
+        if fresh:
+            scope = Scope()
+            slots = [scope.bind(p.name, Local("scratch", self.new_scratch())).slot
+                     for p in decl.params]
+            self.def_stack.append((frozenset(slots), {}))
+            try:
+                return self.expr(decl.body, scope), slots
+            finally:
+                self.def_stack.pop()
         if cached is None:
             scope = Scope()
             slots = [scope.bind(p.name, Local("scratch", self.new_scratch())).slot

@@ -99,6 +99,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.in_trigger = False
         self.memo_ids = None          # sub-expressions to memoise (Compiler.hoisted)
         self.memo_level = 0
+        self.memo_varying = None      # the names a hoisted loop varies (`hoisted_body`)
+        self.fresh_bodies = 0         # def bodies compiled anew for it (`FRESH_BODIES`)
         self.loop_ids: dict = {}      # id of a part a comprehension keeps -> its loop
         # every declaration, so that a line of one that names no place (`cards into`)
         # is not blamed on the def above it, whose span may run on to its first line

@@ -391,6 +391,53 @@ def test_hoisted_require_parts_give_the_same_moves_in_every_state():
     assert checked >= 3
 
 
+NESTED = '''game "nested"
+players 3
+card n: 1..6
+cards into stock: card(n: k) for k in 1..6
+zone stock: stack
+zone hand[player]: set, face up
+var turn: int = 0
+def held(p: player) = [c for c in hand[p] if c.n > turn]
+def reaches(p: player, k: int) = count(c for c in held(p) if c.n >= k) > 0
+action ask(q: [x for x in players if x != me], k: 1..6):
+    require reaches(q, k) "q holds a card of k or more"
+    move top(stock) to hand[me]
+action wait():
+    move top(stock) to hand[me]
+flow:
+    shuffle stock
+    deal 1 from stock to hand[p] for p in players
+    while count(stock) > 0:
+        choose p1: ask, wait
+        turn += 1
+    draw
+'''
+
+
+def test_a_def_called_with_the_looped_parameter_keeps_its_parts_that_skip_it():
+    # `reaches(q, k)` in a require looping over k worked out `held(q)` again for every
+    # k; the part that reads only q is now worked out once per q (a def body compiled
+    # for the call site), with the same moves in every state
+    game = load_text(NESTED)
+    assert game.prog.compiler.action_info["ask"].hoisted
+    assert game.prog.compiler.fresh_bodies == 1
+    checked = 0
+    for seed in range(30):
+        state = game.new_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            want = _plain_moves(state, state.to_move()[0])
+            got = [(m.action.name, tuple(m.args)) for m in state.legal_moves()]
+            assert got == want
+            checked += 1
+            state.apply(state.legal_moves()[rng.randrange(len(got))])
+    assert checked >= 60
+
+
 FLAGS = '''game "flags"
 players 2
 card v: 1..6, k: 1..3

@@ -313,22 +313,8 @@ def _twin_pair(state, rng):
         twins = [c for c in cards if c.kind == kind]
         if len(twins) > 1:
             i, j = rng.sample(range(len(twins)), 2)
-            if _apart(state, twins[i], twins[j]):
-                continue
             return twins[i], twins[j]
     return None
-
-
-def _apart(state, a, b) -> bool:
-    """Whether trading twins `a` and `b` may change which of a set zone's twins shows
-    what: one lies in a set, and they differ in who knows them (a set keeps twins of one
-    facing in id order, `top` the last), or in facing where the program keeps its sets
-    by kind and id alone (`Program.regroups`: no rule there makes twins of a set differ)."""
-    is_set = state.prog.is_set
-    if not (is_set[state.loc[a.id]] or is_set[state.loc[b.id]]):
-        return False
-    return any((k >> a.id & 1) != (k >> b.id & 1) for k in state.known) or \
-        not state.prog.regroups and state.up[a.id] != state.up[b.id]
 
 
 def _where(state, card) -> str:

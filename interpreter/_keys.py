@@ -65,11 +65,11 @@ def _holds(value, cards: frozenset) -> bool:
         any(_holds(v, cards) for v in value if type(v) is tuple)
 
 
-def named_kinds(st, kinds) -> set:
+def named_kinds(st, kinds, frame: bool = True) -> set:
     """The kinds (of `kinds`, those several cards share) of the cards the variables and
-    the frame hold.  Such twins are no longer alike: which of them a variable names moves
-    with it, and `top` of a set zone is the one of highest id, so the key (and the
-    chance outcomes listed) tell every card of a named kind by its id."""
+    the frame hold (`frame` false: the variables alone).  Such twins are no longer
+    alike: which of them a variable names moves with it, so the key (and the chance
+    outcomes listed) tell every card of a named kind by its id."""
     out: set = set()
 
     def walk(v):
@@ -80,8 +80,9 @@ def named_kinds(st, kinds) -> set:
             out.add(v.kind)
     for v in st.vars:
         walk(v)
-    for v in st.frame:
-        walk(v)
+    if frame:                   # (a finished game's key leaves its frame out)
+        for v in st.frame:
+            walk(v)
     return out
 
 
@@ -213,7 +214,7 @@ def _key_function(layout, whole: bool = True):
             values = _Refs(map(canon, st.vars))
         if twins:
             if type(values) is _Refs:
-                named = named_kinds(st, kinds)
+                named = named_kinds(st, kinds, frame=False)
                 return (None, nk, st.out, tuple([_exact(v, named) for v in st.vars]), (),
                         _twin_zones(st, named))
             return None, nk, st.out, values, (), _twin_zones(st)
@@ -245,9 +246,10 @@ def _head(st, pc, nk, canonical, plain) -> tuple:
 def _twin_zones(st, named=None) -> tuple:
     """Returns each zone as the kinds and facings of its cards (and who knows each, if
     anyone knows a face-down card; the id of a card of a `named` kind), in order: a set
-    zone's is by kind, then id (`State.regroup`: facing before the id where twins in a
-    set may differ in it), so twins alike in it lie together, and of twins that differ
-    in who knows them the order tells which is `top`.  Where nobody knows a face-down
+    zone's is by kind, then the order the cards came (`card_order`; facing before it
+    where twins in a set may differ in it, `State.regroup`), so twins alike in it lie
+    together, and of twins that differ in who knows them the order tells which is
+    `top`.  Where nobody knows a face-down
     card, a card is the one number `2 * kind + up` (one to one), not a pair made for
     each card."""
     up, known = st.up, st.known

@@ -12,7 +12,7 @@ from bisect import insort
 from collections import Counter as _Counter
 from fractions import Fraction
 from math import factorial
-from operator import is_ as _is, itemgetter as _itemgetter
+from operator import attrgetter as _attrgetter, is_ as _is, itemgetter as _itemgetter
 from random import Random
 from typing import List, Optional
 
@@ -31,6 +31,9 @@ from .values import (HAS_TEXT, MOVE_TEXTS, Card, Move, Seat, card_order as _card
 
 #: A shuffle with at most this many distinct orders lists them; larger ones only sample.
 CHANCE_LIST_LIMIT = 5040
+
+#: cards by kind, then id (`Card.order`): twins alike in a shuffle's listed order
+_by_kind_and_id = _attrgetter("order")
 
 #: the types of a recorded shuffle's card ids (as `isinstance(i, int)` took them)
 _INT_TYPES = frozenset((int, bool))
@@ -177,6 +180,8 @@ class State:
             loc[i] = dest
             face[i] = up
         if source == dest or not cards:         # onto itself: it stays as it was
+            if cards and self.prog.regroups and self.prog.is_set[dest]:
+                self.regroup((dest,))           # (but for its cards' new facing)
             return
         target = self.zones[dest]
         target.extend(cards)
@@ -278,16 +283,16 @@ class State:
 
     def regroup(self, slots=None):
         """Puts set zones' cards (of `slots`, else all) in the order the rules keep: by
-        kind, then id (`card_order`); where twins in a set may come to differ in facing
-        (`Program.regroups`), face down before face up, then by id.  Which twin lies
-        where then shows only what the cards show: by id alone, which of two twins met
-        first decided whether the face-up one was `top`.  (Not by who knows a card: the
-        order would tell a seat what another was shown.)"""
+        kind (`card_order`); where twins in a set may come to differ in facing
+        (`Program.regroups`), face down before face up.  The sort is stable: twins keep
+        the order they came in, which the rules' history decides, never their ids (by
+        id, which of two twins met first decided whether the face-up one was `top`).
+        Not by who knows a card: the order would tell a seat what another was shown."""
         if self.prog.regroups:
             up = self.up
 
             def order(c):
-                return c.kind, up[c.id], c.id
+                return c.kind, up[c.id]
         else:
             order = _card_order
         is_set = self.prog.is_set
@@ -2267,7 +2272,7 @@ def _as_listed(cards, up, named=()):
     if len(set(groups)) == len(groups):
         return cards
     ranked = sorted(cards, key=lambda c: (alike(c, up, named), c.id)) if mixed else \
-        sorted(cards, key=_card_order)                      # by kind, then id
+        sorted(cards, key=_by_kind_and_id)                  # by kind, then id
     n = len(cards)
     # the places of each group's cards, in order; then which of them each place is
     places = sorted(range(n), key=groups.__getitem__)

@@ -57,7 +57,7 @@ class Card:
         self.kind = kind
         self.text = text
         self.symbol = symbol
-        self.order = id         # its place in a set zone (`card_order`), once all are made
+        self.order = id         # its rank by kind, then id, once all are made
 
     def __repr__(self):
         return self.text
@@ -111,11 +111,13 @@ def text_of(value) -> str:
 HAS_TEXT = frozenset((Seat, Member, Card, ZoneRef))
 
 #: the order of a set zone's cards (`insort` and `sort` take it as their key): by kind,
-#: then by id, so that twins lie together and two states equal but for which twin is
-#: where list the same cards in the same order (and offer the same moves in the same order);
-#: where twins in a set may differ in facing, `State.regroup` puts face down before face
-#: up, then the id, after an insort by this key
-card_order = attrgetter("order")
+#: the kinds as they were first declared, so that two states equal but for which twin is
+#: where list the same cards in the same order (and offer the same moves in the same order).
+#: `insort` puts a card after those of its kind already there and sorts are stable, so
+#: twins lie in the order they came, never by id: which twin came first is the rules' own
+#: history, the same whichever twin it was (an order by id showed which id met which).
+#: Where twins in a set may differ in facing, `State.regroup` puts face down first.
+card_order = attrgetter("kind")
 
 #: the types whose values are their own canonical form
 _SAME = frozenset((int, str, bool, type(None)))

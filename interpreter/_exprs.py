@@ -168,7 +168,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         if name == "bool":
             return _const((False, True))
         if name == "card":
-            return _const(tuple(p.cards))
+            return _const(tuple(p.cards)) if not p.has_twins else _cards_by_place(p)
         raise self.error(f"unknown name {name!r}", node)
 
     def active_players(self):
@@ -395,3 +395,21 @@ def loop_kept(fn, loop):
         if getattr(fn, tag, False):
             setattr(part, tag, getattr(fn, tag))
     return part
+
+
+def _cards_by_place(prog):
+    """`card` in a game with twins: every card, the kinds in their order, each kind's
+    twins zone by zone, each zone in its order.  In the order of their ids, which twin
+    came first would show which id lay where (`first(c for c in card if ...)` took the
+    lowest id), and two positions equal up to renaming twins would part."""
+    kinds = range(max(c.kind for c in prog.cards) + 1)
+
+    def cards(st):
+        by_kind = [[] for _ in kinds]
+        for zone in st.zones:
+            for c in zone:
+                by_kind[c.kind].append(c)
+        return tuple([c for group in by_kind for c in group])
+    cards.render = lambda ctx: f"{ctx.k(cards)}(st)"
+    cards.tuple_valued = True
+    return cards

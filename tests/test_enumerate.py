@@ -1056,6 +1056,31 @@ flow:
 ''', "from_top", "from_bottom", ["wait"])
 
 
+def test_every_card_lists_twins_by_where_they_lie_not_by_id():
+    # `card` gave the cards in id order: the first twin was the lowest id, wherever it
+    # lay, so whether it was in hand told which twin had gone there
+    _same_futures('''game "Card order"
+players p1, p2
+card n: 1..2
+cards into deck: card(n: 1) for i in 1..2
+zone deck: stack
+zone hand: set
+action from_top():
+    move top(deck) to hand face up
+action from_bottom():
+    move bottom(deck) to hand face up
+action wait():
+    pass
+flow:
+    choose p1: from_top, from_bottom
+    choose p2: wait
+    if zone_of(first(c for c in card if c.n == 1)) == hand:
+        win p1
+    else:
+        win p2
+''', "from_top", "from_bottom", ["wait"])
+
+
 def test_a_named_twin_turned_among_its_twins_is_placed_by_when_it_came():
     # `let c = bottom(pool); flip c up`: then whether c was the set's top hung on ids
     _same_futures('''game "Named"

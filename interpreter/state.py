@@ -201,15 +201,15 @@ class State:
         block = source[cut:]
         del source[cut:]
         target = self.zones[dest]
-        if kind is PlaceKind.BOTTOM:
+        if kind is PlaceKind.DEPTH and (depth is None or not 0 <= depth <= len(target)):
+            raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
+                                   f"{counted(len(target), 'card')}", node)
+        if kind is PlaceKind.BOTTOM and not self.prog.is_set[dest]:
             target[0:0] = block
-        elif kind is PlaceKind.DEPTH:
-            if depth is None or not 0 <= depth <= len(target):
-                raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
-                                       f"{counted(len(target), 'card')}", node)
+        elif kind is PlaceKind.DEPTH and not self.prog.is_set[dest]:
             pos = len(target) - depth
             target[pos:pos] = block
-        else:
+        else:                       # a set's cards come after those there (`card_order`)
             target.extend(block)
         face = self.up
         if self.prog.is_set[dest]:

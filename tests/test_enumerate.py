@@ -1081,6 +1081,41 @@ flow:
 ''', "from_top", "from_bottom", ["wait"])
 
 
+def test_cards_moved_to_the_bottom_or_a_depth_of_a_set_come_after_those_there():
+    # a block placed at the bottom or a depth of a set kept its place there among twins
+    # (a stable sort by kind): the known twin was no longer the first (`top of`,
+    # `bottom of` and `at depth` make no difference in a set)
+    game = load_text('''game "Bottom"
+players p1, p2
+card n: 1..2
+cards into deck: card(n: 1) for i in 1..3
+zone deck: stack
+zone pool: set
+zone table: stack
+action plain():
+    move top(deck, 2) to pool
+action bottom():
+    move top(deck, 2) to bottom of pool
+action depth():
+    move top(deck, 2) to pool at depth 1
+action wait():
+    pass
+flow:
+    move top(deck) to pool
+    reveal cards(pool) to p1
+    choose p1: plain, bottom, depth
+    move top(pool) to table
+    choose p2: wait
+    end game
+''')
+    seen = set()
+    for move in ("plain", "bottom", "depth"):
+        s = game.new_state()
+        s.apply(move)
+        seen.add((s.key(), s.view("p1")))
+    assert len(seen) == 1
+
+
 def test_a_named_twin_turned_among_its_twins_is_placed_by_when_it_came():
     # `let c = bottom(pool); flip c up`: then whether c was the set's top hung on ids
     _same_futures('''game "Named"

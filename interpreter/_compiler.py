@@ -1486,8 +1486,7 @@ def _twins_may_differ(p, decls) -> bool:
     a set zone, and a `flip`, or a move or deal whose facing is not that of a set zone
     it may go to (a zone named outright or a family tells which; any other expression,
     any set zone)."""
-    sets = [info for info in p.zone_info if info.kind is A.ZoneKind.SET]
-    if not sets:
+    if not any(p.is_set):
         return False
     for n in walk_all(decls):
         if isinstance(n, A.Flip):

@@ -853,7 +853,7 @@ def test_a_state_that_cannot_be_expanded_is_handed_out_before_the_error():
     assert len(got) == 1
 
 
-def test_twins_apart_that_meet_in_a_set_zone_lie_by_facing_not_by_which_came_first():
+def test_twins_apart_that_meet_in_a_set_zone_lie_by_facing_whichever_twin_it_was():
     # one twin in a set, one in the deck, alike: one position whichever twin is where.
     # The set kept id order: when the deck's twin came face up, `top` was face up only
     # if its id was the higher (3 states and one outcome where there are two futures)
@@ -1201,8 +1201,9 @@ flow:
 
 
 def test_twins_of_a_set_zone_that_one_seat_has_seen_differ_in_which_is_top():
-    # a set keeps its cards in id order and `top` is the last: seeing the first twin or
-    # the top one were one position (its twins sorted by what they show), one outcome
+    # a set keeps its twins in the order they came and `top` is the last: seeing the
+    # first twin or the top one were one position (its twins sorted by what they show),
+    # one outcome
     game = load_text('''game "Set twin known"
 players 2
 enum kind = x "X", y "Y"

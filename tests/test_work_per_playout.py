@@ -99,7 +99,7 @@ def test_the_guard_fails_on_more_work_and_asks_for_a_record_on_much_less():
 
 def test_no_repository_ruleset_re_sorts_its_set_zones():
     # a set's twins put face down before face up (`State.regroup`) only where they may
-    # come to differ: the seed games' sets keep kind and id, with no sort after a move
+    # come to differ: the seed games' sets keep kind and arrival, no sort after a move
     from interpreter import load
     names = sorted(p.relative_to(ROOT / "rulesets").as_posix()
                    for p in (ROOT / "rulesets").rglob("*.gdl"))

@@ -1072,6 +1072,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             self.settle_picks(code)
         _sight(info, code)
         slots = [info.me_slot] + [slot for _, slot, _ in info.params]
+        if picks is not None and not info.decl.secrets:
+            # a move every seat reads ends its note of what it took unseen with it: a
+            # later move of the flow's own, of a card it only named, is one a seat
+            # follows by that card (it forgot what it was shown); a secret pick's note
+            # stays, as a seat that could not read the pick cannot follow the card
+            slots.append(picks)
         code.append(_clearing(slots, len(code) + 1))
 
     def counted_body(self, info: ActionInfo, code: list):
@@ -1163,6 +1169,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 if picks is not None:
                     self.settle_picks(info.block)
                 _sight(info, info.block)
+                if picks is not None and not info.decl.secrets:   # (as `action_body`)
+                    info.block.append(_clearing([picks], len(info.block) + 1))
             site.actions.append((info, None))
         site.takes_cards = any(info.params and info.card_args is not False
                                for info, _ in site.actions)

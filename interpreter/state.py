@@ -201,18 +201,22 @@ class State:
         block = source[cut:]
         del source[cut:]
         target = self.zones[dest]
-        if kind is PlaceKind.DEPTH and (depth is None or not 0 <= depth <= len(target)):
-            raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
-                                   f"{counted(len(target), 'card')}", node)
-        if kind is PlaceKind.BOTTOM and not self.prog.is_set[dest]:
+        into_set = self.prog.is_set[dest]
+        if kind is PlaceKind.BOTTOM and not into_set:
             target[0:0] = block
-        elif kind is PlaceKind.DEPTH and not self.prog.is_set[dest]:
-            pos = len(target) - depth
-            target[pos:pos] = block
-        else:                       # a set's cards come after those there (`card_order`)
+        elif kind is PlaceKind.DEPTH:
+            if depth is None or not 0 <= depth <= len(target):
+                raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
+                                       f"{counted(len(target), 'card')}", node)
+            if into_set:            # a set's cards come after those there (`card_order`)
+                target.extend(block)
+            else:
+                pos = len(target) - depth
+                target[pos:pos] = block
+        else:
             target.extend(block)
         face = self.up
-        if self.prog.is_set[dest]:
+        if into_set:
             target.sort(key=_card_order)
             if self.prog.regroups:          # by facing too (`regroup`): faces first
                 for c in block:
@@ -1366,15 +1370,18 @@ class State:
         return (tuple((z, tuple(cards.values()), tuple(zones[z])) for z, cards in taken.items()),
                 tuple(self.known), frame[me].index)
 
-    def settle_picks(self):
+    def settle_picks(self, ending=None):
         """Each move under way forgets what it took unseen (`forget_picks`), its cards not
-        taken yet noted again (`Compiler.settle_picks`)."""
+        taken yet noted again (`Compiler.settle_picks`); the note in slot `ending`, of a
+        move ending here, then goes (`_compiler._note_ends`)."""
         frame = self.frame
         self.calm = False               # what the seats know may change: checks test all
         for slot in self.prog.pick_slots:
             note = frame[slot]
             if note is not None:
                 frame[slot] = self.forget_picks(note)
+        if ending is not None:
+            frame[ending] = None
 
     def forget_picks(self, note):
         """For the cards a move took face down from a zone whose cards a seat cannot tell

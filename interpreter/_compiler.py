@@ -1069,15 +1069,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.counted_body(info, code)
         self.rule_stack.pop()
         if picks is not None:
-            self.settle_picks(code)
+            self.settle_picks(code, _note_ends(info, picks))
         _sight(info, code)
         slots = [info.me_slot] + [slot for _, slot, _ in info.params]
-        if picks is not None and not info.decl.secrets:
-            # a move every seat reads ends its note of what it took unseen with it: a
-            # later move of the flow's own, of a card it only named, is one a seat
-            # follows by that card (it forgot what it was shown); a secret pick's note
-            # stays, as a seat that could not read the pick cannot follow the card
-            slots.append(picks)
         code.append(_clearing(slots, len(code) + 1))
 
     def counted_body(self, info: ActionInfo, code: list):
@@ -1110,22 +1104,23 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         code.append(note)
         return picks
 
-    def settle_picks(self, code: list):
+    def settle_picks(self, code: list, ending: Optional[int] = None):
         """In a game where `hidden_picks` may note cards, the instruction that makes the
         seats forget what the moves under way took where they could not follow them
         (`State.settle_picks`): at an action's end, and before any statement that pauses,
         reveals or ends the game (a seat deciding, or told a card, has what it could
-        follow and no more; a card not taken yet is noted again)."""
+        follow and no more; a card not taken yet is noted again).  `ending`: the note
+        slot of an action ending here, emptied after (`_note_ends`)."""
         if not self.knowing:
             return
         nxt = len(code) + 1
 
         def settle(st):
             if st.prog.pick_slots:
-                st.settle_picks()
+                st.settle_picks(ending)
             return nxt
         prog = self.prog                # (its actions are all compiled when runs are
-        settle.lines = lambda ctx: _settle_lines(prog.pick_slots)   # written)
+        settle.lines = lambda ctx: _settle_lines(prog.pick_slots, ending)   # written)
         code.append(settle)
 
     def _s_Choose(self, s, scope, code):
@@ -1167,10 +1162,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 self.counted_body(info, info.block)
                 self.rule_stack.pop()
                 if picks is not None:
-                    self.settle_picks(info.block)
+                    self.settle_picks(info.block, _note_ends(info, picks))
                 _sight(info, info.block)
-                if picks is not None and not info.decl.secrets:   # (as `action_body`)
-                    info.block.append(_clearing([picks], len(info.block) + 1))
             site.actions.append((info, None))
         site.takes_cards = any(info.params and info.card_args is not False
                                for info, _ in site.actions)
@@ -1478,15 +1471,24 @@ def compile_program(ruleset: A.Ruleset, overrides: dict,
     return Compiler(ruleset, overrides, coverage, trigger_order).compile()
 
 
-def _settle_lines(slots) -> list:
+def _settle_lines(slots, ending: Optional[int] = None) -> list:
     """`Compiler.settle_picks` written out: no line where no action notes cards, and the
     call only where a note is there to settle (most moves leave none)."""
     if not slots:
         return []
+    call = "st.settle_picks()" if ending is None else f"st.settle_picks({ending:d})"
     if len(slots) > 4:
-        return ["st.settle_picks()"]
-    return [f"if {' or '.join(f'st.frame[{s:d}] is not None' for s in slots)}: "
-            f"st.settle_picks()"]
+        return [call]
+    return [f"if {' or '.join(f'st.frame[{s:d}] is not None' for s in slots)}: {call}"]
+
+
+def _note_ends(info, picks: int) -> Optional[int]:
+    """The note slot an action's last settling empties, or None where the note stays.
+    A move every seat reads ends its note of what it took unseen with it: a later move
+    of the flow's own, of a card it only named, is one a seat follows by that card (it
+    forgot what it had been shown).  A `secret` pick's note stays: a seat that could not
+    read the pick cannot follow the card when it goes."""
+    return None if info.decl.secrets else picks
 
 
 def _twins_may_differ(p, decls) -> bool:

@@ -27,6 +27,12 @@ _CONSTANT_NAMES = frozenset({"all_players", "player", "num_players", "bool", "ca
 #: those of them that are lists (every seat, every card), which a comprehension may pass over
 _CONSTANT_LISTS = frozenset({"all_players", "player", "card"})
 
+def _constant_names(prog) -> frozenset:
+    """`_CONSTANT_NAMES` of a program: in a game with twins, `card` lists them by where
+    they lie (`_exprs._cards_by_place`), so a def that reads it reads the state."""
+    return _CONSTANT_NAMES - {"card"} if prog.has_twins else _CONSTANT_NAMES
+
+
 #: parameter types whose values compare by identity (cards, enum members, seats, zones):
 #: a remembered answer is found only for the very same value, and every value hashes
 _IDENTITY_TYPES = frozenset({"card", "player"})
@@ -89,7 +95,7 @@ def _pure(node, params, prog, opened) -> bool:
         if n in prog.var_slots or n in prog.var_index or n == "players":
             return False
         return (n in prog.options or n in prog.zone_plain or n in prog.families
-                or n in prog.values or n in prog.enums or n in _CONSTANT_NAMES)
+                or n in prog.values or n in prog.enums or n in _constant_names(prog))
     if isinstance(node, A.Attr):           # a card's field, or `suit.hearts`
         return pure(node.obj)
     if isinstance(node, A.Index):          # `cell[r, k]`: which zone, not its cards
@@ -139,7 +145,8 @@ def _constant_list(node, params, prog, opened) -> bool:
     an enum's members, every seat, a range or list of pure ends and items."""
     if isinstance(node, A.Name):
         return (node.id not in prog.var_slots and node.id not in prog.var_index
-                and (node.id in _CONSTANT_LISTS or node.id in prog.enums))
+                and (node.id in _CONSTANT_LISTS and node.id in _constant_names(prog)
+                     or node.id in prog.enums))
     if isinstance(node, (A.Range, A.ListLit, A.SetLit)):
         return _pure(node, params, prog, opened)
     return False

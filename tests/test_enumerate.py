@@ -1116,6 +1116,33 @@ flow:
     assert len(seen) == 1
 
 
+def test_a_def_that_reads_every_card_is_not_remembered_where_twins_are_listed_by_place():
+    # `card` lists twins by where they lie, but a def reading it was taken as pure and
+    # its answers kept across states: `first_of(1)` after a move still named the twin
+    # that had been first before it (a review)
+    game = load_text('''game "Remembered"
+players p1, p2
+card n: 1..2
+cards into deck: card(n: 1) for i in 1..2
+zone deck: stack, face up
+zone hand: stack, face up
+var x: card? = none
+var y: card? = none
+def first_of(k: int) = first(c for c in card if c.n == k)
+action go():
+    move bottom(deck) to hand
+flow:
+    x = first_of(1)
+    choose p1: go
+    y = first_of(1)
+    end game
+''')
+    s = game.new_state()
+    s.apply("go")
+    assert game.evaluate("zone_of(y)", s).text == "deck"
+    assert game.evaluate("zone_of(x)", s).text == "hand"
+
+
 def test_a_named_twin_turned_among_its_twins_is_placed_by_when_it_came():
     # `let c = bottom(pool); flip c up`: then whether c was the set's top hung on ids
     _same_futures('''game "Named"

@@ -17,7 +17,7 @@ from gdl import ast as A
 from gdl.checker import checked_info
 from gdl.errors import CheckError, GdlError, RuleError, counted
 
-from ._actions import ActionInfo, ActionMixin
+from ._actions import ActionInfo, ActionMixin, _never_a_card
 from ._closures import _all_cards, _folded, _tuple_valued
 from ._exprs import ExprCompiler
 from ._layout import LayoutBuilder, Program
@@ -1484,11 +1484,15 @@ def _settle_lines(slots, ending: Optional[int] = None) -> list:
 
 def _note_ends(info, picks: int) -> Optional[int]:
     """The note slot an action's last settling empties, or None where the note stays.
-    A move every seat reads ends its note of what it took unseen with it: a later move
-    of the flow's own, of a card it only named, is one a seat follows by that card (it
-    forgot what it had been shown).  A `secret` pick's note stays: a seat that could not
-    read the pick cannot follow the card when it goes."""
-    return None if info.decl.secrets else picks
+    A move whose cards every seat reads ends its note of what it took unseen with it: a
+    later move of the flow's own, of a card it only named, is one a seat follows by that
+    card (it forgot what it had been shown).  Where a `secret` names a parameter that
+    may be a card, the note stays (a `when` or not: the safer side), as a seat that could
+    not read the pick cannot follow the card when it goes."""
+    cards = {name for (name, _, domain), prm in zip(info.params, info.decl.params)
+             if not _never_a_card(prm.domain, domain)}
+    hidden = any(n in cards for sec in info.decl.secrets for n in sec.names)
+    return None if hidden else picks
 
 
 def _twins_may_differ(p, decls) -> bool:

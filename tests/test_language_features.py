@@ -992,15 +992,19 @@ def test_a_seat_keeps_what_it_is_told_and_what_never_left(body, known):
     assert {r: g.evaluate(f"knows(p2, card(rank: {r}))", s) for r in known} == known
 
 
-@pytest.mark.parametrize("secret, known", [("", [True, True]), ("secret c\n    ", [False, False])])
-def test_a_move_that_left_its_card_makes_a_seat_forget_only_if_its_pick_was_secret(secret,
-                                                                                   known):
+@pytest.mark.parametrize("extra, secret, known", [
+    ("", "", [True, True]),
+    ("", "secret c\n    ", [False, False]),
+    (", n: 1..1", "secret n\n    ", [True, True]),        # a secret that hides no card
+])
+def test_a_move_that_left_its_card_makes_a_seat_forget_only_if_its_pick_was_secret(
+        extra, secret, known):
     # the action's note of the cards it named lived on after it: the flow's own move of
     # the marked card made p2 forget both cards it had been shown, though it had read
     # the pick in the move's text; ending every note with its action told p2 a secret
     # pick (the card it still knew in hand was the other one)
     g = load_text(HIDDEN_HAND + f'''var x: card? = none
-action mark(c: hand[me]):
+action mark(c: hand[me]{extra}):
     {secret}x = c
 flow:
     reveal card(rank: ace) to p2
@@ -1013,11 +1017,11 @@ flow:
     views = set()
     for pick in ("A", "2"):
         s = g.new_state(observe=True)
-        s.apply(f"mark {pick}")
+        s.apply(f"mark {pick}" + (" 1" if extra else ""))
         assert [g.evaluate(f"knows(p2, card(rank: {r}))", s) for r in ("ace", "two")] \
             == known
         views.add(s.infoset_key("p2"))
-    assert len(views) == (2 if not secret else 1)
+    assert len(views) == (1 if secret == "secret c\n    " else 2)
 
 
 def test_twins_in_lists_are_listed_once_and_two_parameters_take_two_twins():

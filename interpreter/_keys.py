@@ -249,9 +249,8 @@ def _twin_zones(st, named=None) -> tuple:
     zone's is by kind, then the order the cards came (`card_order`; facing before it
     where twins in a set may differ in it, `State.regroup`), so twins alike in it lie
     together, and of twins that differ in who knows them the order tells which is
-    `top`.  Where nobody knows a face-down
-    card, a card is the one number `2 * kind + up` (one to one), not a pair made for
-    each card."""
+    `top`.  Where nobody knows a face-down card, a card is the one number
+    `2 * kind + up` (one to one), not a pair made for each card."""
     up, known = st.up, st.known
     if any(known):
         # who knows each card, one tuple per card id: worked out only for the cards

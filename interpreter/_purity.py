@@ -27,6 +27,7 @@ _CONSTANT_NAMES = frozenset({"all_players", "player", "num_players", "bool", "ca
 #: those of them that are lists (every seat, every card), which a comprehension may pass over
 _CONSTANT_LISTS = frozenset({"all_players", "player", "card"})
 
+
 def _constant_names(prog) -> frozenset:
     """`_CONSTANT_NAMES` of a program: in a game with twins, `card` lists them by where
     they lie (`_exprs._cards_by_place`), so a def that reads it reads the state."""

@@ -549,6 +549,32 @@ def test_twins_facing_two_ways_are_apart_in_a_shuffle_listed_or_dealt(tmp_path):
         sum(t.endswith(")") for t in dealt) == 8          # the face-down ones bracketed
 
 
+def test_a_drawn_card_is_numbered_alike_whichever_twin_is_left(tmp_path):
+    # one twin of two in hand and the other in a deck too large to list: the draw of
+    # the twin left was numbered by its id, so two positions with one key (either twin
+    # in hand) gave the same outcome two numbers
+    from interpreter import load
+    from interpreter.integrations.openspiel import _restore
+    rules = tmp_path / "tw.gdl"
+    rules.write_text('game "t"\nplayers a, b\ncard n: 1..9\n'
+                     'cards into deck: card(n: 1) for i in 1..2\n'
+                     'cards into deck: card(n: k) for k in 2..9\n'
+                     'zone deck: stack\nzone hand[player]: stack\n'
+                     'action go() "go":\n    pass\nflow:\n    shuffle deck\n'
+                     '    move top(deck) to hand[a]\n    shuffle deck\n'
+                     '    choose a: go\n    draw\n')
+    seen = []
+    for top in (0, 1):                          # the twin that went to hand[a]
+        s = load(str(rules)).new_state()
+        bottom_first = [i for i in range(10) if i != top] + [top]
+        s.apply_chance(s.outcome_from_data("shuffle", tuple(bottom_first)))
+        handle = _restore(str(rules), {}, s.trace(), 0, None, [])
+        seen.append((s.key(), [(i, text) for i, text, _, _ in handle.chance_list()]))
+    assert seen[0][0] == seen[1][0]
+    assert seen[0][1] == seen[1][1] and len(seen[0][1]) == 9
+    assert seen[0][1][0] == (0, "shuffle deck: card 1 from the top is 1")
+
+
 def test_a_state_pickled_before_one_outcome_events_were_steps_loads(tmp_path):
     # its trace (gdl-trace-1) lacks them: the state was rebuilt step by step without
     # them, and stopped at the first ("chance acts here, not a player")

@@ -114,6 +114,11 @@ class _GameData:
         # (values, secrecy) of a `random` draw -> its outcome list and their probabilities
         # as floats: the same few draws come back at every playout (`_Handle.chance_list`)
         self.chances: Dict[tuple, tuple] = {}
+        # a kind -> the ids of its cards, ascending: a drawn card's outcome is numbered by
+        # its group's place among its kind's groups, never by which twin is left
+        self.kind_ids: Dict[int, list] = {}
+        for c in self.game.prog.cards:
+            self.kind_ids.setdefault(c.kind, []).append(c.id)
         # unobserved: a state starts logging what each seat sees once an information
         # state is asked for (`_Handle.observed`), so playouts that ask none skip the logs
         self.initial = self.game.new_state()
@@ -398,7 +403,10 @@ class _Handle:
     def _draw_list(self, public: str, zone_cards):
         """The next card from the top of a shuffled zone, uniform among the cards left
         (twins of one facing are one outcome, with their count as weight; where the zone
-        holds both facings, a face-down card's text is in brackets, as in the views)."""
+        holds both facings, a face-down card's text is in brackets, as in the views).  A
+        group's outcome id is the id of its kind's n-th card, n its place among the kind's
+        groups here: two positions that differ only in which twin is where number their
+        outcomes alike."""
         drawn = set(self.draws)
         up = self.state.up
         left = sorted((c for c in zone_cards if c.id not in drawn), key=lambda c: c.id)
@@ -408,10 +416,18 @@ class _Handle:
             first.setdefault(alike(c, up, named), [c, 0])[1] += 1
         mixed = len({up[c.id] for c in zone_cards}) > 1
         place = len(self.draws) + 1
-        return sorted((c.id, f"{public}: card {place} from the top is "
-                             f"{c.text if up[c.id] or not mixed else f'({c.text})'}",
-                       Fraction(k, len(left)), ("draw", c.id, zone_cards))
-                      for c, k in first.values())
+        listed = [(c.id, f"{public}: card {place} from the top is "
+                         f"{c.text if up[c.id] or not mixed else f'({c.text})'}",
+                   Fraction(k, len(left)), ("draw", c.id, zone_cards))
+                  for c, k in (first[g] for g in sorted(first))]
+        if self.data.game.prog.twin_kinds:
+            kind_ids, nth = self.data.kind_ids, Counter()
+            for i, entry in enumerate(listed):
+                kind = self.data.game.prog.cards[entry[0]].kind
+                listed[i] = (kind_ids[kind][nth[kind]],) + entry[1:]
+                nth[kind] += 1
+        listed.sort()
+        return listed
 
     def apply_chance(self, action: int):
         listed = self.outcomes

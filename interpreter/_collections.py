@@ -375,6 +375,9 @@ class CollectionMixin:
 
     def _e_Aggregate(self, node, scope):
         f = node.func
+        by_sets = self._attr_set_aggregate(node, scope)
+        if by_sets is not None:
+            return by_sets
         # written out, an aggregate keeps the parts that do not vary with its innermost
         # variable (`_aggregate_written`)
         loop = object()
@@ -389,6 +392,81 @@ class CollectionMixin:
         if len(loops) <= WRITTEN_LOOPS:
             return self._aggregate_written(fn, f, loops, test, item, loop)
         return fn
+
+    def _attr_set_aggregate(self, node, scope):
+        """`any(x.f == e for x in z)`, `all(x.f != e for x in z)` (and `!=`/`==` the
+        other way) over one zone, where `e` does not read `x`: a card's attributes never
+        change, so the cards with `f == v` are one set per value `v`, made now, and the
+        aggregate is a test of that set against the zone's list in C (`isdisjoint`,
+        `issuperset`) instead of a loop.  `e` is worked out only where the zone has
+        cards, as the loop does; None where the shape is another."""
+        f = node.func
+        if f not in ("any", "all") or len(node.fors) != 1 or node.cond is not None:
+            return None
+        item, var = node.item, node.fors[0].var
+        if not isinstance(item, A.Compare) or item.op not in ("==", "!="):
+            return None
+        for attr, other in ((item.left, item.right), (item.right, item.left)):
+            if isinstance(attr, A.Attr) and isinstance(attr.obj, A.Name) and \
+                    attr.obj.id == var and var not in _free_names(other):
+                break
+        else:
+            return None
+        cards = self.prog.cards
+        field = attr.name
+        if not cards or any(field not in c.attrs for c in cards):
+            return None
+        zone = self.expr(node.fors[0].iter, scope)
+        c = _folded(zone)
+        if c is not None:
+            if not isinstance(c[0], ZoneRef):
+                return None
+            slot = c[0].slot
+            live = lambda st: st.zones[slot]  # noqa: E731
+            live_text = lambda ctx: f"st.zones[{slot:d}]"  # noqa: E731
+        elif getattr(zone, "zone_valued", False):
+            live = lambda st: st.zones[zone(st).slot]  # noqa: E731
+            live_text = lambda ctx: f"st.zones[{ctx.sub(zone)}.slot]"  # noqa: E731
+        else:
+            return None
+        value = self.expr(other, scope)
+        table: dict = {}
+        try:
+            for card in cards:
+                table.setdefault(card.attrs[field], set()).add(card)
+        except TypeError:          # an unhashable attribute value
+            return None
+        table = {v: frozenset(s) for v, s in table.items()}
+        none = frozenset()
+        # any(==) and all(!=) ask whether the zone meets the set; all(==) and any(!=)
+        # whether the set holds the whole zone
+        meets = (f == "any") == (item.op == "==")
+        empty = f == "all"          # the answer for an empty zone
+        negate = f == "any"         # any(==) = not disjoint, any(!=) = not superset
+        method = "isdisjoint" if meets else "issuperset"
+        test = frozenset.isdisjoint if meets else frozenset.issuperset
+
+        def by_sets(st):
+            cards_ = live(st)
+            if not cards_:
+                return empty
+            answer = test(table.get(value(st), none), cards_)
+            return not answer if negate else answer
+
+        known = _folded(value)
+        if known is not None:           # a constant: its set found now
+            try:
+                known = table.get(known[0], none)
+            except TypeError:
+                return None
+
+        def render(ctx):
+            t = ctx.tmp()
+            found = (f"{ctx.k(known)}.{method}({t})" if known is not None else
+                     f"{ctx.k(table)}.get({ctx.sub(value)}, {ctx.k(none)}).{method}({t})")
+            return (f"({empty} if not ({t} := {live_text(ctx)}) else "
+                    f"{'not ' if negate else ''}{found})")
+        return fuse(by_sets, render)
 
     def _aggregate_written(self, fn, f, loops, test, item, key):
         """An aggregate (`sum(value(c) for z in cell for c in z)`) written out as nested

@@ -1014,7 +1014,7 @@ var led: card? = none
 var total: int = 0
 action play(c: hand[me]):
     require not strict or c.rank != four
-    require led == none or c.rank != led.rank or all(x.rank == led.rank for x in hand[me])
+    require led == none or c.rank != led.rank or all(ord(x.rank) == ord(led.rank) for x in hand[me])
     led = c
     move c to pile
 flow:
@@ -2469,3 +2469,68 @@ def test_a_simultaneous_site_of_several_actions_is_drawn_in_one_generated_step(
                           .replace("repeat 4:", "repeat 6:"))     # five moves at most
         with pytest.raises(RuleError, match="deadlock"):
             _random_games(stuck, 12)
+
+
+def test_any_and_all_of_a_field_compared_over_a_zone_test_sets():
+    # `any(x.f == e for x in z)` and the like are a test of the cards with `f == e`
+    # against the zone's list: the same answers as the loop (`ref`, written with a test,
+    # which stays a loop), fused or plain, for every shape (== and !=, either side, an
+    # empty zone, a constant and a variable `e`, a none `e`, a stack and a set), and a
+    # none card's field still reported where the zone has cards (and not where it has
+    # none, as the loop never reads it there).
+    text = '''game "t"
+players a, b
+enum s = x "X", y "Y", z "Z"
+card suit: s, n: 1..3
+cards into pile: card(suit: q, n: k) for q in s for k in 1..3
+zone pile: stack
+zone hand[player]: set
+zone empty: stack
+var led: card? = none
+var want: s? = none
+var got: int = 0
+var ref: int = 0
+def bit(t: bool) = if t then 1 else 0
+flow:
+    shuffle pile
+    deal 3 from pile to hand[p] for p in players
+    for c in cards(pile):
+        led = c
+        want = if c.n == 2 then none else c.suit
+        for p in players:
+            got = (got * 2 + bit(any(q.suit == led.suit for q in hand[p]))) % 1000003
+            ref = (ref * 2 + bit(any(true for q in hand[p] if q.suit == led.suit))) % 1000003
+            got = (got * 2 + bit(all(q.suit != led.suit for q in hand[p]))) % 1000003
+            ref = (ref * 2 + bit(not any(true for q in hand[p] if q.suit == led.suit))) % 1000003
+            got = (got * 2 + bit(all(led.n == q.n for q in hand[p]))) % 1000003
+            ref = (ref * 2 + bit(not any(true for q in hand[p] if led.n != q.n))) % 1000003
+            got = (got * 2 + bit(any(q.n != led.n for q in hand[p]))) % 1000003
+            ref = (ref * 2 + bit(any(true for q in hand[p] if q.n != led.n))) % 1000003
+        got = (got * 2 + bit(any(q.suit == y for q in pile))) % 1000003
+        ref = (ref * 2 + bit(any(true for q in pile if q.suit == y))) % 1000003
+        got = (got * 2 + bit(all(q.suit != want for q in pile))) % 1000003
+        ref = (ref * 2 + bit(not any(true for q in pile if q.suit == want))) % 1000003
+        got = (got * 2 + bit(any(q.suit == led.suit for q in empty))) % 1000003
+        got = (got * 2 + bit(all(q.suit == led.suit for q in empty))) % 1000003
+        ref = (ref * 4 + 1) % 1000003
+    led = none
+    got = (got * 2 + bit(all(q.suit == led.suit for q in empty))) % 1000003
+    ref = (ref * 2 + 1) % 1000003
+    got = got + bit(any(q.suit == led.suit for q in hand[a]))
+returns(p) = got
+'''
+    answers = []
+    for enabled in (True, False):
+        _fuse.ENABLED = enabled
+        try:
+            for seed in range(4):
+                st = load_text(text).new_state()
+                with pytest.raises(RuleError, match=r"no card to take \.suit of"):
+                    st.chance_steps(random.Random(seed), 100)
+                answers.append([repr(v) for v in st.vars[:2]] + st.vars[2:])
+        finally:
+            _fuse.ENABLED = True
+    assert all(got == ref for _, _, got, ref in answers)
+    assert answers[:4] == answers[4:] and len({got for _, _, got, _ in answers}) > 2
+    sources = "".join(_generated_sources(load_text(text)))
+    assert "isdisjoint" in sources and "issuperset" in sources

@@ -23,7 +23,7 @@ from ._exprs import ExprCompiler
 from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
 from ._scope import Local, Scope
-from ._trigger_skips import skipped, unread, watched_names, written
+from ._trigger_skips import ANY, ZONES, reads, skipped, unread, watched_names, written
 from gdl.checker._walk import callees_first, walk_all
 from .values import Card, Seat, ZoneRef, card_order
 
@@ -155,6 +155,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.layout(decls)
         p = self.prog
         p.sites = self.sites
+        p.compiler = self               # (what the rules read, `reads`, asks its ruleset)
         # a seat knows a face-down card only by a `reveal`: without one, which twin a
         # move takes never shows (`_twin_choice`)
         revealing = any(isinstance(n, A.Reveal) for n in walk_all(decls))
@@ -212,7 +213,6 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         for code in p.fused_code:
             fuse_runs(code)
         p.scratch = self.scratch
-        p.compiler = self
         return p
 
     def trigger(self, d: A.TriggerDecl):
@@ -638,6 +638,15 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         dest = self.zone_of_expr(s.dest, inner)
         facing = None if s.facing is None else s.facing is A.Facing.UP
         info = self.prog.zone_info
+        # a zone of a family (`pack[p, left]`, `hand[partner(p)]`) whose indices and
+        # seats read no card's place: nothing a deal changes is read to find each seat's
+        # zone, so the first round finds them for all (not for a deal of one round,
+        # which would only pay for the list)
+        fixed = (isinstance(s.dest, A.Index) and isinstance(s.dest.obj, A.Name)
+                 and s.dest.obj.id in self.prog.families
+                 and not any(reads(x, self.prog) & {ZONES, ANY}
+                             for x in (*s.dest.args, s.iter))
+                 and _folded(count) not in ([0], [1]))
 
         def deal(st):
             src = st.zones[source(st).slot]
@@ -668,18 +677,44 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             regroup = []                        # by facing too, before the next card
             if self.prog.regroups and (dest.kind is None or dest.kind[0]):
                 regroup = [f"        st.regroup(({z}.slot,))"]
-            return [f"{src} = st.zones[{ctx.sub(source)}.slot]",
-                    f"for {n} in {ctx.k(range)}({ctx.sub(count)}):",
-                    f"    for {p} in {ctx.sub(targets)}:",
-                    f"        if not {src}: {ctx.call(empty, cold=True)}",
-                    f"        st.frame[{slot:d}] = {p}",   # runs never hold locals
-                    f"        {z} = {ctx.sub(dest)}",
-                    f"        {c} = {src}.pop()",
+            card = [f"        {c} = {src}.pop()",
                     f"        {i} = {c}.id",
                     *place,
                     f"        st.loc[{i}] = {z}.slot",
                     f"        st.up[{i}] = {up}",
-                    *regroup,
+                    *regroup]
+            if not fixed:
+                return [f"{src} = st.zones[{ctx.sub(source)}.slot]",
+                        f"for {n} in {ctx.k(range)}({ctx.sub(count)}):",
+                        f"    for {p} in {ctx.sub(targets)}:",
+                        f"        if not {src}: {ctx.call(empty, cold=True)}",
+                        f"        st.frame[{slot:d}] = {p}",   # runs never hold locals
+                        f"        {z} = {ctx.sub(dest)}",
+                        *card,
+                        f"st.frame[{slot:d}] = None"]
+            # the destinations read nothing a deal changes: the first round finds each
+            # seat's zone, the others deal to the same; the local still holds the seat
+            # of the card before, as the loop leaves it, where the source runs out
+            pairs, last = ctx.tmp(), ctx.tmp()
+            return [f"{src} = st.zones[{ctx.sub(source)}.slot]",
+                    f"{pairs} = None",
+                    f"for {n} in {ctx.k(range)}({ctx.sub(count)}):",
+                    f"    if {pairs} is None:",
+                    f"        {pairs} = []",
+                    f"        for {p} in {ctx.sub(targets)}:",
+                    f"            if not {src}: {ctx.call(empty, cold=True)}",
+                    f"            st.frame[{slot:d}] = {p}",
+                    f"            {z} = {ctx.sub(dest)}",
+                    f"            {pairs} += ({p}, {z}),",
+                    *("    " + line for line in card),
+                    f"        {last} = st.frame[{slot:d}]",
+                    "        continue",
+                    f"    for {p}, {z} in {pairs}:",
+                    f"        if not {src}:",
+                    f"            st.frame[{slot:d}] = {last}",
+                    f"            {ctx.call(empty, cold=True)}",
+                    *card,
+                    f"        {last} = {p}",
                     f"st.frame[{slot:d}] = None"]
         code[-1].lines = lines
 

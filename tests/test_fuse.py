@@ -2534,3 +2534,72 @@ returns(p) = got
     assert answers[:4] == answers[4:] and len({got for _, _, got, _ in answers}) > 2
     sources = "".join(_generated_sources(load_text(text)))
     assert "isdisjoint" in sources and "issuperset" in sources
+
+
+def test_a_deal_to_zones_named_by_the_seat_finds_them_once_and_runs_out_alike():
+    # `deal n from z to hand[p] for p in ...` finds each seat's zone in its first round
+    # and deals the next rounds to the same: the same cards in the same places, and where
+    # the source runs out (in a later round, at either seat) the same error with the
+    # deal's local left as the loop leaves it, fused or plain.
+    text = '''game "t"
+players a, b, c
+enum n = one "1", two "2", three "3", four "4", five "5", six "6", seven "7", eight "8"
+enum s = red "R", black "B"
+card rank: n, suit: s
+cards into pile: card(rank: x, suit: y) for x in n for y in s
+zone pile: stack
+zone hand[player]: stack
+zone side[player, n]: set
+flow:
+    shuffle pile
+    deal 2 from pile to side[p, two] for p in players
+    deal COUNT from pile to hand[p] for p in players
+returns(p) = 0
+'''
+    for count in ("1", "3", "4"):
+        seen = []
+        for enabled in (True, False):
+            _fuse.ENABLED = enabled
+            try:
+                st = load_text(text.replace("COUNT", count)).new_state()
+                if count == "4":
+                    with pytest.raises(RuleError, match="cannot deal: the source zone is empty"):
+                        st.chance_steps(random.Random(5), 10)
+                else:
+                    st.chance_steps(random.Random(5), 10)
+                seen.append((st.loc[:], st.up[:], [[c.id for c in z] for z in st.zones],
+                             [repr(v) for v in st.frame]))
+            finally:
+                _fuse.ENABLED = True
+        assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("deal", [
+    "deal 3 from pile to hand[p] for p in [q for q in players if count(hand[q]) < 2]",
+    "deal 2 from pile to hand[if count(hand[p]) == 0 then p else a] for p in players",
+])
+def test_a_deal_whose_seats_or_zones_read_the_cards_finds_them_every_round(deal):
+    # the seats dealt to, or each seat's zone, hang on cards the deal itself places:
+    # worked out again for every round, as the plain closures do (the third round of
+    # the first deals to nobody; the second round of the other to a's hand)
+    text = f'''game "t"
+players a, b, c
+card n: 1..9
+cards into pile: card(n: k) for k in 1..9
+zone pile: stack
+zone hand[player]: stack
+flow:
+    {deal}
+returns(p) = 0
+'''
+    seen = []
+    for enabled in (True, False):
+        _fuse.ENABLED = enabled
+        try:
+            st = load_text(text).new_state()
+            st.chance_steps(random.Random(5), 10)
+            seen.append([[c.id for c in z] for z in st.zones])
+        finally:
+            _fuse.ENABLED = True
+    assert seen[0] == seen[1]
+    assert [len(z) for z in seen[0]] == ([3, 2, 2, 2] if "< 2" in deal else [3, 4, 1, 1])

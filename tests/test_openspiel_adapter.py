@@ -575,6 +575,84 @@ def test_a_drawn_card_is_numbered_alike_whichever_twin_is_left(tmp_path):
     assert seen[0][1][0] == (0, "shuffle deck: card 1 from the top is 1")
 
 
+TWIN_RANDOM = """game "t"
+players p1, p2
+enum rank = ra "A", rb "B"
+card rank: rank
+cards into deck: card(rank: r) for r in [ra, rb, ra]
+zone deck: stack, face up
+zone hand[player]: set, seen by owner
+zone pile: stack, face up
+action go() "go":
+    pass
+flow:
+    FIRST
+    choose p1: go
+    random c in DOMAIN
+    move c to pile face up
+    if TEST:
+        win [p1]
+    else:
+        win [p2]
+"""
+
+
+@pytest.mark.parametrize("first,domain,test,texts", [
+    # one A in p1's hand, the other in the deck: the draw of either A is not one outcome
+    ("move top(deck) to hand[p1]", "card", "count(hand[p1]) > 0",
+     ["random A (in deck)", "random A (in hand[p1])", "random B"]),
+    # both in one face-up stack: which A goes changes the order left
+    ("pass", "cards(deck)", "top(deck).rank == ra", ["random A", "random B", "random A #2"]),
+])
+def test_twins_that_lead_to_different_positions_are_different_random_outcomes(
+        tmp_path, first, domain, test, texts):
+    # their values' texts were merged into one outcome of 2/3, applied as the first A:
+    # the game's value came out +1 or -1/3 for p1 where it is +1/3 (gdl's enumeration)
+    from interpreter import load
+    from interpreter.enumerate import enumerate_states
+    rules = tmp_path / ("twin_zones.gdl" if "hand" in first else "twin_stack.gdl")
+    rules.write_text(TWIN_RANDOM.replace("FIRST", first).replace("DOMAIN", domain)
+                     .replace("TEST", test))
+    exact = enumerate_states(load(str(rules))).outcomes
+    assert sum(p * r[0] for r, p in exact.items()) == pytest.approx(1 / 3)
+    game = load_openspiel_game(rules)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    assert [state.action_to_string(pyspiel.PlayerId.CHANCE, a)
+            for a, _ in state.chance_outcomes()] == texts
+    assert game.max_chance_outcomes() >= 3
+    values = pyspiel.expected_returns(game.new_initial_state(),
+                                      pyspiel.UniformRandomPolicy(game), -1, True)
+    assert values == pytest.approx([1 / 3, -1 / 3])
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_a_named_twin_is_an_outcome_of_its_own_to_the_last_draw(tmp_path):
+    # a deck of B, A, C, C, the top C named: once B and A were drawn no chance node was
+    # left (the two Cs placed by id, the named one always in one place), and a draw
+    # listed the named and the unnamed C under one action string
+    rules = tmp_path / "named.gdl"
+    rules.write_text('game "t"\nplayers p1, p2\nenum rank = ra "A", rb "B", rc "C"\n'
+                     'card rank: rank\n'
+                     'cards into deck: card(rank: r) for r in [rb, ra, rc, rc]\n'
+                     'zone deck: stack\nzone pile: stack, face up\n'
+                     'var marked: card? = none\naction go() "go":\n    pass\nflow:\n'
+                     '    marked = top(deck)\n    choose p1: go\n    shuffle deck\n'
+                     '    move bottom(deck) to pile face up\n'
+                     '    if zone_of(marked) == pile:\n        win [p1]\n'
+                     '    else:\n        win [p2]\n')
+    game = load_openspiel_game(rules)
+    values = pyspiel.expected_returns(game.new_initial_state(),
+                                      pyspiel.UniformRandomPolicy(game), -1, True)
+    assert values == pytest.approx([-1 / 2, 1 / 2])         # p1 wins 1/4 of the orders
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    texts = [state.action_to_string(pyspiel.PlayerId.CHANCE, a)
+             for a, _ in state.chance_outcomes()]
+    assert len(set(texts)) == len(texts) == 4 and texts[-1].endswith(" is C #2")
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
 def test_a_state_pickled_before_one_outcome_events_were_steps_loads(tmp_path):
     # its trace (gdl-trace-1) lacks them: the state was rebuilt step by step without
     # them, and stopped at the first ("chance acts here, not a player")

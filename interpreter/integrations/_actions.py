@@ -384,13 +384,18 @@ def shuffle_bound(game) -> int:
 
 def random_bound(game) -> Optional[int]:
     """Returns the most distinct values any `random` statement can draw from, or None when
-    some `random` draws integers without bounds the adapter can find."""
+    some `random` draws integers without bounds the adapter can find.  A card is one of
+    the game's cards: twins one text, but apart where they lie in different places."""
+    from gdl.checker import Prim
     types, res = checker_types(game.ruleset)
     bounds = Bounds(game, types)
     most = 0
     for node in walk(game.ruleset.decls):
         if isinstance(node, A.RandomChoice):
             t = types.local_types.get(res.local(node))
+            if t == Prim("card"):
+                most = max(most, len(game.prog.cards))
+                continue
             try:
                 most = max(most, len(universe(game, t, node.domain, bounds, {}, "random")))
             except IntegrationError:

@@ -47,6 +47,7 @@ except ImportError as err:          # the extra, not the engine: say how to get 
                       f"`pip install 'gdl[openspiel]'` (or `pip install open_spiel`)") from err
 
 from gdl import ast as A
+from gdl.errors import GdlError
 
 from .. import load_ruleset
 from .._compiler import CHANCE as AT_CHANCE, DECIDE as AT_DECISION, END as AT_END
@@ -55,7 +56,7 @@ from ..game import Game
 from ..observe import key_of, log_of, observations
 from ..options import option_decls, resolve_overrides
 from ..state import alike, named_twins
-from ..values import text_of
+from ..values import Card, text_of
 from ._actions import ActionTable, IntegrationError
 from ._encode import DEFAULT_SIZE, encode_view
 from ._kind import GameKind, game_kind
@@ -248,7 +249,7 @@ class _Handle:
     drawn so far from a shuffle dealt out card by card."""
 
     __slots__ = ("data", "_state", "ready", "decisions", "rng", "draws", "outcomes",
-                 "floats", "digests", "player", "legal")
+                 "floats", "digests", "player", "legal", "merged")
 
     def __init__(self, data: _GameData, state, decisions: int = 0, rng=None, draws=(),
                  digests=None):
@@ -258,6 +259,7 @@ class _Handle:
         # game that draws chance inside
         self.ready = None if data.sampled else state
         self.draws = list(draws)        # card ids drawn from the top of a big shuffle
+        self.merged = False             # whether the chance list merged values by position
         self.digests = list(digests) if digests else [None] * data.seat_count
         # nothing worked out yet, as `changed` leaves it (OpenSpiel's clone makes a new
         # state, this, only to replace it with a copy of the original's)
@@ -356,7 +358,7 @@ class _Handle:
                 if kept is None:
                     listed = self._checked(self._list_chance())
                     kept = listed, _floats(listed)
-                    if key is not None:
+                    if key is not None and not self.merged:
                         if len(self.data.chances) >= CHANCES_KEPT:
                             self.data.chances.clear()
                         self.data.chances[key] = kept
@@ -385,6 +387,7 @@ class _Handle:
 
     def _list_chance(self):
         s = self.state
+        self.merged = False
         if s.chance_kind() == "shuffle":
             probe = s.sample_chance(random.Random(0))
             cards = self.data.game.prog.cards
@@ -392,13 +395,24 @@ class _Handle:
             if self.draws or _orders(zone_cards, s.up, named_twins(s)) > len(cards):
                 return self._draw_list(probe.public, zone_cards)
         outcomes = s.chance_outcomes()
-        if len({o.text for o, _ in outcomes}) == len(outcomes) or \
-                s.chance_kind() == "shuffle":   # (twins a variable names: alike, apart)
+        if len({o.text for o, _ in outcomes}) == len(outcomes):
             return [(i, o.text, p, o) for i, (o, p) in enumerate(outcomes)]
-        merged: Dict[str, list] = {}
-        for outcome, p in outcomes:
-            merged.setdefault(outcome.text, [outcome, 0])[1] += p
-        return [(i, o.text, p, o) for i, (o, p) in enumerate(merged.values())]
+        if s.chance_kind() == "shuffle":        # orders of twins a variable names: apart
+            return _told_apart([(i, o.text, p, o) for i, (o, p) in enumerate(outcomes)])
+        # values of one text (twins): one outcome where they lead to one position, apart
+        # where not (twins in two zones, or two places of a stack, or one a variable names)
+        self.merged = True
+        merged: Dict[tuple, list] = {}
+        for n, (outcome, p) in enumerate(outcomes):
+            after = s.clone()
+            try:
+                after.apply_chance(outcome)
+                key = outcome.text, after.key()
+            except GdlError:                    # the rules fail after it: its own
+                key = outcome.text, n
+            merged.setdefault(key, [outcome, 0])[1] += p
+        return _told_apart([(i, o.text, p, o) for i, (o, p) in enumerate(merged.values())],
+                           s)
 
     def _draw_list(self, public: str, zone_cards):
         """The next card from the top of a shuffled zone, uniform among the cards left
@@ -426,6 +440,8 @@ class _Handle:
                 kind = self.data.game.prog.cards[entry[0]].kind
                 listed[i] = (kind_ids[kind][nth[kind]],) + entry[1:]
                 nth[kind] += 1
+            if named:                           # a named twin and another, one text
+                listed = _told_apart(listed)
         listed.sort()
         return listed
 
@@ -447,8 +463,8 @@ class _Handle:
         self.draws.append(what[1])
         drawn = set(self.draws)
         left = sorted((c for c in what[2] if c.id not in drawn), key=lambda c: c.id)
-        up = self.state.up
-        if len({(c.kind, up[c.id]) for c in left}) <= 1:    # the rest of the order: forced
+        up, named = self.state.up, named_twins(self.state)
+        if len({alike(c, up, named) for c in left}) <= 1:   # the rest of the order: forced
             top_first = self.draws + [c.id for c in left]
             s = self.state
             s.apply_chance(s.outcome_from_data("shuffle", tuple(reversed(top_first))))
@@ -468,6 +484,7 @@ class _Handle:
         h.rng = None if self.rng is None else copy.deepcopy(self.rng, memo)
         h.outcomes, h.floats, h.player, h.legal = self.outcomes, self.floats, self.player, \
             self.legal
+        h.merged = self.merged
         return h
 
     def __reduce__(self):
@@ -475,6 +492,35 @@ class _Handle:
         return (_restore, (self.data.path, self.data.params, s.trace(), self.decisions,
                            self.rng.getstate() if self.rng is not None else None,
                            list(self.draws)))
+
+
+def _told_apart(listed, state=None) -> list:
+    """Chance outcomes (id, text, probability, what) with texts made unique, as OpenSpiel
+    requires of a node's action strings: where outcomes that differ share a text (twins
+    in different places, or one a variable names), each of them names its card's zone
+    where that tells them apart (a `random` card), else each after the first its number
+    among them (`#2`)."""
+    texts = Counter(e[1] for e in listed)
+    if len(texts) == len(listed):
+        return listed
+    where = {}
+    if state is not None:                       # a `random` draw: data is the value's place
+        zones, values = state.prog.zones, state.node[3]
+        for e in listed:
+            value = values[e[3].data]
+            if isinstance(value, Card) and texts[e[1]] > 1:
+                where[e[0]] = f"{e[1]} (in {zones[state.loc[value.id]].text})"
+        if len(set(where.values())) < len(where):
+            where = {}
+    seen: Counter = Counter()
+    out = []
+    for e in listed:
+        text = e[1]
+        if texts[text] > 1:
+            seen[text] += 1
+            text = where.get(e[0]) or (text if seen[text] == 1 else f"{text} #{seen[text]}")
+        out.append((e[0], text) + e[2:])
+    return out
 
 
 def _floats(outcomes) -> list:

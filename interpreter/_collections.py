@@ -416,6 +416,13 @@ class CollectionMixin:
         field = attr.name
         if not cards or any(field not in c.attrs for c in cards):
             return None
+        table: dict = {}
+        try:
+            for card in cards:
+                table.setdefault(card.attrs[field], set()).add(card)
+        except TypeError:          # an unhashable attribute value
+            return None
+        table = {v: frozenset(s) for v, s in table.items()}
         zone = self.expr(node.fors[0].iter, scope)
         c = _folded(zone)
         if c is not None:
@@ -430,13 +437,6 @@ class CollectionMixin:
         else:
             return None
         value = self.expr(other, scope)
-        table: dict = {}
-        try:
-            for card in cards:
-                table.setdefault(card.attrs[field], set()).add(card)
-        except TypeError:          # an unhashable attribute value
-            return None
-        table = {v: frozenset(s) for v, s in table.items()}
         none = frozenset()
         # any(==) and all(!=) ask whether the zone meets the set; all(==) and any(!=)
         # whether the set holds the whole zone

@@ -630,6 +630,30 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         move.lines = lines
         code.append(move)
 
+    def _deal_fixed(self, s, scope, count) -> bool:
+        """Whether a deal's seats and their zones are the same every round: a zone of a
+        family indexed by the deal's variable and constants (`pack[p, left]`), for
+        `players`, `all_players`, a constant list or a def of no parameters that reads no
+        card's place (`alive()`).  Nothing a deal changes is read to find them, so the
+        first round finds them for all (not for a deal of one round, which would only pay
+        for the list).  A narrow shape on purpose: a local or a parameter may hold a zone
+        whose cards the deal changes, and `reads` sees only the rules' global names."""
+        d = s.dest
+        if not (isinstance(d, A.Index) and isinstance(d.obj, A.Name)
+                and d.obj.id in self.prog.families) or _folded(count) in ([0], [1]):
+            return False
+        for a in d.args:
+            if not (isinstance(a, A.Name) and (a.id == s.var or
+                                               _folded(self.expr(a, scope)) is not None)):
+                return False
+        it = s.iter
+        if isinstance(it, A.Name) and it.id in ("players", "all_players"):
+            return scope.lookup(it.id) is None
+        if isinstance(it, A.Call) and not it.args and it.func in self.prog.defs:
+            decl = self.prog.defs[it.func]
+            return not decl.params and not reads(decl.body, self.prog) & {ZONES, ANY}
+        return _folded(self.collection(it, scope)) is not None
+
     def _s_Deal(self, s, scope, code):
         count, source = self.expr(s.count, scope), self.zone_of_expr(s.source, scope)
         inner = scope.child()
@@ -638,15 +662,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         dest = self.zone_of_expr(s.dest, inner)
         facing = None if s.facing is None else s.facing is A.Facing.UP
         info = self.prog.zone_info
-        # a zone of a family (`pack[p, left]`, `hand[partner(p)]`) whose indices and
-        # seats read no card's place: nothing a deal changes is read to find each seat's
-        # zone, so the first round finds them for all (not for a deal of one round,
-        # which would only pay for the list)
-        fixed = (isinstance(s.dest, A.Index) and isinstance(s.dest.obj, A.Name)
-                 and s.dest.obj.id in self.prog.families
-                 and not any(reads(x, self.prog) & {ZONES, ANY}
-                             for x in (*s.dest.args, s.iter))
-                 and _folded(count) not in ([0], [1]))
+        fixed = self._deal_fixed(s, scope, count)
 
         def deal(st):
             src = st.zones[source(st).slot]

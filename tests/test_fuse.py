@@ -2603,3 +2603,46 @@ returns(p) = 0
             _fuse.ENABLED = True
     assert seen[0] == seen[1]
     assert [len(z) for z in seen[0]] == ([3, 2, 2, 2] if "< 2" in deal else [3, 4, 1, 1])
+
+
+DEAL_THROUGH_LOCALS = [
+    # (flow, the zones' sizes at the end): a local or a parameter holding a zone the
+    # deal fills, read in the deal's index or its seats (the review of the first form,
+    # which took every name it did not know for one that reads no card)
+    ("    let z = pile[1]\n"
+     "    deal 2 from deck to pile[if any(true for c in z) then 2 else 1] for p in players",
+     [4, 1, 3, 0, 0]),
+    ("    let z = pile[2]\n    move top(deck) to pile[2]\n"
+     "    deal 3 from deck to pile[2] for c in z", [0, 0, 8, 0, 0]),
+    ("    choose p1: go", [4, 0, 0, 1, 3]),
+]
+
+
+@pytest.mark.parametrize("flow, sizes", DEAL_THROUGH_LOCALS)
+def test_a_deal_reading_a_zone_through_a_local_finds_its_zones_every_round(flow, sizes):
+    text = f'''game "t"
+players 2
+card n: 1..8
+cards into deck: card(n: i) for i in 1..8
+zone deck: stack
+zone pile[1..2]: stack, face up
+zone hand[player]: stack, face up
+action go(z: hand):
+    let c = top(deck)
+    deal 2 from deck to hand[if c in z then p2 else p1] for p in players
+flow:
+{flow}
+    end game
+returns(p) = 0
+'''
+    seen = []
+    for enabled in (True, False):
+        _fuse.ENABLED = enabled
+        try:
+            st = load_text(text).new_state()
+            while not st.is_terminal():
+                st.apply(st.legal_moves()[0])
+            seen.append([len(z) for z in st.zones])
+        finally:
+            _fuse.ENABLED = True
+    assert seen[0] == seen[1] == sizes

@@ -118,10 +118,11 @@ class Program:
 
 
 def _field_text(field, value) -> str:
-    """A bool field shows as its name when true and not at all when false."""
+    """A bool field shows as its name when true and not at all when false; an optional
+    field that is none not at all (not as Python's `None`)."""
     if value is True:
         return field
-    if value is False:
+    if value is False or value is None:
         return ""
     return str(value)
 
@@ -353,7 +354,8 @@ class LayoutBuilder:
         text = "".join(t if t is not None else _field_text(f, attrs_[f])
                        for t, f in zip(texts, p.card_fields))
         symbol = "".join(getattr(attrs_[f], "symbol", None) or str(attrs_[f])
-                         if not isinstance(attrs_[f], bool) else "" for f in p.card_fields)
+                         if not isinstance(attrs_[f], bool) and attrs_[f] is not None
+                         else "" for f in p.card_fields)
         if len(p.cards) >= MOST_CARDS:      # (each seat's knowledge is a bit per card)
             raise self.error(f"the game would have more than {MOST_CARDS:,} cards: gdl takes "
                              f"at most {MOST_CARDS:,}", node)

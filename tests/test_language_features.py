@@ -1196,3 +1196,14 @@ flow:
     with pytest.raises(RuleError, match=re.escape("14:51: rule error: this value is none, "
                                                   "where a list[int] is needed")):
         g.new_state()
+
+
+def test_an_optional_card_field_that_is_none_does_not_show_in_the_cards_text():
+    # it showed as Python's `None` (`1None`, and in views, moves and traces)
+    game = load_text('game "t"\nplayers a, b\nenum suit = sa "S", sb "B"\n'
+                     'card n: 1..3, o: suit?\n'
+                     'cards into deck: card(n: i, o: if i == 1 then none else suit.sa) '
+                     'for i in 1..3\nzone deck: stack, face up\n'
+                     'action go() "go":\n    pass\nflow:\n    choose a: go\n    draw\n')
+    assert [c.text for c in game.prog.cards] == ["1", "2S", "3S"]
+    assert "deck (3): 3S 2S 1" in game.new_state().view()

@@ -2,8 +2,9 @@
 
 Prints the report of `interpreter.enumerate.enumerate_states` as text (or JSON with
 `--json`) on stdout, with a progress bar on stderr while a long walk runs.  A walk cut
-short by `--max-states`, `--max-depth` or Ctrl-C still prints its report, marked partial
-(after Ctrl-C the status is 130, as every command's; a second Ctrl-C quits at once).
+short by `--max-states`, `--max-depth`, Ctrl-C or a SIGTERM (`timeout`, a job scheduler)
+still prints its report, marked partial (then the status is 130 after Ctrl-C, as every
+command's, 143 after SIGTERM; a second signal quits at once).
 """
 from __future__ import annotations
 
@@ -30,39 +31,52 @@ def run_enumerate(args) -> int:
         def progress(states, frontier):
             if bar is not None:
                 bar(states, frontier)
-            return "Ctrl-C" if interrupted() else None
+            got = interrupted()
+            return None if got is None else "Ctrl-C" if got == signal.SIGINT else "SIGTERM"
         report = enumerate_states(game, args.max_states, args.max_depth,
                                   infosets=args.infosets, progress=progress)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
         print(report.text())
-    return 130 if interrupted() else 0          # Ctrl-C: the partial report, then 130
+    got = interrupted()                         # a signal: the partial report, then 128+n
+    return 0 if got is None else 128 + int(got)
+
+
+#: the signals that stop a walk and print what it found: Ctrl-C, and what `timeout` and
+#: job schedulers send
+_STOPPING = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextmanager
 def _first_interrupt():
-    """Yields `interrupted() -> bool`: the first Ctrl-C only sets it (the walk stops at its
-    next check, between two states, and the partial report is printed); the second one
-    interrupts at once, as Python does by default."""
+    """Yields `interrupted()`, the first stopping signal received (else None): it only
+    sets it (the walk stops at its next check, between two states, and the partial
+    report is printed); a second one acts at once, as by default."""
     pressed = []
+    previous = {}
 
     def on_interrupt(signum, frame):
         pressed.append(signum)
-        signal.signal(signal.SIGINT, previous)
-        print("stopping the walk (Ctrl-C again to quit at once)", file=sys.stderr)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        again = "Ctrl-C" if signum == signal.SIGINT else "a second SIGTERM"
+        print(f"stopping the walk ({again} to quit at once)", file=sys.stderr)
     try:
-        previous = signal.getsignal(signal.SIGINT)
-        if previous is signal.SIG_IGN:      # started with Ctrl-C ignored: leave it so
-            raise ValueError
-        signal.signal(signal.SIGINT, on_interrupt)
-    except ValueError:                      # or not the main thread: Ctrl-C is not ours
-        yield lambda: False
+        for sig in _STOPPING:
+            handler = signal.getsignal(sig)
+            if handler is signal.SIG_IGN:   # started with it ignored: leave it so
+                continue
+            signal.signal(sig, on_interrupt)
+            previous[sig] = handler
+    except ValueError:                      # not the main thread: signals are not ours
+        yield lambda: None
         return
     try:
-        yield lambda: bool(pressed)
+        yield lambda: pressed[0] if pressed else None
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 @contextmanager

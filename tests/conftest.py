@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 
 
-def ctrl_c(argv, ready=None, wait: float = 3.0, timeout: float = 60.0):
+def ctrl_c(argv, ready=None, wait: float = 3.0, timeout: float = 60.0, sig=None):
     """Runs `argv` in a process group of its own, presses Ctrl-C (SIGINT to the group) once
     `wait` seconds have passed and `ready(pid)` holds (up to `timeout` more), and returns
     (exit status, stdout, stderr) as texts.  The child starts with SIGINT's default
     action: a test run started as a shell's background job has SIGINT ignored, which its
     children (Python among them) would keep, and Ctrl-C would do nothing.  The group is
-    killed if anything is left of it."""
+    killed if anything is left of it.  `sig`: another signal to send (SIGTERM, say)."""
     import os
     import signal
     import subprocess
@@ -28,7 +28,7 @@ def ctrl_c(argv, ready=None, wait: float = 3.0, timeout: float = 60.0):
         deadline = time.monotonic() + timeout
         while ready is not None and not ready(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.2)
-        os.killpg(proc.pid, signal.SIGINT)
+        os.killpg(proc.pid, signal.SIGINT if sig is None else sig)
         out, err = proc.communicate(timeout=timeout)
         return proc.returncode, out.decode(), err.decode()
     finally:

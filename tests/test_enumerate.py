@@ -397,9 +397,12 @@ def test_progress_can_stop_the_walk_with_a_reason():
     assert enumerate_states(game, progress=lambda states, frontier: None).states == 9457
 
 
-def test_cli_ctrl_c_prints_the_partial_report():
-    """The first Ctrl-C stops the walk between two states and prints what it found."""
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_cli_ctrl_c_prints_the_partial_report(sig):
+    """The first Ctrl-C stops the walk between two states and prints what it found; so
+    does a SIGTERM (`timeout`, a job scheduler: it printed nothing)."""
     import os
+    import signal
     import sys
     ticks = os.sysconf("SC_CLK_TCK")
 
@@ -409,9 +412,9 @@ def test_cli_ctrl_c_prints_the_partial_report():
         fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / ticks >= 2     # utime + stime
     code, out, err = ctrl_c([sys.executable, "-m", "gdl.cli", "enumerate", str(DDS)],
-                            ready=walking, wait=0)
-    assert code == 130, err
-    assert "PARTIAL: stopped by Ctrl-C" in out
+                            ready=walking, wait=0, sig=getattr(signal, sig))
+    assert code == (130 if sig == "SIGINT" else 143), err
+    assert f"PARTIAL: stopped by {'Ctrl-C' if sig == 'SIGINT' else 'SIGTERM'}" in out
     assert "stopping the walk" in err and "Traceback" not in err
 
 

@@ -499,7 +499,7 @@ class CallMixin:
             fn.__dict__.update(body.__dict__)
             fn.render = lambda ctx: ctx.sub(body)
         elif pure_def(self.prog, name) and rememberable(self.prog, decl):
-            fn = self.call_remembering(name, body, slots, args)
+            fn = self.call_remembering(name, body, slots, args, decl)
         else:
             fn = self.call_with(body, slots, args)
         if key is not None:
@@ -532,13 +532,17 @@ class CallMixin:
         counts[key] = counts.get(key, 0) + 1
         return key
 
-    def call_remembering(self, name, body, slots, args):
+    def call_remembering(self, name, body, slots, args, decl):
         """A call of a def whose value depends on its arguments alone (`_purity`): its
         answers are kept per argument value (per tuple of them), so the body runs once per
         card, say, not at every call.  An answer of none is not kept (a miss and a none
-        look alike), nor one the body fails on.  Every call site of the def shares them."""
+        look alike), nor one the body fails on.  Every call site of the def shares them.
+        A def of one card has its answers for every card worked out now where it can
+        (`answer_every_card`): a call whose argument is never none then looks its answer
+        up in generated code with no test for a miss."""
         scratch = self.scratch
         answers = self.def_answers.setdefault(name, {})
+        every = self.answer_every_card(name, decl, body, slots, answers)
 
         def fill(st, key):
             if len(slots) == 1:
@@ -565,11 +569,44 @@ class CallMixin:
                 return value if value is not None else fill(st, key)
 
         def render(ctx):   # `fill` writes the slots it reads: no held local is written
+            if every and _never_none(args[0]):     # a card: its answer is there
+                return f"{ctx.k(answers)}[{ctx.sub(args[0])}]"
             parts = [ctx.sub(a) for a in args]
             given = parts[0] if len(parts) == 1 else f"({', '.join(parts)},)"
             return _kept_or_made(ctx, answers, given, fill)
         call.render = render
         return call
+
+    def answer_every_card(self, name, decl, body, slots, answers) -> bool:
+        """Whether a pure def of one `card` parameter has its answer for every card kept
+        in `answers`, worked out now (once per def: every card is made before the rules
+        compile, and the answers hang on nothing else); False where the cards are many or
+        an answer fails or is none (the calls then find out, as for any other def)."""
+        known = self.def_every.get(name)
+        if known is not None:
+            return known
+        cards = self.prog.cards
+        (param,) = decl.params if len(decl.params) == 1 else (None,)
+        every = (param is not None and not param.optional and param.domain.id == "card"
+                 and 0 < len(cards) <= CARDS_ANSWERED)
+        if every:
+            (slot,) = slots
+            scratch = self.scratch
+            saved = scratch[slot]
+            try:
+                for c in cards:
+                    scratch[slot] = c
+                    value = body(self.const_state)
+                    if value is None:
+                        every = False
+                        break
+                    answers[c] = value
+            except Exception:   # noqa: BLE001 - failing for some card: left to the calls
+                every = False
+            finally:
+                scratch[slot] = saved
+        self.def_every[name] = every
+        return every
 
     def def_parameters(self):
         """(scratch, the slots of its parameters) of the def whose body is being compiled,
@@ -617,17 +654,20 @@ class CallMixin:
             bound = " and ".join(binds) or "True"
             # the body sees only its parameters: the held locals around the call are
             # not written before the body's calls, nor do those calls count for them
-            outer, hot, memo = ctx.held, ctx.hot, ctx.memo
+            outer, hot, memo, sure = ctx.held, ctx.hot, ctx.memo, ctx.sure
             ctx.held, ctx.memo = {}, {}
             for s, t in zip(slots, temps):
                 ctx.hold_in("scratch", s, t, scratch)
+            # a parameter given a card from a zone, or a value tested for none as it is
+            # passed, is never none in the body (nothing in it binds its temporary again)
+            ctx.sure = frozenset(t for a, t in zip(args, temps) if _never_none(a))
             try:
                 inner = ctx.sub(body)
                 # the repeated calls' temporaries start unset at every evaluation
                 bound += "".join(f" and (({t} := {ctx.k(UNSET)}) or True)"
                                  for t in ctx.memo.values())
             finally:
-                ctx.held, ctx.hot, ctx.memo = outer, hot, memo
+                ctx.held, ctx.hot, ctx.memo, ctx.sure = outer, hot, memo, sure
             return f"({inner} if {bound} else None)"
         call.render = render
         return call
@@ -794,6 +834,12 @@ ELSE_ROWS_FILLED = 4096
 #: assigned once per evaluation, a `K` is a value passed in, the rest are literals
 _STABLE = re.compile(r"_t\d+|K\d+|\(-?\d+\)|True|False|None")
 
+
+def _never_none(fn) -> bool:
+    """Whether a compiled expression's value is never none: a card drawn from a zone, or
+    a `T?` used as a `T`, tested for none as it is read (`ExprCompiler.needing_value`)."""
+    return getattr(fn, "card_valued", False) or getattr(fn, "never_none", False)
+
 #: builtins worth computing once where an inlined def body calls one of them again with
 #: the same argument (a parameter, a constant): each reads the state, which does not
 #: change while the body is evaluated, and gives one card (of one argument only: of two
@@ -844,6 +890,9 @@ ADJACENCY_LIMIT = 100_000
 
 #: the most answers one remembered def keeps (per argument value: cards, members, seats)
 ANSWERS_KEPT = 100_000
+
+#: the most cards a def of one card has its answers worked out for before the game
+CARDS_ANSWERED = 512
 
 #: the most texts one `number` call site remembers the numbers of (beyond, it parses)
 NUMBERS_KEPT = 10_000

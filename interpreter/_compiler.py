@@ -86,6 +86,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.table_cache: dict = {}
         self.table_slots: dict = {}   # table name -> its parameters' scratch slots
         self.def_answers: dict = {}   # def name -> its kept answers (call_remembering)
+        self.def_every: dict = {}     # def name -> whether every card's answer is kept
         self.ambiguous: set = set()
         self.card_kinds: dict = {}
         #: zones and variables laid out so far, of every family (`family_domains`)

@@ -7,6 +7,8 @@ program's symbol tables; nothing the user wrote is looked up by string at run ti
 """
 from __future__ import annotations
 
+import re
+
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuples
@@ -28,6 +30,8 @@ def _done_from(rules: list) -> str:
 
 #: tags of what a closure gives (`_closures`), kept by a test for none around it
 _VALUE_TAGS = ("zone_valued", "tuple_valued", "card_valued", "cards_only", "texts_only")
+#: a temporary's name: read twice as cheaply as once
+_TEMP = re.compile(r"_t\d+")
 
 
 class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
@@ -77,6 +81,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             return (f"({t} if ({t} := {ctx.sub(fn)}) is not None else "
                     f"{ctx.call(none, cold=True)})")
         value.render = render
+        value.never_none = True
         for tag in _VALUE_TAGS:       # what it gives, now never none
             if getattr(fn, tag, False):
                 setattr(value, tag, True)
@@ -220,8 +225,14 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             return value.attrs[field]
 
         def render(ctx):   # a none value goes through `attr`, which reports it
+            text = ctx.sub(obj)
+            if text in ctx.sure:        # a def's parameter given a value that is never none
+                return f"{text}.attrs[{ctx.k(field)}]"
+            if _TEMP.fullmatch(text):   # a temporary is read again as cheaply
+                return (f"({ctx.call(attr, cold=True)} if {text} is None "
+                        f"else {text}.attrs[{ctx.k(field)}])")
             t = ctx.tmp()
-            return (f"({ctx.call(attr, cold=True)} if ({t} := {ctx.sub(obj)}) is None "
+            return (f"({ctx.call(attr, cold=True)} if ({t} := {text}) is None "
                     f"else {t}.attrs[{ctx.k(field)}])")
         attr.render = render
         return attr

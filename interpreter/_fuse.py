@@ -97,10 +97,12 @@ class Ctx:
     list's loops written in this function, the temporaries remembering its loop-invariant
     parts (see `ActionMixin.memoised`); `lists`, the dicts a move list written in this
     function makes as it starts (see `_actions._kept_by`); `unobserved`, that the code
-    runs only where no seat's observations are kept (a generated step's run)."""
+    runs only where no seat's observations are kept (a generated step's run); `sure`, the
+    temporaries an inlined def body reads its parameters from that hold a value known not
+    to be none (see `CallMixin.call_with`): a field read of one needs no test."""
 
     __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot", "memo", "loops",
-                 "lists", "unobserved")
+                 "lists", "unobserved", "sure")
 
     def __init__(self, hold: bool = False):
         self.consts, self.ids, self.temps, self.depth = [], {}, 0, 0
@@ -109,6 +111,7 @@ class Ctx:
         self.loops = None     # inside a move list's loops: level -> temporaries
         self.lists = None     # inside a move list: the dicts it makes as it starts
         self.unobserved = False
+        self.sure = frozenset()
 
     def k(self, value) -> str:
         """The name of a value passed into the fused function (once per object)."""

@@ -3,6 +3,7 @@ really used, and never carries ruleset text into its source."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -2646,3 +2647,81 @@ returns(p) = 0
         finally:
             _fuse.ENABLED = True
     assert seen[0] == seen[1] == sizes
+
+
+def test_a_def_parameter_is_read_untested_only_where_its_argument_is_never_none(monkeypatch):
+    # Inlined (the defs read a variable, so no answers are kept), a def's `card` parameter
+    # given a card from a zone, or a `card?` tested for none as it is passed, is read
+    # without a test of its own; one given a value that may be none (an optional
+    # parameter) keeps the test, which reports the none as the rules' error, where an
+    # untested read would fail with Python's AttributeError.
+    text = '''game "t"
+players a, b
+option bad: bool = false
+enum suit = red, black
+card n: 1..3, suit: suit
+cards into pile: card(n: k, suit: s) for s in suit for k in 1..3
+zone pile: stack
+var held: card? = none
+var got: int = 0
+var plus: int = 0
+def worth(c: card) = if c.suit == red then c.n + plus else 10 * c.n
+def maybe(c: card?) = if c.suit == red then c.n + plus else 100 * c.n
+flow:
+    for c in pile:
+        got += worth(c)
+    held = top(pile)
+    got += worth(held) * 1000
+    if bad:
+        held = none
+    got += maybe(held) * 10000
+    end game
+returns(p) = got
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        assert load_text(text).new_state().returns() == (3030066.0, 3030066.0)
+        with pytest.raises(RuleError, match=r"no card to take \.suit of \(the value is none\)"):
+            load_text(text, {"bad": True}).new_state()
+    monkeypatch.setattr(_fuse, "ENABLED", True)
+    sources = "".join(_generated_sources(load_text(text)))
+    assert " is None else _t" in sources and re.search(r"\(_t\d+\.attrs\[K\d+\] == ", sources)
+
+
+def test_a_def_of_one_card_answered_for_every_card_before_the_game(monkeypatch):
+    # A pure def of one card has its answers for every card worked out as the rules
+    # compile, and a call whose argument is never none looks its answer up with no test
+    # for a miss; a def that fails for some card (`inv` of a two) or answers none for
+    # some (`tag` of an ace) is left to its calls, so that the failure comes where the
+    # rules call it with that card, and a none is answered, not taken for a miss.
+    text = '''game "t"
+players a, b
+option bad: bool = false
+enum suit = red, black
+card n: 1..3, suit: suit
+cards into pile: card(n: k, suit: s) for s in suit for k in 1..3
+zone pile: stack
+var got: int = 0
+def worth(c: card) = if c.suit == red then c.n else 10 * c.n
+def inv(c: card) = 12 / (c.n - 2)
+def tag(c: card) = if c.n == 1 then none else c.suit
+flow:
+    for c in pile:
+        got += worth(c) * 1000
+        if c.n != 2 or bad:
+            got += inv(c) * 100
+        if tag(c) == none:
+            got += 1
+    end game
+returns(p) = got
+'''
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        assert load_text(text).new_state().returns() == (66002.0, 66002.0)
+        with pytest.raises(RuleError, match="division by zero"):
+            load_text(text, {"bad": True}).new_state()
+    monkeypatch.setattr(_fuse, "ENABLED", True)
+    game = load_text(text)
+    assert game.prog.compiler.def_every == {"worth": True, "inv": False, "tag": False}
+    sources = "".join(_generated_sources(game))
+    assert re.search(r"\(K\d+\[_t\d+(\[\d+\])?\] \* \(1000\)\)", sources)

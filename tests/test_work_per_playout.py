@@ -38,7 +38,7 @@ RECORDED_ENUMERATION = 10_318_100
 #: one worker, seed 0: coverage, invariants, the endless-play watch and the laws), as of
 #: the twenty-eighth round
 RECORDED_FUZZ = {
-    ("gerry.gdl", 5): 2_042_818,
+    ("gerry.gdl", 5): 1_833_604,       # a def of one card answered for every card
     ("double_dealing_shuffle.gdl", 5): 3_035_520,
     ("double_down.gdl", 5): 2_321_287,
     ("evil_deal.gdl", 2): 3_668_671,

@@ -1110,28 +1110,6 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                     f"st.pc = {nxt:d}", f"return {PAUSE:d}"]
         random_choice.tail = drawing
         code.append(random_choice)
-        if secret and not _never_a_card(s.domain, domain):
-            self.secret_pick(slot, code)
-
-    def secret_pick(self, slot: int, code: list):
-        """After a `secret random` that may draw a card, in a game where `hidden_picks`
-        may note cards: the same note as an action's card argument gets, by no seat, so
-        that when the flow moves the drawn card where a seat cannot see it, a seat that
-        knew the cards there forgets them (nobody read which one chance took).  The note
-        ends when the card has gone (`State.forget_picks`)."""
-        if not self.knowing:
-            return
-        picks, args, nxt = self.new_frame(), (slot,), len(code) + 1
-        self.prog.pick_slots += (picks,)
-
-        def note(st):
-            if any(st.known):
-                st.frame[picks] = st.hidden_picks(args, None)
-            return nxt
-        note.lines = lambda ctx: [f"if {ctx.k(any)}(st.known): "
-                                  f"st.frame[{picks:d}] = st.hidden_picks({ctx.k(args)}, "
-                                  f"None)"]
-        code.append(note)
 
     def action_body(self, info: ActionInfo, code: list):
         if info.name in self.rule_stack:

@@ -1355,8 +1355,8 @@ class State:
     def hidden_picks(self, slots, me: int):
         """As a move's statements start (`Compiler.hidden_picks`): a note of ((zone slot,
         the face-down cards among the move's arguments lying there, all the zone's cards),
-        ...), what each seat knows, and the mover's number (-1 where chance drew the card:
-        `me` None); None if no argument is a face-down card."""
+        ...), what each seat knows, and the mover's number; None if no argument is a
+        face-down card."""
         frame, loc, up, zones = self.frame, self.loc, self.up, self.zones
         taken: dict = {}
         for slot in slots:
@@ -1368,7 +1368,7 @@ class State:
         if not taken:
             return None
         return (tuple((z, tuple(cards.values()), tuple(zones[z])) for z, cards in taken.items()),
-                tuple(self.known), -1 if me is None else frame[me].index)
+                tuple(self.known), frame[me].index)
 
     def settle_picks(self, ending=None):
         """Each move under way forgets what it took unseen (`forget_picks`), its cards not

@@ -510,8 +510,12 @@ def _told_apart(listed, state=None) -> list:
             value = values[e[3].data]
             if isinstance(value, Card) and texts[e[1]] > 1:
                 where[e[0]] = f"{e[1]} (in {zones[state.loc[value.id]].text})"
-        if len(set(where.values())) < len(where):
-            where = {}
+        labels = Counter(where.values())       # a text's group told apart by zones
+        for text in {e[1] for e in listed if e[0] in where}:    # only where they differ
+            group = [e[0] for e in listed if e[1] == text]
+            if any(i not in where or labels[where[i]] > 1 for i in group):
+                for i in group:
+                    where.pop(i, None)
     seen: Counter = Counter()
     out = []
     for e in listed:

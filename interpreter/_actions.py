@@ -14,7 +14,7 @@ from gdl.checker._walk import walk
 from ._closures import _all_cards, _all_zones, _const, _folded, range_tuple
 from . import _fuse
 from ._fuse import UNSET, Ctx, build, fuse, holding
-from ._listing_memo import guard_of, listing_inputs, memo_lines, names_in
+from ._listing_memo import cannot_fail, guard_of, listing_inputs, memo_lines, names_in
 from ._scope import Local, Scope
 from .values import Card, Move, move_text
 
@@ -49,6 +49,8 @@ class ActionInfo:
     memo_inputs: tuple = ()              # the list reads only these (`_listing_memo`)
     chunk_memo: Optional[dict] = None    # the same -> `chunks`' list (three parameters up)
     guard: object = None                 # true: the last parameter's requires all hold
+    split: Optional[tuple] = None        # (the rest, the tail) of a lone require on the
+    #                                      last parameter, `_trailing_split`
     last_fixed: bool = False             # the last parameter's values, filtered, read no
     #                                      earlier parameter: listed once for all of them
 
@@ -137,6 +139,9 @@ class ActionMixin:
         info.hoisted = hoisted
         info.exclude = exclude
         info.guard = self.listing_guard(conds, names, scope)
+        if len(conds) == 1 and len(staged[-1]) == 1 and names:
+            info.split = self.trailing_split(conds[0], decl, names, scope,
+                                             info.guard is not None)
         info.last_fixed = len(names) >= 2 and (exclude is not None or bool(staged[-1])) \
             and not any(_free_names(x) & set(names[:-1]) for x in lasts)
         if params and all(_never_a_card(prm.domain, domain)
@@ -206,6 +211,37 @@ class ActionMixin:
         guard = self.expr(guards[0] if len(guards) == 1 else A.And(tuple(guards)), scope)
         return None if _folded(guard) == [False] else guard
 
+    def trailing_split(self, cond, decl, names, scope, guarded):
+        """For the lone require on the last parameter, `require X(c) or T` whose
+        trailing terms T read no parameter: (X, T) compiled, X without the leading terms
+        the guard tests (false wherever X is tested, under `listing_guard`'s else).  T is
+        first worked out at the first candidate failing X, as the require would; true
+        there, it keeps that candidate and every later one, untested, and every earlier
+        one passed X, so the list is all the candidates.  Only where X cannot fail
+        (`cannot_fail`): the require would have tested it on the later candidates.  None
+        where the require has no such shape."""
+        if not isinstance(cond, A.Or) or self.kept_by(cond, decl, names):
+            return None
+        items = list(cond.items)
+        if guarded:
+            lead = guard_of(self, cond, names, scope)
+            items = items[len(lead.items) if isinstance(lead, A.Or) else 1:]
+        last = names[-1]
+        tail = len(items)
+        while tail > 0 and last not in _free_names(items[tail - 1]):
+            tail -= 1
+        if tail == 0 or tail == len(items):
+            return None
+        rest, trail = items[:tail], items[tail:]
+        if not all(cannot_fail(self, x, names, scope) for x in rest):
+            return None
+        parts = []
+        for terms in (rest, trail):
+            node = terms[0] if len(terms) == 1 else A.Or(tuple(terms))
+            fn = self.hoisted(node, last, len(names) - 1, scope)
+            parts.append(fn if fn is not None else self.expr(node, scope))
+        return tuple(parts)
+
     def excluded_value(self, cond, param, scope):
         """For the first require on the last parameter, `require dest != selected[me]`:
         the value to leave out of its domain (computed once per loop, only when the domain
@@ -270,7 +306,7 @@ class ActionMixin:
             self.memo_ids = self.memo_varying = None
         return fn if marked or self.fresh_bodies > fresh else None   # (none kept)
 
-    def hoisted_body(self, decl, arg_nodes):
+    def hoisted_body(self, decl, arg_nodes, zones: frozenset = frozenset()):
         """Under `hoisted`, a def called with an argument that varies over the loop
         (`touches(q, c)` in a require looping over c): its body compiled anew for this
         call, the parts of it that read none of the parameters those arguments fill
@@ -289,7 +325,7 @@ class ActionMixin:
         outer = self.memo_ids, self.memo_varying
         self.memo_ids, self.memo_varying = {id(n) for n in marked}, inner
         try:
-            return self.def_body(decl, fresh=True)
+            return self.def_body(decl, fresh=True, zones=zones)
         finally:
             self.memo_ids, self.memo_varying = outer
 
@@ -695,14 +731,41 @@ def _filter_lines(info, epochs, ctx, vals, pad) -> list:
         return lines
     guard = info.guard if test is not None else None
     if guard is not None:          # the guard holds: every candidate passes untested
-        tested = _kept_lines(info, epochs, ctx, vals, pad + "    ", test)
+        tested = _split_lines(info, epochs, ctx, vals, pad + "    ") \
+            if info.split is not None and not info.merged \
+            else _kept_lines(info, epochs, ctx, vals, pad + "    ", test)
         if not info.merged:        # all pass: the candidates are the list
             return [*lines, f"{pad}if {ctx.test(guard)}: {vals} = {ctx.k(list)}({vals})",
                     f"{pad}else:", *tested]
         return [*lines, f"{pad}if {ctx.test(guard)}:",
                 *_kept_lines(info, epochs, ctx, vals, pad + "    ", None),
                 f"{pad}else:", *tested]
+    if info.split is not None and not info.merged:
+        return lines + _split_lines(info, epochs, ctx, vals, pad)
     return lines + _kept_lines(info, epochs, ctx, vals, pad, test)
+
+
+def _split_lines(info, epochs, ctx, vals, pad) -> list:
+    """`_kept_lines` for a require split in two (`trailing_split`): the candidates that
+    pass its first part, or all of them from the first that fails it where its tail is
+    true there."""
+    n = len(info.enum_params)
+    _, slot, _ = info.enum_params[-1]
+    rest, tail = info.split
+    lines = []
+    kept, v, it = ctx.tmp(), ctx.tmp(), ctx.tmp()
+    if epochs is not None:
+        lines.append(f"{pad}{ctx.k(epochs)}[{n - 1:d}] += 1")
+    ctx.loops[n - 1] = temps = []
+    inner = pad + "    "
+    loop = [f"{pad}{it} = {ctx.k(iter)}({vals})",
+            f"{pad}for {v} in {it}:", *ctx.bind("frame", slot, v, inner),
+            f"{inner}if {ctx.test(rest)}: {kept}.append({v})",
+            f"{inner}elif {ctx.test(tail)}:",
+            f"{inner}    {kept}.append({v})",
+            f"{inner}    {kept} += {it}",
+            f"{inner}    break"]
+    return [*lines, f"{pad}{kept} = []", *_unset(ctx, temps, pad), *loop, f"{pad}{vals} = {kept}"]
 
 
 def _kept_lines(info, epochs, ctx, vals, pad, test) -> list:

@@ -485,9 +485,10 @@ class CallMixin:
         if len(node.args) != len(decl.params):
             raise self.error(f"{name} takes {counted(len(decl.params), 'argument')}", node)
         args = [self.expr(a, scope) for a in node.args]
-        body, slots = self.def_body(decl)
+        zones = self.zone_parameters(decl, args)
+        body, slots = self.def_body(decl, zones=zones)
         if self.memo_varying is not None and slots and not pure_def(self.prog, name):
-            kept = self.hoisted_body(decl, node.args)       # parts kept over a loop
+            kept = self.hoisted_body(decl, node.args, zones)   # parts kept over a loop
             if kept is not None:
                 body, slots = kept
         key = self.repeated_call_key(name, args) if getattr(body, "constant", None) is None \
@@ -672,14 +673,30 @@ class CallMixin:
         call.render = render
         return call
 
-    def def_body(self, decl, fresh: bool = False):
-        """(the compiled body, its parameters' slots) of a def, compiled once; `fresh`:
-        compiled anew, not kept (`hoisted_body`: parts memoised for one call site)."""
-        cached = None if fresh else self.def_cache.get(decl.name)
+    def zone_parameters(self, decl, args) -> frozenset:
+        """The positions of a def's parameters typed by a zone family (`z: cell`) that
+        this call fills with a value always a zone (`zone_valued`): the body compiled for
+        it reads them as zones, skipping the type test.  Only where the argument is known
+        to be one: the checker lets a value of unknown type reach such a parameter (a
+        local first bound to none, later to a list, say), which the body then reads as
+        that value."""
+        families = self.prog.families
+        return frozenset(
+            i for i, (p, a) in enumerate(zip(decl.params, args))
+            if not p.optional and isinstance(p.domain, A.Name) and p.domain.id in families
+            and getattr(a, "zone_valued", False))
+
+    def def_body(self, decl, fresh: bool = False, zones: frozenset = frozenset()):
+        """(the compiled body, its parameters' slots) of a def, compiled once for each
+        set of parameters known to be zones (`zone_parameters`); `fresh`: compiled anew,
+        not kept (`hoisted_body`: parts memoised for one call site)."""
+        key = decl.name if not zones else (decl.name, zones)
+        cached = None if fresh else self.def_cache.get(key)
         if fresh:
             scope = Scope()
-            slots = [scope.bind(p.name, Local("scratch", self.new_scratch())).slot
-                     for p in decl.params]
+            slots = [scope.bind(p.name, Local("scratch", self.new_scratch(),
+                                              zone=i in zones)).slot
+                     for i, p in enumerate(decl.params)]
             self.def_stack.append((frozenset(slots), {}))
             try:
                 return self.expr(decl.body, scope), slots
@@ -687,18 +704,19 @@ class CallMixin:
                 self.def_stack.pop()
         if cached is None:
             scope = Scope()
-            slots = [scope.bind(p.name, Local("scratch", self.new_scratch())).slot
-                     for p in decl.params]
-            self.def_cache[decl.name] = cached = (None, slots)
+            slots = [scope.bind(p.name, Local("scratch", self.new_scratch(),
+                                              zone=i in zones)).slot
+                     for i, p in enumerate(decl.params)]
+            self.def_cache[key] = cached = (None, slots)
             self.def_stack.append((frozenset(slots), {}))   # see `repeated_call_key`
             try:
                 cached = (self.expr(decl.body, scope), slots)
             except BaseException:       # not "calls itself" when it is met again
-                del self.def_cache[decl.name]
+                del self.def_cache[key]
                 raise
             finally:
                 self.def_stack.pop()
-            self.def_cache[decl.name] = cached
+            self.def_cache[key] = cached
         if cached[0] is None:
             raise self.error(f"{decl.name} calls itself", decl)
         return cached

@@ -103,6 +103,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.memo_varying = None      # the names a hoisted loop varies (`hoisted_body`)
         self.fresh_bodies = 0         # def bodies compiled anew for it (`FRESH_BODIES`)
         self.loop_ids: dict = {}      # id of a part a comprehension keeps -> its loop
+        self.element_read = None      # (an element's read, the local it reads instead)
         # every declaration, so that a line of one that names no place (`cards into`)
         # is not blamed on the def above it, whose span may run on to its first line
         self.rule_spans = [(d.span.file, d.span.line, d.span.end_line, _place_name(d))
@@ -425,7 +426,14 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         return self.expr(node, scope)
 
     def _s_Assign(self, s, scope, code):
-        write, value = self.writer(s.target, scope), self.expr(s.value, scope)
+        write = self.writer(s.target, scope)
+        element = getattr(write, "element", None)
+        if element is not None and _folded(element) is None and \
+                isinstance(s.value, A.BinOp) and id(s.value) not in self.joins_lists and \
+                s.value.left == A.Index(A.Name(s.target.name), s.target.indices):
+            self.updated_element(s, scope, code, element)
+            return
+        value = self.expr(s.value, scope)
         nxt = len(code) + 1
         slot = self.plain_var_slot(s.target, scope)
         if slot is not None:
@@ -453,6 +461,35 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 return [f"{t} = {ctx.sub(value)}", f"st.vars[{ctx.sub(element)}] = {t}"]
             assign.lines = lines
         code.append(assign)
+
+    def updated_element(self, s, scope, code, find):
+        """`v[k] = v[k] + x`: the element found once, for the write and for the read the
+        value starts with (its left operand, evaluated first: the same element, which
+        evaluating the value does not move), which reads it through a local of its own."""
+        local = Local("scratch", self.new_scratch())
+        self.element_read = (s.value.left, local)
+        try:
+            value = self.expr(s.value, scope)
+        finally:
+            self.element_read = None
+        scratch, slot, nxt = self.scratch, local.slot, len(code) + 1
+
+        def update(st):
+            i = find(st)
+            scratch[slot] = st.vars[i]
+            st.vars[i] = value(st)
+            return nxt
+
+        def lines(ctx):                 # the element read where the value reads it
+            t = ctx.tmp()
+            found = [f"{t} = {ctx.sub(find)}"]
+            ctx.hold_in("scratch", slot, f"st.vars[{t}]", scratch)
+            try:
+                return [*found, f"st.vars[{t}] = {ctx.sub(value)}"]
+            finally:
+                del ctx.held["scratch", slot]
+        update.lines = lines
+        code.append(update)
 
     def _s_AugAssign(self, s, scope, code):
         write, read = self.writer(s.target, scope), self.reader(s.target, scope)

@@ -247,6 +247,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         return None
 
     def _e_Index(self, node, scope):
+        if self.element_read is not None and self.element_read[0] is node:
+            return self.read_local(self.element_read[1])    # `updated_element`
         if not isinstance(node.obj, A.Name) or scope.lookup(node.obj.id) is not None or (
                 node.obj.id not in self.prog.families and node.obj.id not in self.prog.var_index):
             return self.list_position(node, scope)

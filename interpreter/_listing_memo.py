@@ -107,7 +107,13 @@ class _Reader:
         if isinstance(node, A.Cond):
             return self.pure(node.test) and self.pure(node.then) and self.pure(node.else_)
         if isinstance(node, A.Attr):
-            return not self.strict and self.pure(node.obj)
+            if self.strict:     # a field of a parameter that is always a card
+                obj = node.obj
+                if not (isinstance(obj, A.Name) and obj.id in self.params):
+                    return False
+                local = self.scope.lookup(obj.id)
+                return local is not None and local.card
+            return self.pure(node.obj)
         if isinstance(node, A.Member):
             return self.pure(node.item) and self.constant(node.coll)
         if isinstance(node, A.Call):
@@ -164,6 +170,13 @@ def guard_of(compiler, cond, params, scope):
     if not lead:
         return None
     return lead[0] if len(lead) == 1 else A.Or(tuple(lead))
+
+
+def cannot_fail(compiler, node, params, scope) -> bool:
+    """Whether an expression of the parameters `params` and of inputs cannot fail to
+    evaluate whatever the state (`_Reader.pure`, strict: a field only of a parameter
+    that is always a card)."""
+    return _Reader(compiler, scope, set(params), {}, strict=True).pure(node)
 
 
 def names_in(node) -> set:

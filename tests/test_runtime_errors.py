@@ -420,6 +420,9 @@ NONE_USES = [
     ("reveal cards(hand[p1]) to maker", "maker\n", "a player"),
     ("shuffle pile", "pile\n", "a zone of hand"),          # errors before
     ("move held to hand[p2]", "held to", "a card"),
+    # a value of no known type (`first` of an empty list) passed where a zone is wanted:
+    # Python's TypeError, an internal error
+    ("n = size(first(y for y in []))", "first(", "a zone of hand"),
 ]
 
 
@@ -445,6 +448,7 @@ var note: text? = none
 var pile: hand? = none
 var n: int = 0
 def worth(c: card) = c.rank * 2
+def size(z: hand) = count(z)
 flow:
     {line}
     end game
@@ -453,7 +457,7 @@ flow:
         load_text(text).new_state()
     shown = str(info.value)
     row, col = map(int, shown.split(":", 3)[1:3])
-    assert row == 14 and (line + "\n")[col - 5:].startswith(at)
+    assert row == 15 and (line + "\n")[col - 5:].startswith(at)
     if want is None:
         assert "none" in shown                  # an attribute of none: its own message
     else:

@@ -85,7 +85,8 @@ class ExprTyper:
         (`optional_uses`), for the engine to raise a rule error if it is none then."""
         if not assignable(t, want):
             return False
-        if isinstance(t, OptT) and not isinstance(want, OptT) and want != ANY:
+        if (isinstance(t, OptT) or t == ANY) and not isinstance(want, OptT) and want != ANY:
+            # (a value of unknown type, `first` of an empty list, say, may be none too)
             self.optional_uses[id(expr)] = want
         return True
 

@@ -466,8 +466,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         """`v[k] = v[k] + x`: the element found once, for the write and for the read the
         value starts with (its left operand, evaluated first: the same element, which
         evaluating the value does not move), which reads it through a local of its own."""
+        left = s.value.left             # found as the value's read finds it, so that a
+        _, table = self.prog.var_index[s.target.name]   # bad index is placed there
+        find = self._lookup(table, [self.expr(i, scope) for i in left.args], left,
+                            f"variable {s.target.name}")
         local = Local("scratch", self.new_scratch())
-        self.element_read = (s.value.left, local)
+        self.element_read = (left, local)
         try:
             value = self.expr(s.value, scope)
         finally:

@@ -2174,3 +2174,19 @@ def test_an_element_updated_from_itself_is_found_once_and_only_itself(monkeypatc
         assert state.is_terminal()
         values = dict(zip(game.prog.var_names, state.vars))
         assert [values[v] for v in ("s[1]", "s[2]", "n[1]", "n[2]")] == ["a", "abab", -3, -6]
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_an_element_updated_from_itself_reports_a_bad_index_where_the_value_reads_it(
+        monkeypatch, generated):
+    # found once for the write and the read, it was found at the target, so the error
+    # moved from the value's `n[k]` (column 12, where the statement evaluates it first)
+    # to the target's (column 5)
+    from interpreter import _fuse
+    monkeypatch.setattr(_fuse, "ENABLED", generated)
+    text = ('game "t"\nplayers 2\nvar n[1..2]: int = 0\nvar k: int = 3\n'
+            'action go():\n    pass\nflow:\n    choose p1: go\n'
+            '    n[k] = n[k] + 1\n    end game\n')
+    with pytest.raises(RuleError, match=r"^<string>:9:12: rule error: variable n has no "
+                                        r"element \[3\]"):
+        load_text(text).new_state().apply("go")

@@ -12,7 +12,8 @@ import re
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuples
-from .values import Member
+from gdl.checker._typesys import Prim, Unknown
+from .values import Card, Member, Seat, ZoneRef, text_of
 from ._fuse import UNSET, fuse
 from ._scope import Local, Scope
 from ._calls import PLAYERS_KEPT, CallMixin
@@ -30,6 +31,12 @@ def _done_from(rules: list) -> str:
 
 #: tags of what a closure gives (`_closures`), kept by a test for none around it
 _VALUE_TAGS = ("zone_valued", "tuple_valued", "card_valued", "cards_only", "texts_only")
+#: what a value of no type the checker could tell must be at run time, by the type
+#: wanted (`needing_type`): a Prim's name, or ZoneT and EnumT
+_RUN_TIME_TYPES = {"card": frozenset({Card}), "player": frozenset({Seat}),
+                   "int": frozenset({int}), "bool": frozenset({bool}),
+                   "text": frozenset({str}), "ZoneT": frozenset({ZoneRef}),
+                   "EnumT": frozenset({Member})}
 #: a temporary's name: read twice as cheaply as once
 _TEMP = re.compile(r"_t\d+")
 
@@ -62,6 +69,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         """`fn`, a `T?` used where a `T` is needed, failing with a rule error placed at
         its expression when it is none (as the language reference promises), instead of
         whatever Python error the value's consumer would raise."""
+        if isinstance(want, Unknown):
+            return self.needing_type(fn, node, want.want)
         if _folded(fn) is not None and _folded(fn)[0] is not None:
             return fn
         family = getattr(want, "family", None)      # a zone of a family: say so
@@ -85,6 +94,39 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         for tag in _VALUE_TAGS:       # what it gives, now never none
             if getattr(fn, tag, False):
                 setattr(value, tag, True)
+        return value
+
+    def needing_type(self, fn, node, want):
+        """`fn`, a value the checker could give no type (`first` of an empty list) used
+        where a `want` is needed, failing with a rule error placed at its expression when
+        it is none or of another type, instead of a Python error in its consumer."""
+        types = _RUN_TIME_TYPES.get(type(want).__name__ if not isinstance(want, Prim)
+                                    else want.name)
+        if types is None:                           # a list, say: none alone is tested
+            return self.needing_value(fn, node, want)
+        family = getattr(want, "family", None)
+        word = f"zone of {family}" if family else str(want)
+        a = 'an' if word[:1] in 'aeiou' else 'a'
+
+        def wrong(st, v):
+            shown = "none" if v is None else text_of(v)
+            raise self.runtime_error(f"this value is {shown}, where {a} {word} is needed",
+                                     node, st)
+
+        def value(st):
+            v = fn(st)
+            return v if type(v) in types else wrong(st, v)
+
+        def render(ctx):
+            t = ctx.tmp()
+            return (f"({t} if {ctx.k(type)}({t} := {ctx.sub(fn)}) in {ctx.k(types)} else "
+                    f"{ctx.k(wrong)}(st, {t}))")
+        value.render = render
+        value.never_none = True
+        if ZoneRef in types:                        # what it gives, now sure
+            value.zone_valued = True
+        elif Card in types:
+            value.card_valued = True
         return value
 
     def memo_wanted(self, node):

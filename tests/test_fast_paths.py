@@ -2075,7 +2075,7 @@ rule sums:
     move stock to pile[2]
     m = twice(pile[2])
     let x = none
-    x = [c for c in pile[2]]
+    x = pile[2]
     n = twice(x)
 flow:
     choose p1: go
@@ -2087,8 +2087,9 @@ flow:
 def test_a_zone_parameter_is_read_as_a_zone_only_where_its_argument_is_one(monkeypatch):
     """A def parameter typed by a zone family is read as a zone (no type test) by the
     body compiled for a call whose argument is always a zone; the checker lets a value
-    of unknown type reach it too (a local first bound to none, then to a list), and a
-    call given one reads it as that value."""
+    of unknown type reach it too (a local first bound to none, then to a zone), and a
+    call given one reads it as the body for any value does.  Given a list so, it is the
+    rules' error at the argument (it was read as a list: the parameter's type not held)."""
     from interpreter import _fuse
     for enabled in (True, False):
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
@@ -2098,6 +2099,11 @@ def test_a_zone_parameter_is_read_as_a_zone_only_where_its_argument_is_one(monke
         state.apply(state.legal_moves(seat)[0], seat)
         assert state.is_terminal()
         assert [state.vars[game.prog.var_slots[v]] for v in ("m", "n")] == [12, 12]
+        listed = load_text(ZONE_PARAMETER.replace("x = pile[2]", "x = [c for c in pile[2]]"))
+        state = listed.new_state()
+        with pytest.raises(RuleError, match=r":19:15: rule error: this value is \[3,2,1\], "
+                                            r"where a zone of pile is needed"):
+            state.apply(state.legal_moves(state.to_move()[0])[0])
 
 
 TRAILING_TERM = '''

@@ -17,7 +17,8 @@ from ._names import Resolution
 from ._report import Report, article, attr_span
 from ._scope import Local, Member, Predef, Scope, Symbol
 from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, STR, EnumT, ListT, OptT, Ty,
-                       ZoneT, assignable, comparable, elem_of, is_zone, unify, unwrap)
+                       Unknown, ZoneT, assignable, comparable, elem_of, is_zone, unify,
+                       unwrap)
 
 _PRIMS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD, "text": STR}
 
@@ -85,8 +86,11 @@ class ExprTyper:
         (`optional_uses`), for the engine to raise a rule error if it is none then."""
         if not assignable(t, want):
             return False
-        if (isinstance(t, OptT) or t == ANY) and not isinstance(want, OptT) and want != ANY:
-            # (a value of unknown type, `first` of an empty list, say, may be none too)
+        if isinstance(want, OptT) or want == ANY:
+            return True
+        if unwrap(t) == ANY:    # (`first` of an empty list, a local first set to none:
+            self.optional_uses[id(expr)] = Unknown(want)    # none, or another type)
+        elif isinstance(t, OptT):
             self.optional_uses[id(expr)] = want
         return True
 

@@ -56,6 +56,16 @@ class ListT:
         return f"list[{self.elem}]"
 
 
+@attrs.frozen
+class Unknown:
+    """A value of no type the checker could tell (`first` of an empty list) used where a
+    `want` is needed: the engine tests what it is when it runs (`needs_value`)."""
+    want: "Ty"
+
+    def __str__(self) -> str:
+        return str(self.want)
+
+
 Ty = Union[Prim, EnumT, ZoneT, OptT, ListT]
 
 INT = Prim("int")

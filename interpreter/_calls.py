@@ -7,6 +7,7 @@ from itertools import chain, combinations
 from math import comb, prod
 
 from gdl import ast as A
+from gdl.checker._walk import walk
 from gdl.errors import MOST_DIGITS, counted, whole_number
 
 from ._closures import MOST_IN_RANGE, _cards, _const, _folded, _tuple_valued, _tuples
@@ -589,7 +590,7 @@ class CallMixin:
         cards = self.prog.cards
         (param,) = decl.params if len(decl.params) == 1 else (None,)
         every = (param is not None and not param.optional and param.domain.id == "card"
-                 and 0 < len(cards) <= CARDS_ANSWERED)
+                 and 0 < len(cards) <= CARDS_ANSWERED and _loopless(self.prog, decl))
         if every:
             (slot,) = slots
             scratch = self.scratch
@@ -851,6 +852,22 @@ ELSE_ROWS_FILLED = 4096
 #: argument texts whose value cannot change while a def body runs: a temporary is
 #: assigned once per evaluation, a `K` is a value passed in, the rest are literals
 _STABLE = re.compile(r"_t\d+|K\d+|\(-?\d+\)|True|False|None")
+
+
+def _loopless(prog, decl, seen=None) -> bool:
+    """Whether a def's body, and those of the defs it calls, pass over no list or range:
+    its answer for every card, worked out as the rules load, costs about as much as the
+    cards are many (a body that loops could make loading take what the game would only
+    pay for the cards it plays)."""
+    seen = set() if seen is None else seen
+    for n in walk(decl.body):
+        if isinstance(n, (A.Aggregate, A.ListComp, A.Range)):
+            return False
+        if isinstance(n, A.Call) and n.func in prog.defs and n.func not in seen:
+            seen.add(n.func)
+            if not _loopless(prog, prog.defs[n.func], seen):
+                return False
+    return True
 
 
 def _never_none(fn) -> bool:

@@ -2725,3 +2725,28 @@ returns(p) = got
     assert game.prog.compiler.def_every == {"worth": True, "inv": False, "tag": False}
     sources = "".join(_generated_sources(game))
     assert re.search(r"\(K\d+\[_t\d+(\[\d+\])?\] \* \(1000\)\)", sources)
+
+
+def test_a_def_of_one_card_that_loops_is_not_answered_for_every_card_at_load():
+    # its answers for all the cards were worked out as the rules loaded: a body that
+    # loops could take there what play pays only for the cards it passes (the review's
+    # 416 cards and a sum over 1..400000: loading 0.24 s became 5.6 s)
+    text = '''game "t"
+players a, b
+card n: 1..3
+cards into pile: card(n: k) for k in 1..3
+zone pile: stack
+var got: int = 0
+def plain(c: card) = c.n * 2
+def looping(c: card) = sum(i for i in 1..c.n)
+def calling(c: card) = looping(c) + 1
+flow:
+    for c in pile:
+        got += plain(c) + looping(c) + calling(c)
+    end game
+returns(p) = got
+'''
+    game = load_text(text)
+    assert game.new_state().returns() == (35.0, 35.0)
+    assert game.prog.compiler.def_every == {"plain": True, "looping": False,
+                                            "calling": False}

@@ -175,7 +175,11 @@ def guard_of(compiler, cond, params, scope):
 def cannot_fail(compiler, node, params, scope) -> bool:
     """Whether an expression of the parameters `params` and of inputs cannot fail to
     evaluate whatever the state (`_Reader.pure`, strict: a field only of a parameter
-    that is always a card)."""
+    that is always a card), nothing in it a `T?` used as a `T` (tested for none as it is
+    read: an optional field, a `bool?` variable)."""
+    needs = compiler.needs_value
+    if any(id(n) in needs for n in walk(node)):
+        return False
     return _Reader(compiler, scope, set(params), {}, strict=True).pure(node)
 
 

@@ -2196,3 +2196,47 @@ def test_an_element_updated_from_itself_reports_a_bad_index_where_the_value_read
     with pytest.raises(RuleError, match=r"^<string>:9:12: rule error: variable n has no "
                                         r"element \[3\]"):
         load_text(text).new_state().apply("go")
+
+
+@pytest.mark.parametrize("cond", ["c.fb or k == 0", "(c.n == 1 and g) or k == 0"])
+def test_a_trailing_term_keeps_no_card_whose_own_test_can_fail(monkeypatch, cond):
+    # an optional field, or a `bool?` variable, used as a bool is tested for none as it
+    # is read: a rule error the plain listing raised, where the generated one kept every
+    # card from the first that failed untested (the fourth review)
+    from interpreter import _fuse
+    text = f'''game "t"
+players 2
+card n: 1..6, fb: bool?
+zone deck: stack
+zone hand[player]: stack
+cards into deck: card(n: i, fb: false) for i in 1..2
+cards into deck: card(n: i + 2, fb: none) for i in 1..2
+cards into deck: card(n: i + 4, fb: true) for i in 1..2
+var k: int = 0
+var g: bool? = none
+action play(c: hand[me]):
+    require {cond}
+    k += 1
+flow:
+    shuffle deck
+    deal 3 from deck to hand[p] for p in players
+    choose p1: play
+    end game
+'''
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game, found = load_text(text), []
+        for seed in range(10):
+            state = game.new_state(seed=seed)
+            rng = random.Random(seed)
+            while state.is_chance():
+                state.apply(state.sample_chance(rng))
+            try:
+                found.append([m.text for m in state.legal_moves("p1")])
+            except RuleError as e:
+                found.append(str(e).splitlines()[0])
+        seen.append(found)
+    assert seen[0] == seen[1]
+    assert any("this value is none, where a bool is needed" in str(f) for f in seen[1])
+

@@ -110,6 +110,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
 
         def wrong(st, v):
             shown = "none" if v is None else text_of(v)
+            if len(shown) > 60:                     # (a list of every subset, say)
+                shown = shown[:57] + "..."
             raise self.runtime_error(f"this value is {shown}, where {a} {word} is needed",
                                      node, st)
 

@@ -423,6 +423,7 @@ NONE_USES = [
     # a value of no known type (`first` of an empty list) passed where a zone is wanted:
     # Python's TypeError, an internal error
     ("n = size(first(y for y in []))", "first(", "a zone of hand"),
+    ("n = seat(first(y for y in []))", "first(", "a player"),     # a builtin's too
 ]
 
 

@@ -38,6 +38,9 @@ _FITS = {
     "list": lambda t: isinstance(unwrap(t), ListT) or t == ANY,
     "text": lambda t: assignable(t, STR),
 }
+#: what a builtin's argument of no type the checker could tell must be as it runs
+_UNKNOWN_WANTS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD,
+                  "zone": ZoneT(None), "text": STR}
 _WORDS = {"int?": "int", "zone": "a zone", "cards|list": "a zone or a list",
           "enum": "an enum member", "list": "a list"}
 _RESULTS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD, "zone": ZoneT(None),
@@ -343,6 +346,8 @@ class ExprTyper:
             if not _FITS.get(word, _anything)(t):
                 self.error(f"argument {i} of {node.func} must be {_WORDS.get(word, word)}, "
                            f"not {t}", arg.span)
+            elif unwrap(t) == ANY and word in _UNKNOWN_WANTS:  # (no type told: tested)
+                self.optional_uses[id(arg)] = Unknown(_UNKNOWN_WANTS[word])
             elif isinstance(t, OptT) and word in _FITS:
                 self.optional_uses[id(arg)] = unwrap(t)
         if result == "card|list[card]":

@@ -985,9 +985,55 @@ def _lone_pairs(info, epochs, ctx):
     wrap = memo_lines(ctx, info.memo, info.memo_inputs) if info.memo is not None else None
     body = [f"{found} = []", f"{total} = 0", *_listing_lines(info, epochs, ctx, keep, stop,
                                                              ends)]
-    if wrap is not None:
-        body = wrap(body, (found, total))
-    return [f"st.frame[{info.me_slot:d}] = seat", *body], found, total, bool(ends)
+    flat = None
+    if wrap is not None:        # kept with the pairs: every move's arguments in order
+        flat = ctx.tmp()
+        body = wrap([*body, *_flat_lines(ctx, found, total, flat, bool(ends))],
+                    (found, total, flat))
+    return ([f"st.frame[{info.me_slot:d}] = seat", *body], found, total, bool(ends),
+            flat)
+
+
+#: the most moves of a kept list (`_lone_pairs`) also kept as one list of arguments
+FLAT_MOST = 64
+
+
+def _flat_lines(ctx, found, total, flat, ranged) -> list:
+    """The lines making `flat`, the arguments of each of the `total` moves the pairs in
+    `found` give, in the order `_pair_walk` goes through them (so the i-th is the move a
+    draw of i picks, found without a walk), where there are at most `FLAT_MOST`; else
+    None.  Made where the pairs are kept, for every look-up that finds them."""
+    v0, a, b = ctx.tmp(), ctx.tmp(), ctx.tmp()
+    if ranged:
+        inner = [f"    for {v0}, {a}, {b} in {found}:",
+                 f"        for {b} in {ctx.k(range)}({a}, {a} + {b}): "
+                 f"{flat}.append(({v0}, {b}))"]
+    else:
+        inner = [f"    for {v0}, {a} in {found}:",
+                 f"        for {b} in {a}: {flat}.append(({v0}, {b}))"]
+    return [f"if {total} <= {FLAT_MOST:d}:", f"    {flat} = []", *inner,
+            f"else: {flat} = None"]
+
+
+def _pair_pick(ctx, found, ranged, flat, i, v0, v, args) -> list:
+    """The lines finding the arguments of the `i`-th move of `_lone_pairs`' list: the
+    leading value in `v0`, the last in `v` and both as a tuple in `args`; from the kept
+    `flat` list where there is one, else by `_pair_walk`."""
+    head, w0, count, w = _pair_walk(ctx, found, ranged, i)
+    walk_ = [head,
+             f"    if {i} < {count}:",
+             f"        {v0} = {w0}",
+             f"        {v} = {w}",
+             "        break",
+             f"    {i} -= {count}",
+             "else: return None",
+             f"{args} = ({v0}, {v})"]
+    if flat is None:
+        return walk_
+    return [f"if {flat} is not None:",
+            f"    {args} = {flat}[{i}]",
+            f"    {v0}, {v} = {args}",
+            "else:", *_indented(walk_, "    ")]
 
 
 def _pair_walk(ctx, found, ranged, i):
@@ -1013,11 +1059,20 @@ def _lone_pick_lines(info, epochs, ctx) -> list:
         lines, vals, total = _lone_list(info, epochs, ctx)
         return [*lines, *_cleared(info), f"if not {total}: return None",
                 *_draw_lines(total, i, k), f"return {ctx.k(info)}, ({vals}[{i}],)"]
-    lines, found, total, ranged = _lone_pairs(info, epochs, ctx)
-    head, v0, count, v = _pair_walk(ctx, found, ranged, i)
+    lines, found, total, ranged, flat = _lone_pairs(info, epochs, ctx)
+    if flat is not None:
+        return [*lines, *_cleared(info), f"if not {total}: return None",
+                *_draw_lines(total, i, k),
+                f"if {flat} is not None: return {ctx.k(info)}, {flat}[{i}]",
+                *_pair_returned(ctx, info, found, ranged, i)]
     return [*lines, *_cleared(info), f"if not {total}: return None",
-            *_draw_lines(total, i, k),
-            head,
+            *_draw_lines(total, i, k), *_pair_returned(ctx, info, found, ranged, i)]
+
+
+def _pair_returned(ctx, info, found, ranged, i) -> list:
+    """A pick's walk to the `i`-th move of `_lone_pairs`' list, returning it."""
+    head, v0, count, v = _pair_walk(ctx, found, ranged, i)
+    return [head,
             f"    if {i} < {count}: return {ctx.k(info)}, ({v0}, {v})",
             f"    {i} -= {count}",
             "return None"]
@@ -1057,7 +1112,16 @@ def generated_step(site, twins, epochs, budget, code=None):
                         f"{v} = {vals}[{i}]",
                         *_record_lines(ctx, lone, entry, budget, f"({v},)", [v],
                                        bound=True, code=code)]
-            listed, found, total, ranged = _lone_pairs(lone, epochs, ctx)
+            listed, found, total, ranged, flat = _lone_pairs(lone, epochs, ctx)
+            if flat is not None:
+                v0, v, args = ctx.tmp(), ctx.tmp(), ctx.tmp()
+                return [*listed,
+                        f"if not {total}:", *_indented(_cleared(lone), "    "),
+                        "    return None",
+                        *_draw_lines(total, i, k),
+                        *_pair_pick(ctx, found, ranged, flat, i, v0, v, args),
+                        *_record_lines(ctx, lone, entry, budget, args, [v0, v],
+                                       bound=True, code=code)]
             head, v0, count, v = _pair_walk(ctx, found, ranged, i)
             if ranged:              # the value once, as the range would give it
                 picked = ctx.tmp()

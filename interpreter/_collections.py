@@ -306,6 +306,9 @@ class CollectionMixin:
         loops, test, item = self.comprehension_parts(node.fors, node.cond, scope, node.item,
                                                      key)
         fn = self._list_comprehension(loops, test, item)
+        by_set = self._attr_filter(node, scope, "list", fn)
+        if by_set is not None:
+            return by_set
         if getattr(fn, "repeats", False):
             return self._repeated_lines(fn, loops)
         if len(loops) > WRITTEN_LOOPS:
@@ -387,6 +390,10 @@ class CollectionMixin:
             raise self.error(f"unknown aggregate {f!r}", node)
         if len(loops) == 1:
             fn = self._aggregate1_closure(f, node, loops[0], test, item)
+            if f in ("first", "count"):
+                by_set = self._attr_filter(node, scope, f, fn)
+                if by_set is not None:
+                    return by_set
         else:
             fn = self._aggregate_closure(f, node, loops, test, item)
         if len(loops) <= WRITTEN_LOOPS:
@@ -467,6 +474,59 @@ class CollectionMixin:
             return (f"({empty} if not ({t} := {live_text(ctx)}) else "
                     f"{'not ' if negate else ''}{found})")
         return fuse(by_sets, render)
+
+    def _attr_filter(self, node, scope, f, plain):
+        """`first(x for x in z if x.f == e)`, `[x for x in z if x.f == e]` and
+        `count(x for x in z if x.f == e)` (or `!=`) over cards only, `e` a constant: the
+        cards that pass are one set, made now (a card's attributes never change, as in
+        `_attr_set_aggregate`), and the pass is C's `filter` of its membership test over
+        the cards in order, not a loop.  `plain` is the loop's closure, kept for the
+        tags; None where the shape is another."""
+        if len(node.fors) != 1 or node.cond is None:
+            return None
+        item, var, cond = node.item, node.fors[0].var, node.cond
+        if not (isinstance(item, A.Name) and item.id == var) or \
+                not isinstance(cond, A.Compare) or cond.op not in ("==", "!="):
+            return None
+        for attr, other in ((cond.left, cond.right), (cond.right, cond.left)):
+            if isinstance(attr, A.Attr) and isinstance(attr.obj, A.Name) and \
+                    attr.obj.id == var and var not in _free_names(other):
+                break
+        else:
+            return None
+        cards = self.prog.cards
+        field = attr.name
+        if not cards or any(field not in c.attrs for c in cards):
+            return None
+        known = _folded(self.expr(other, scope))
+        if known is None:
+            return None
+        it = self.iterable(node.fors[0].iter, scope)
+        if not _all_cards(it):
+            return None
+        try:
+            passing = frozenset(c for c in cards if (c.attrs[field] == known[0])
+                                == (cond.op == "=="))
+        except TypeError:
+            return None
+        test = passing.__contains__
+        if f == "first":
+            def by_set(st):
+                return next(filter(test, it(st)), None)
+            render = lambda ctx: (f"{ctx.k(next)}({ctx.k(filter)}({ctx.k(test)}, "  # noqa: E731
+                                  f"{ctx.sub(it)}), None)")
+        elif f == "count":
+            def by_set(st):
+                return sum(map(test, it(st)))
+            render = lambda ctx: (f"{ctx.k(sum)}({ctx.k(map)}({ctx.k(test)}, "  # noqa: E731
+                                  f"{ctx.sub(it)}))")
+        else:
+            def by_set(st):
+                return tuple(filter(test, it(st)))
+            render = lambda ctx: (f"{ctx.k(tuple)}({ctx.k(filter)}({ctx.k(test)}, "  # noqa: E731
+                                  f"{ctx.sub(it)}))")
+        by_set.__dict__.update({k: v for k, v in plain.__dict__.items() if k != "render"})
+        return fuse(by_set, render)
 
     def _aggregate_written(self, fn, f, loops, test, item, key):
         """An aggregate (`sum(value(c) for z in cell for c in z)`) written out as nested

@@ -2240,3 +2240,25 @@ flow:
     assert seen[0] == seen[1]
     assert any("this value is none, where a bool is needed" in str(f) for f in seen[1])
 
+
+def test_a_kept_list_of_pairs_keeps_its_few_moves_as_one_list_in_the_walks_order():
+    # A remembered list of two parameters also keeps every move's arguments as one list,
+    # in the order the walk over its pairs goes (a draw of i takes the i-th, no walk),
+    # where it has at most FLAT_MOST moves; a longer one keeps none and is walked.  Every
+    # move drawn either way is the one legal_moves gives at the same random index, by
+    # random_move and by the generated step.
+    from interpreter._actions import FLAT_MOST
+    game = load_text(REMEMBERED.replace("m: 0..count(pile) + 2 - n % 2",
+                                        "m: 0..count(pile) * 3 + 2 - n % 2"))
+    for seed in range(12):
+        assert _drawn_as_listed(game, seed) == 24
+        assert _stepped_as_applied(game, seed) == 24
+    kept = list(game.prog.compiler.action_info["bid"].memo.values())
+    for found, total, flat in kept:
+        if total > FLAT_MOST:
+            assert flat is None
+        else:
+            assert flat == [(n, m) for n, *last in found        # (n, start, count)
+                            for m in (range(last[0], sum(last)) if len(last) == 2 else last[0])]
+            assert len(flat) == total
+    assert {flat is None for _, _, flat in kept} == {True, False}

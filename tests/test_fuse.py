@@ -2750,3 +2750,76 @@ returns(p) = got
     assert game.new_state().returns() == (35.0, 35.0)
     assert game.prog.compiler.def_every == {"plain": True, "looping": False,
                                             "calling": False}
+
+
+
+def test_first_count_and_list_of_cards_with_a_field_equal_to_a_constant_filter_a_set(
+        monkeypatch):
+    # `first(x for x in z if x.f == e)`, `count(...)` and `[x for x in z if x.f == e]`
+    # (and `!=`, either side), over a zone's cards with `e` a constant, filter the zone
+    # in order by the set of the cards that pass: the same answers as the loop (the
+    # second of each pair, whose test is not the lone comparison, so it stays a loop),
+    # fused or plain, for a stack and a set and an empty zone; a variable `e` and a list
+    # that is not a zone's cards (which may hold none: the loop reports it) keep the loop.
+    text = '''game "t"
+players a, b
+enum s = x "X", y "Y", z "Z"
+card suit: s, n: 1..3
+cards into pile: card(suit: q, n: k) for q in s for k in 1..3
+zone pile: stack
+zone hand[player]: set
+zone empty: stack
+var led: card? = none
+var got: int = 0
+var bad: int = 0
+def same(c: card?, d: card?) = if c == d then 0 else 1
+def differ(m: int, n: int) = if m == n then 0 else 1
+flow:
+    shuffle pile
+    deal 3 from pile to hand[p] for p in players
+    for c in cards(pile):
+        led = c
+        for p in players:
+            bad += same(first(q for q in hand[p] if q.suit == y), first(q for q in hand[p] if q.n > 0 and q.suit == y))
+            bad += same(first(q for q in hand[p] if x != q.suit), first(q for q in hand[p] if q.n > 0 and x != q.suit))
+            bad += same(first(q for q in hand[p] if q.suit == led.suit), first(q for q in hand[p] if q.n > 0 and q.suit == led.suit))
+            bad += differ(count(q for q in hand[p] if q.n == 2), count(q for q in hand[p] if q.n > 0 and q.n == 2))
+            bad += if [q for q in hand[p] if q.suit != z] == [q for q in hand[p] if q.n > 0 and q.suit != z] then 0 else 1
+            got = (got * 5 + count(q for q in hand[p] if q.n == 2)) % 1000003
+        bad += same(first(q for q in pile if q.suit == z), first(q for q in pile if q.n > 0 and q.suit == z))
+        bad += differ(count(q for q in pile if q.suit != x), count(q for q in pile if q.n > 0 and q.suit != x))
+        bad += if [q for q in pile if q.n == 1] == [q for q in pile if q.n > 0 and q.n == 1] then 0 else 1
+        bad += same(first(q for q in empty if q.suit == x), none)
+        bad += differ(count([q for q in empty if q.suit == x]), 0)
+        bad += differ(count(q for q in [led] if q.suit == x), if led.suit == x then 1 else 0)
+        got = (got * 11 + count(q for q in pile if q.suit != x)) % 1000003
+        got = (got * 7 + count(q for q in [first(r for r in pile if r.suit == y)] if q.n < 3)) % 1000003
+    led = none
+    got = got + count(q for q in [led] if q.suit == x)
+returns(p) = got
+'''
+    answers = []
+    for enabled in (True, False):
+        _fuse.ENABLED = enabled
+        try:
+            for seed in range(4):
+                st = load_text(text).new_state()
+                with pytest.raises(RuleError, match=r"no card to take \.suit of"):
+                    st.chance_steps(random.Random(seed), 100)
+                answers.append([repr(v) for v in st.vars[:1]] + st.vars[1:])
+        finally:
+            _fuse.ENABLED = True
+    assert all(bad == 0 for _, _, bad in answers)
+    assert answers[:4] == answers[4:] and len({got for _, got, _ in answers}) > 2
+    from interpreter._collections import CollectionMixin
+    shapes = []
+    original = CollectionMixin._attr_filter
+
+    def noted(self, node, scope, f, plain):
+        out = original(self, node, scope, f, plain)
+        shapes.append((f, out is not None))
+        return out
+    monkeypatch.setattr(CollectionMixin, "_attr_filter", noted)
+    load_text(text).new_state()
+    assert {("first", True), ("count", True), ("list", True), ("first", False),
+            ("count", False)} <= set(shapes)

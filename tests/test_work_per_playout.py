@@ -24,7 +24,7 @@ RECORDED = {
     ("classics/kuhn_poker.gdl", 200, ()): 254_754,
     ("classics/leduc_poker.gdl", 200, ()): 525_276,
     ("gerry.gdl", 10, ()): 547_014,
-    ("double_dealing_shuffle.gdl", 5, ()): 652_147,
+    ("double_dealing_shuffle.gdl", 5, ()): 577_383,      # a pick of a kept list by index
     ("double_down.gdl", 3, ()): 331_240,
     ("evil_deal.gdl", 3, ()): 908_480,
     ("pescetti.gdl", 1, (("mode", "random"),)): 49_401,

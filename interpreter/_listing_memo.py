@@ -163,8 +163,10 @@ def guard_of(compiler, cond, params, scope):
     else:
         return None
     lead = []
+    needs = compiler.needs_value        # a `T?` used as a `T` is tested, and can fail
     for item in items:
-        if names_in(item) & params or not reader.pure(item):
+        if names_in(item) & params or not reader.pure(item) or \
+                any(id(n) in needs for n in walk(item)):
             break
         lead.append(A.Not(item) if negate else item)
     if not lead:

@@ -2262,3 +2262,41 @@ def test_a_kept_list_of_pairs_keeps_its_few_moves_as_one_list_in_the_walks_order
                             for m in (range(last[0], sum(last)) if len(last) == 2 else last[0])]
             assert len(flat) == total
     assert {flat is None for _, _, flat in kept} == {True, False}
+
+
+@pytest.mark.parametrize("hand", [0, 2])
+def test_a_guard_holds_no_optional_used_as_a_value(monkeypatch, hand):
+    # `require g or c.n == 1`, `g` a bool? that is none: the guard, read before the
+    # candidates, failed in generated code with Python's UnboundLocalError, where the
+    # plain listing lists no move from an empty hand and fails at the first card of
+    # another (the fifth review)
+    from interpreter import _fuse
+    text = f'''game "t"
+players 2
+card n: 1..4
+zone deck: stack
+zone hand[player]: stack
+cards into deck: card(n: i) for i in 1..4
+var k: int = 0
+var g: bool? = none
+action play(c: hand[me]):
+    require g or c.n == 1
+    k += 1
+action other():
+    k += 2
+flow:
+    deal {hand} from deck to hand[p] for p in [p1]
+    choose p1: play, other
+    end game
+'''
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        state = load_text(text).new_state()
+        try:
+            seen.append([m.text for m in state.legal_moves("p1")])
+        except RuleError as e:
+            seen.append(str(e).splitlines()[0])
+    assert seen[0] == seen[1]
+    assert seen[0] == (["other"] if hand == 0 else
+                       "<string>:10:13: rule error: this value is none, where a bool is needed")

@@ -410,19 +410,12 @@ class CollectionMixin:
         f = node.func
         if f not in ("any", "all") or len(node.fors) != 1 or node.cond is not None:
             return None
-        item, var = node.item, node.fors[0].var
-        if not isinstance(item, A.Compare) or item.op not in ("==", "!="):
+        item = node.item
+        found = _field_compared(self.prog, item, node.fors[0].var)
+        if found is None:
             return None
-        for attr, other in ((item.left, item.right), (item.right, item.left)):
-            if isinstance(attr, A.Attr) and isinstance(attr.obj, A.Name) and \
-                    attr.obj.id == var and var not in _free_names(other):
-                break
-        else:
-            return None
+        field, other = found
         cards = self.prog.cards
-        field = attr.name
-        if not cards or any(field not in c.attrs for c in cards):
-            return None
         table: dict = {}
         try:
             for card in cards:
@@ -485,19 +478,13 @@ class CollectionMixin:
         if len(node.fors) != 1 or node.cond is None:
             return None
         item, var, cond = node.item, node.fors[0].var, node.cond
-        if not (isinstance(item, A.Name) and item.id == var) or \
-                not isinstance(cond, A.Compare) or cond.op not in ("==", "!="):
+        if not (isinstance(item, A.Name) and item.id == var):
             return None
-        for attr, other in ((cond.left, cond.right), (cond.right, cond.left)):
-            if isinstance(attr, A.Attr) and isinstance(attr.obj, A.Name) and \
-                    attr.obj.id == var and var not in _free_names(other):
-                break
-        else:
+        found = _field_compared(self.prog, cond, var)
+        if found is None:
             return None
+        field, other = found
         cards = self.prog.cards
-        field = attr.name
-        if not cards or any(field not in c.attrs for c in cards):
-            return None
         known = _folded(self.expr(other, scope))
         if known is None:
             return None
@@ -785,3 +772,20 @@ def _length(ctx, it) -> str:
     if c is not None and type(c[0]) is int:
         return f"({ctx.sub(hi)} - {c[0] - 1:d})" if c[0] != 1 else f"({ctx.sub(hi)})"
     return f"({ctx.sub(hi)} + 1 - {ctx.sub(lo)})"
+
+
+def _field_compared(prog, node, var):
+    """(field, e) where `node` is `var.field == e` or `!=` (either way round), `e` reading
+    no `var` and every card having the field (its attributes never change: the cards
+    that pass are one set, made once); else None."""
+    if not isinstance(node, A.Compare) or node.op not in ("==", "!="):
+        return None
+    for attr, other in ((node.left, node.right), (node.right, node.left)):
+        if isinstance(attr, A.Attr) and isinstance(attr.obj, A.Name) and \
+                attr.obj.id == var and var not in _free_names(other):
+            cards = prog.cards
+            if cards and all(attr.name in c.attrs for c in cards):
+                return attr.name, other
+            return None
+    return None
+

@@ -29,7 +29,8 @@ def _done_from(rules: list) -> str:
     return f"in rule {rules[-1]} when {doer} does it"
 
 
-#: tags of what a closure gives (`_closures`), kept by a test for none around it
+#: tags of what a closure gives (`_closures`), not how it reads: kept by a test for none
+#: around it, and by a comprehension's part kept over its loop (`loop_kept`)
 _VALUE_TAGS = ("zone_valued", "tuple_valued", "card_valued", "cards_only", "texts_only")
 #: what a value of no type the checker could tell must be at run time, by the type
 #: wanted (`needing_type`): a Prim's name, or ZoneT and EnumT
@@ -37,6 +38,13 @@ _RUN_TIME_TYPES = {"card": frozenset({Card}), "player": frozenset({Seat}),
                    "int": frozenset({int}), "bool": frozenset({bool}),
                    "text": frozenset({str}), "ZoneT": frozenset({ZoneRef}),
                    "EnumT": frozenset({Member})}
+def _wanted(want) -> str:
+    """A type as an error names what was needed: `a player`, `an int`, `a zone of hand`."""
+    family = getattr(want, "family", None)      # a zone of a family: say so
+    word = f"zone of {family}" if family else str(want)
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 #: a temporary's name: read twice as cheaply as once
 _TEMP = re.compile(r"_t\d+")
 
@@ -73,10 +81,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             return self.needing_type(fn, node, want.want)
         if _folded(fn) is not None and _folded(fn)[0] is not None:
             return fn
-        family = getattr(want, "family", None)      # a zone of a family: say so
-        word = f"zone of {family}" if family else str(want)
-        message = (f"this value is none, where {'an' if word[:1] in 'aeiou' else 'a'} "
-                   f"{word} is needed")
+        message = f"this value is none, where {_wanted(want)} is needed"
 
         def none(st):
             raise self.runtime_error(message, node, st)
@@ -104,15 +109,13 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                                     else want.name)
         if types is None:                           # a list, say: none alone is tested
             return self.needing_value(fn, node, want)
-        family = getattr(want, "family", None)
-        word = f"zone of {family}" if family else str(want)
-        a = 'an' if word[:1] in 'aeiou' else 'a'
+        wanted = _wanted(want)
 
         def wrong(st, v):
             shown = "none" if v is None else text_of(v)
             if len(shown) > 60:                     # (a list of every subset, say)
                 shown = shown[:57] + "..."
-            raise self.runtime_error(f"this value is {shown}, where {a} {word} is needed",
+            raise self.runtime_error(f"this value is {shown}, where {wanted} is needed",
                                      node, st)
 
         def value(st):
@@ -426,10 +429,6 @@ def _one_index_varies(table, keys) -> tuple:
 
 
 __all__ = ["ExprCompiler", "_const", "_folded"]
-
-
-#: what a part gives, which its stand-in keeps (not how it reads)
-_VALUE_TAGS = ("zone_valued", "tuple_valued", "card_valued", "cards_only")
 
 
 def loop_kept(fn, loop):

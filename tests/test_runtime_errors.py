@@ -424,6 +424,7 @@ NONE_USES = [
     # Python's TypeError, an internal error
     ("n = size(first(y for y in []))", "first(", "a zone of hand"),
     ("n = seat(first(y for y in []))", "first(", "a player"),     # a builtin's too
+    ("n = count(c for c in pile)", "pile)", "a zone of hand"),   # passed over: TypeError
 ]
 
 

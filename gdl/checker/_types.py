@@ -170,6 +170,8 @@ class ExprTyper:
             return EnumT(found.name)   # an option's choice used as a domain: its members
         t = self.type_of(expr)
         elem = elem_of(t)
+        if isinstance(t, OptT) and elem is not None:    # a `pile?` passed over: tested
+            self.optional_uses[id(expr)] = unwrap(t)
         if elem is None:
             self.error(f"{what} must range over a domain (a range, an enum, player, a zone, a "
                        f"list...), not a single {t}", expr.span)

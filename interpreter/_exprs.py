@@ -12,7 +12,7 @@ import re
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuples
-from gdl.checker._typesys import Prim, Unknown
+from gdl.checker._typesys import EnumT, Prim, Unknown, ZoneT
 from .values import Card, Member, Seat, ZoneRef, text_of
 from ._fuse import UNSET, fuse
 from ._scope import Local, Scope
@@ -32,12 +32,24 @@ def _done_from(rules: list) -> str:
 #: tags of what a closure gives (`_closures`), not how it reads: kept by a test for none
 #: around it, and by a comprehension's part kept over its loop (`loop_kept`)
 _VALUE_TAGS = ("zone_valued", "tuple_valued", "card_valued", "cards_only", "texts_only")
-#: what a value of no type the checker could tell must be at run time, by the type
-#: wanted (`needing_type`): a Prim's name, or ZoneT and EnumT
-_RUN_TIME_TYPES = {"card": frozenset({Card}), "player": frozenset({Seat}),
-                   "int": frozenset({int}), "bool": frozenset({bool}),
-                   "text": frozenset({str}), "ZoneT": frozenset({ZoneRef}),
-                   "EnumT": frozenset({Member})}
+#: what a value of no type the checker could tell must be at run time, by the name of
+#: the type wanted (`needing_type`)
+_PRIM_TYPES = {"card": frozenset({Card}), "player": frozenset({Seat}),
+               "int": frozenset({int}), "bool": frozenset({bool}),
+               "text": frozenset({str})}
+
+
+def _run_time_types(want):
+    """The Python types a value of the checker's type `want` has, or None (a list: only
+    none is tested)."""
+    if isinstance(want, Prim):
+        return _PRIM_TYPES.get(want.name)
+    if isinstance(want, ZoneT):
+        return frozenset({ZoneRef})
+    if isinstance(want, EnumT):
+        return frozenset({Member})
+    return None
+
 def _wanted(want) -> str:
     """A type as an error names what was needed: `a player`, `an int`, `a zone of hand`."""
     family = getattr(want, "family", None)      # a zone of a family: say so
@@ -105,8 +117,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         """`fn`, a value the checker could give no type (`first` of an empty list) used
         where a `want` is needed, failing with a rule error placed at its expression when
         it is none or of another type, instead of a Python error in its consumer."""
-        types = _RUN_TIME_TYPES.get(type(want).__name__ if not isinstance(want, Prim)
-                                    else want.name)
+        types = _run_time_types(want)
         if types is None:                           # a list, say: none alone is tested
             return self.needing_value(fn, node, want)
         wanted = _wanted(want)

@@ -163,10 +163,8 @@ def guard_of(compiler, cond, params, scope):
     else:
         return None
     lead = []
-    needs = compiler.needs_value        # a `T?` used as a `T` is tested, and can fail
     for item in items:
-        if names_in(item) & params or not reader.pure(item) or \
-                any(id(n) in needs for n in walk(item)):
+        if names_in(item) & params or not reader.pure(item) or _tested(compiler, item):
             break
         lead.append(A.Not(item) if negate else item)
     if not lead:
@@ -179,10 +177,15 @@ def cannot_fail(compiler, node, params, scope) -> bool:
     evaluate whatever the state (`_Reader.pure`, strict: a field only of a parameter
     that is always a card), nothing in it a `T?` used as a `T` (tested for none as it is
     read: an optional field, a `bool?` variable)."""
+    return not _tested(compiler, node) and \
+        _Reader(compiler, scope, set(params), {}, strict=True).pure(node)
+
+
+def _tested(compiler, node) -> bool:
+    """Whether an expression holds a `T?` used as a `T` (the checker's `needs_value`):
+    tested for none as it is read, it can fail."""
     needs = compiler.needs_value
-    if any(id(n) in needs for n in walk(node)):
-        return False
-    return _Reader(compiler, scope, set(params), {}, strict=True).pure(node)
+    return any(id(n) in needs for n in walk(node))
 
 
 def names_in(node) -> set:

@@ -2472,6 +2472,24 @@ def test_a_simultaneous_site_of_several_actions_is_drawn_in_one_generated_step(
             _random_games(stuck, 12)
 
 
+def _played_to_a_none_field(text, cards: int) -> list:
+    """The variables of four seeded games of `text`, generated code then closures, each
+    stopped where its rules read a field of none (the first `cards` variables, holding
+    cards, as their texts): four answers of each."""
+    answers = []
+    for enabled in (True, False):
+        _fuse.ENABLED = enabled
+        try:
+            for seed in range(4):
+                st = load_text(text).new_state()
+                with pytest.raises(RuleError, match=r"no card to take \.suit of"):
+                    st.chance_steps(random.Random(seed), 100)
+                answers.append([repr(v) for v in st.vars[:cards]] + st.vars[cards:])
+        finally:
+            _fuse.ENABLED = True
+    return answers
+
+
 def test_any_and_all_of_a_field_compared_over_a_zone_test_sets():
     # `any(x.f == e for x in z)` and the like are a test of the cards with `f == e`
     # against the zone's list: the same answers as the loop (`ref`, written with a test,
@@ -2520,17 +2538,7 @@ flow:
     got = got + bit(any(q.suit == led.suit for q in hand[a]))
 returns(p) = got
 '''
-    answers = []
-    for enabled in (True, False):
-        _fuse.ENABLED = enabled
-        try:
-            for seed in range(4):
-                st = load_text(text).new_state()
-                with pytest.raises(RuleError, match=r"no card to take \.suit of"):
-                    st.chance_steps(random.Random(seed), 100)
-                answers.append([repr(v) for v in st.vars[:2]] + st.vars[2:])
-        finally:
-            _fuse.ENABLED = True
+    answers = _played_to_a_none_field(text, 2)
     assert all(got == ref for _, _, got, ref in answers)
     assert answers[:4] == answers[4:] and len({got for _, _, got, _ in answers}) > 2
     sources = "".join(_generated_sources(load_text(text)))
@@ -2798,17 +2806,7 @@ flow:
     got = got + count(q for q in [led] if q.suit == x)
 returns(p) = got
 '''
-    answers = []
-    for enabled in (True, False):
-        _fuse.ENABLED = enabled
-        try:
-            for seed in range(4):
-                st = load_text(text).new_state()
-                with pytest.raises(RuleError, match=r"no card to take \.suit of"):
-                    st.chance_steps(random.Random(seed), 100)
-                answers.append([repr(v) for v in st.vars[:1]] + st.vars[1:])
-        finally:
-            _fuse.ENABLED = True
+    answers = _played_to_a_none_field(text, 1)
     assert all(bad == 0 for _, _, bad in answers)
     assert answers[:4] == answers[4:] and len({got for _, got, _ in answers}) > 2
     from interpreter._collections import CollectionMixin

@@ -85,15 +85,15 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             return fuse(fn, render)
         return fn
 
-    def needing_value(self, fn, node, want):
+    def needing_value(self, fn, node, want, said=None):
         """`fn`, a `T?` used where a `T` is needed, failing with a rule error placed at
         its expression when it is none (as the language reference promises), instead of
         whatever Python error the value's consumer would raise."""
         if isinstance(want, Unknown):
-            return self.needing_type(fn, node, want.want)
+            return self.needing_type(fn, node, want.want, want.said)
         if _folded(fn) is not None and _folded(fn)[0] is not None:
             return fn
-        message = f"this value is none, where {_wanted(want)} is needed"
+        message = f"this value is none, where {said or _wanted(want)} is needed"
 
         def none(st):
             raise self.runtime_error(message, node, st)
@@ -113,14 +113,14 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 setattr(value, tag, True)
         return value
 
-    def needing_type(self, fn, node, want):
+    def needing_type(self, fn, node, want, said=None):
         """`fn`, a value the checker could give no type (`first` of an empty list) used
         where a `want` is needed, failing with a rule error placed at its expression when
         it is none or of another type, instead of a Python error in its consumer."""
         types = _run_time_types(want)
         if types is None:                           # a list, say: none alone is tested
-            return self.needing_value(fn, node, want)
-        wanted = _wanted(want)
+            return self.needing_value(fn, node, want, said)
+        wanted = said or _wanted(want)
 
         def wrong(st, v):
             shown = "none" if v is None else text_of(v)

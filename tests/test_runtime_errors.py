@@ -425,6 +425,15 @@ NONE_USES = [
     ("n = size(first(y for y in []))", "first(", "a zone of hand"),
     ("n = seat(first(y for y in []))", "first(", "a player"),     # a builtin's too
     ("n = count(c for c in pile)", "pile)", "a zone of hand"),   # passed over: TypeError
+    # ... and where the checker took the other branch's type, or the other items', or
+    # where a builtin wants a list or an optional int: Python's TypeError
+    ("n = (if n == 0 then first(y for y in []) else 3) + 1", "if n == 0", "an int"),
+    ("n = sum(x for x in [1, first(y for y in [])])", "first(", "an int"),
+    ("n = count(first(y for y in []))", "first(", "a zone or a list"),
+    ("n = count(top(hand[p1], first(y for y in [])))", "first(", "an int"),
+    ("n = count([1] + first(y for y in []))", "first(", "a list"),
+    ("n = ord(first(y for y in []))", "first(", "an enum member"),
+    ("n = sum(x for x in first(y for y in []))", "first(", "a zone or a list"),
 ]
 
 
@@ -464,6 +473,22 @@ flow:
         assert "none" in shown                  # an attribute of none: its own message
     else:
         assert f"this value is none, where {want} is needed" in shown
+
+
+def test_a_value_of_no_known_type_where_none_may_be_is_not_tested():
+    # the tests above are where a value is needed: an if/else of no type told, assigned
+    # to an `int?`, and a list whose items may be none, take none as it is
+    from interpreter import load_text
+    state = load_text('''game "t"
+players p1, p2
+var bid: int? = 2
+var n: int = 0
+flow:
+    bid = if n == 0 then first(y for y in []) else 3
+    n = count(x for x in [first(y for y in []), none] if x == none)
+    end game
+''').new_state()
+    assert state.is_terminal() and state.vars[0] is None and state.vars[1] == 2
 
 
 def test_none_in_the_players_of_simultaneously_and_a_text_without_a_start():

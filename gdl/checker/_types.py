@@ -38,9 +38,14 @@ _FITS = {
     "list": lambda t: isinstance(unwrap(t), ListT) or t == ANY,
     "text": lambda t: assignable(t, STR),
 }
-#: what a builtin's argument of no type the checker could tell must be as it runs
-_UNKNOWN_WANTS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD,
-                  "zone": ZoneT(None), "text": STR}
+#: what a builtin's argument of no type the checker could tell must be as it runs (a
+#: written `int?` argument, an int; a list, not none: its items are not tested)
+_UNKNOWN_WANTS = {"int": Unknown(INT), "int?": Unknown(INT), "bool": Unknown(BOOL),
+                  "player": Unknown(PLAYER), "card": Unknown(CARD),
+                  "zone": Unknown(ZoneT(None)), "text": Unknown(STR),
+                  "enum": Unknown(EnumT("enum"), "an enum member"),
+                  "cards|list": Unknown(ListT(ANY), "a zone or a list"),
+                  "list": Unknown(ListT(ANY), "a list")}
 _WORDS = {"int?": "int", "zone": "a zone", "cards|list": "a zone or a list",
           "enum": "an enum member", "list": "a list"}
 _RESULTS = {"int": INT, "bool": BOOL, "player": PLAYER, "card": CARD, "zone": ZoneT(None),
@@ -172,6 +177,8 @@ class ExprTyper:
         elem = elem_of(t)
         if isinstance(t, OptT) and elem is not None:    # a `pile?` passed over: tested
             self.optional_uses[id(expr)] = unwrap(t)
+        elif t == ANY:                                  # (`first` of an empty list)
+            self.optional_uses[id(expr)] = _UNKNOWN_WANTS["cards|list"]
         if elem is None:
             self.error(f"{what} must range over a domain (a range, an enum, player, a zone, a "
                        f"list...), not a single {t}", expr.span)
@@ -349,7 +356,7 @@ class ExprTyper:
                 self.error(f"argument {i} of {node.func} must be {_WORDS.get(word, word)}, "
                            f"not {t}", arg.span)
             elif unwrap(t) == ANY and word in _UNKNOWN_WANTS:  # (no type told: tested)
-                self.optional_uses[id(arg)] = Unknown(_UNKNOWN_WANTS[word])
+                self.optional_uses[id(arg)] = _UNKNOWN_WANTS[word]
             elif isinstance(t, OptT) and word in _FITS:
                 self.optional_uses[id(arg)] = unwrap(t)
         if result == "card|list[card]":
@@ -463,15 +470,26 @@ class ExprTyper:
         return ListT(self.type_of(node.item))
 
     def list_lit(self, node) -> Ty:
+        """A list's items have one type; an item of no type the checker could tell is
+        tested for it as the list is made, or, where the items may be none, the list's
+        items have no type told either (each use of one is tested)."""
         elem: Ty = ANY
+        unknown = []
         for item in node.items:
             t = self.type_of(item)
+            if t == ANY:
+                unknown.append(item)
             joined = unify(elem, t)
             if joined is None:
                 self.error(f"the items of a list must have one type, but here are {elem} "
                            f"and {t}", item.span)
             else:
                 elem = joined
+        if unknown and elem != ANY:
+            if isinstance(elem, OptT) or elem == NONE:
+                return ListT(ANY)
+            for item in unknown:
+                self.fits(item, ANY, elem)
         return ListT(elem)
 
     def binop(self, node: A.BinOp) -> Ty:
@@ -484,7 +502,12 @@ class ExprTyper:
         if node.op == "+" and _listing(lt) and _listing(rt) and ANY not in (lt, rt):
             return self.joined_lists(node, lt, rt)
         if ANY in (lt, rt) and (_listing(lt) or _listing(rt)):
-            return ANY                  # a list and a part already reported
+            listed = rt if lt == ANY else lt   # (`first` of an empty list, say): a list,
+            self.joins_lists.add(id(node))      # tested for none as it runs
+            for side, t in ((node.left, lt), (node.right, rt)):
+                if t == ANY:
+                    self.optional_uses[id(side)] = _UNKNOWN_WANTS["list"]
+            return ListT(elem_of(listed))
         if node.op == "+" and (_listing(lt) or _listing(rt)) and ANY not in (lt, rt):
             item, listed = (node.left, rt) if _listing(rt) else (node.right, lt)
             if elem_of(listed) is not None and assignable(
@@ -545,6 +568,8 @@ class ExprTyper:
     def cond(self, node: A.Cond) -> Ty:
         self.expect(node.test, BOOL, "the condition of if ... then ... else")
         a, b = self.type_of(node.then), self.type_of(node.else_)
+        if ANY in (a, b):       # one branch of no type told: neither is the whole's, and
+            return ANY          # its use tests what it is
         joined = unify(a, b)
         if joined is None:
             self.error(f"the branches of if ... then ... else have different types: {a} and "

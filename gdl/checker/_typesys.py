@@ -59,8 +59,10 @@ class ListT:
 @attrs.frozen
 class Unknown:
     """A value of no type the checker could tell (`first` of an empty list) used where a
-    `want` is needed: the engine tests what it is when it runs (`needs_value`)."""
+    `want` is needed: the engine tests what it is when it runs (`needs_value`); `said`,
+    if given, is how an error names what was needed (`a zone or a list`)."""
     want: "Ty"
+    said: Optional[str] = None
 
     def __str__(self) -> str:
         return str(self.want)

@@ -19,7 +19,7 @@ from gdl.errors import CheckError, GdlError, RuleError, counted
 
 from ._actions import ActionInfo, ActionMixin, _never_a_card
 from ._closures import _all_cards, _folded, _tuple_valued
-from ._exprs import ExprCompiler
+from ._exprs import ExprCompiler, shown
 from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
 from ._scope import Local, Scope
@@ -597,7 +597,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         def zone(st):
             z = fn(st)
             if not isinstance(z, ZoneRef):
-                raise self.runtime_error(f"expected a zone, got {z!r}", node, st)
+                raise self.runtime_error(f"this value is {shown(z)}, where a zone is needed",
+                                         node, st)
             return z
         constant = getattr(fn, "constant", (None,))[0]
         zone.constant = constant if isinstance(constant, ZoneRef) else None

@@ -50,6 +50,12 @@ def _run_time_types(want):
         return frozenset({Member})
     return None
 
+def shown(v) -> str:
+    """A value as an error about its type shows it: `none`, `KH`, `[3,2,1]`, cut short."""
+    text = "none" if v is None else text_of(v)
+    return text if len(text) <= 60 else text[:57] + "..."   # (every subset of a hand)
+
+
 def _wanted(want) -> str:
     """A type as an error names what was needed: `a player`, `an int`, `a zone of hand`."""
     family = getattr(want, "family", None)      # a zone of a family: say so
@@ -123,10 +129,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         wanted = said or _wanted(want)
 
         def wrong(st, v):
-            shown = "none" if v is None else text_of(v)
-            if len(shown) > 60:                     # (a list of every subset, say)
-                shown = shown[:57] + "..."
-            raise self.runtime_error(f"this value is {shown}, where {wanted} is needed",
+            raise self.runtime_error(f"this value is {shown(v)}, where {wanted} is needed",
                                      node, st)
 
         def value(st):

@@ -434,6 +434,13 @@ NONE_USES = [
     ("n = count([1] + first(y for y in []))", "first(", "a list"),
     ("n = ord(first(y for y in []))", "first(", "an enum member"),
     ("n = sum(x for x in first(y for y in []))", "first(", "a zone or a list"),
+    # statements: Python's TypeError and AttributeError, or `expected a zone, got None`
+    ("win first(y for y in [])", "first(", "a player or a list of players"),
+    ("reveal cards(hand[p1]) to first(y for y in [])", "first(",
+     "a player or a list of players"),
+    ("move [first(y for y in [])] to hand[p2]", "first(", "a card"),
+    ("flip first(y for y in []) up", "first(", "a card, a list of cards or a zone"),
+    ("shuffle first(y for y in [])", "first(", "a zone"),
 ]
 
 

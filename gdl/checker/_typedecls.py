@@ -9,10 +9,15 @@ from __future__ import annotations
 from .. import ast as A
 from ._consts import Consts, show
 from ._scope import Local, Symbol
-from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, STR, ListT, OptT, Ty, ZoneT,
-                       assignable, is_cards, is_players, is_zone, unify, unwrap)
+from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, STR, ListT, OptT, Ty, Unknown,
+                       ZoneT, assignable, is_cards, is_players, is_zone, unify, unwrap)
 from ._types import ExprTyper
 from ._walk import callees_first
+
+#: what a statement's cards or players of no type the checker could tell are tested for
+#: as it runs: none (a card, a list or a zone may be each)
+_SOME_CARDS = Unknown(ListT(ANY), "a card, a list of cards or a zone")
+_SOME_PLAYERS = Unknown(ListT(ANY), "a player or a list of players")
 
 
 class TypePass(ExprTyper):
@@ -240,7 +245,7 @@ class TypePass(ExprTyper):
         t = self.type_of(expr)
         if not is_cards(self.written_out(expr, t)):
             self.error(f"{verb} needs a card, a list of cards or a zone, not {t}", expr.span)
-        self.note_optional(expr, t)
+        self.note_optional(expr, t, _SOME_CARDS, Unknown(CARD))
 
     def need_zone(self, expr, what: str) -> None:
         t = self.type_of(expr)
@@ -252,7 +257,7 @@ class TypePass(ExprTyper):
         t = self.type_of(expr)
         if not is_players(self.written_out(expr, t)):
             self.error(f"{what} a player or a list of players, not {t}", expr.span)
-        self.note_optional(expr, t)
+        self.note_optional(expr, t, _SOME_PLAYERS, Unknown(PLAYER))
 
     def written_out(self, expr, t):
         """A list written out of `T?` items stands for a list of T where a statement
@@ -263,14 +268,18 @@ class TypePass(ExprTyper):
             return ListT(t.elem.inner)
         return t
 
-    def note_optional(self, expr, t) -> None:
+    def note_optional(self, expr, t, unknown=None, item=None) -> None:
         """A `T?` where a statement needs its value is tested for none as it runs (as
-        `fits` notes one in an expression); so is each `T?` of a list written out."""
+        `fits` notes one in an expression); so is each `T?` of a list written out.  A
+        value of no type the checker could tell is tested as `unknown` says (for none,
+        where a list may be), an item of a list written out as `item` says."""
         if isinstance(t, OptT):
             self.optional_uses[id(expr)] = unwrap(t)
+        elif t == ANY and unknown is not None:
+            self.optional_uses[id(expr)] = unknown
         if isinstance(expr, A.ListLit):
-            for item in expr.items:
-                self.note_optional(item, self.type_of(item))
+            for each in expr.items:
+                self.note_optional(each, self.type_of(each), item)
 
     def shuffle(self, node: A.Shuffle) -> None:
         self.need_zone(node.zone, "shuffle needs")
@@ -295,7 +304,7 @@ class TypePass(ExprTyper):
 
     def simultaneous(self, node: A.Simultaneous) -> None:
         t = self.expect(node.players, ListT(PLAYER), "the players of simultaneously")
-        self.note_optional(node.players, t)
+        self.note_optional(node.players, t, None, Unknown(PLAYER))
 
     def random(self, node: A.RandomChoice) -> None:
         self.set_local(node, self.domain_elem(node.domain, f"random {node.var}"))

@@ -501,6 +501,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         sign = 1 if s.op == "+" else -1
         nxt = len(code) + 1
         slot = self.plain_var_slot(s.target, scope)
+        want = self.needs_value.get(id(s.target))
+        if want is not None:    # an `int?` (or of no type told): read, tested, written
+            read, slot = self.needing_value(read, s.target, want), None
         if slot is not None:
             def add_var(st):
                 st.vars[slot] += sign * value(st)
@@ -509,7 +512,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             code.append(add_var)
             return
         p = self.prog
-        if s.target.indices and s.target.name in p.var_index and \
+        if s.target.indices and s.target.name in p.var_index and want is None and \
                 s.target.name not in self.watched and scope.lookup(s.target.name) is None:
             _, table = p.var_index[s.target.name]
             find = self._lookup(table, [self.expr(i, scope) for i in s.target.indices],

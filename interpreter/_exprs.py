@@ -12,7 +12,7 @@ import re
 from gdl import ast as A
 
 from ._closures import _const, _folded, _tuples
-from gdl.checker._typesys import EnumT, Prim, Unknown, ZoneT
+from gdl.checker._typesys import ANY, EnumT, ListT, OptT, Prim, Unknown, ZoneT
 from .values import Card, Member, Seat, ZoneRef, text_of
 from ._fuse import UNSET, fuse
 from ._scope import Local, Scope
@@ -37,18 +37,47 @@ _VALUE_TAGS = ("zone_valued", "tuple_valued", "card_valued", "cards_only", "text
 _PRIM_TYPES = {"card": frozenset({Card}), "player": frozenset({Seat}),
                "int": frozenset({int}), "bool": frozenset({bool}),
                "text": frozenset({str})}
+_NONE_TYPE = frozenset({type(None)})
+_LIST_TYPES = (tuple, list)
 
 
-def _run_time_types(want):
-    """The Python types a value of the checker's type `want` has, or None (a list: only
-    none is tested)."""
+def accepts(want):
+    """What a value of no type the checker could tell must be where a `want` is needed:
+    a frozenset of the Python types it may have (the common, fast test), a predicate on
+    it (a zone of one family, a list and its items, one of several wants: a tuple), or
+    None where anything goes."""
+    if isinstance(want, tuple):
+        tests = [accepts(w) for w in want]
+        if None in tests:
+            return None
+        if all(isinstance(t, frozenset) for t in tests):
+            return frozenset().union(*tests)
+        return lambda v: any(_passes(t, v) for t in tests)
+    if isinstance(want, OptT):
+        inner = accepts(want.inner)
+        if inner is None or isinstance(inner, frozenset):
+            return None if inner is None else inner | _NONE_TYPE
+        return lambda v: v is None or inner(v)
     if isinstance(want, Prim):
         return _PRIM_TYPES.get(want.name)
     if isinstance(want, ZoneT):
-        return frozenset({ZoneRef})
+        if want.family is None:
+            return frozenset({ZoneRef})
+        family = want.family
+        return lambda v: type(v) is ZoneRef and v.family == family
     if isinstance(want, EnumT):
         return frozenset({Member})
+    if isinstance(want, ListT):
+        item = accepts(want.elem)
+        if item is None:
+            return lambda v: type(v) in _LIST_TYPES
+        return lambda v: type(v) in _LIST_TYPES and all(_passes(item, i) for i in v)
     return None
+
+
+def _passes(test, v) -> bool:
+    return test is None or (type(v) in test if isinstance(test, frozenset) else test(v))
+
 
 def shown(v) -> str:
     """A value as an error about its type shows it: `none`, `KH`, `[3,2,1]`, cut short."""
@@ -57,7 +86,14 @@ def shown(v) -> str:
 
 
 def _wanted(want) -> str:
-    """A type as an error names what was needed: `a player`, `an int`, `a zone of hand`."""
+    """A type as an error names what was needed: `a player`, `an int`, `a zone of hand`,
+    `a list[card]`, `a card or none`."""
+    if isinstance(want, tuple):
+        return " or ".join(map(_wanted, want))
+    if isinstance(want, OptT):
+        return f"{_wanted(want.inner)} or none"
+    if isinstance(want, ListT):
+        return "a list" if want.elem == ANY else f"a {want}"
     family = getattr(want, "family", None)      # a zone of a family: say so
     word = f"zone of {family}" if family else str(want)
     return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
@@ -123,29 +159,43 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         """`fn`, a value the checker could give no type (`first` of an empty list) used
         where a `want` is needed, failing with a rule error placed at its expression when
         it is none or of another type, instead of a Python error in its consumer."""
-        types = _run_time_types(want)
-        if types is None:                           # a list, say: none alone is tested
-            return self.needing_value(fn, node, want, said)
+        test = accepts(want)
+        c = _folded(fn)
+        if test is None or (c is not None and _passes(test, c[0])):
+            return fn
         wanted = said or _wanted(want)
 
         def wrong(st, v):
             raise self.runtime_error(f"this value is {shown(v)}, where {wanted} is needed",
                                      node, st)
 
-        def value(st):
-            v = fn(st)
-            return v if type(v) in types else wrong(st, v)
+        if isinstance(test, frozenset):
+            def value(st):
+                v = fn(st)
+                return v if type(v) in test else wrong(st, v)
 
-        def render(ctx):
-            t = ctx.tmp()
-            return (f"({t} if {ctx.k(type)}({t} := {ctx.sub(fn)}) in {ctx.k(types)} else "
-                    f"{ctx.k(wrong)}(st, {t}))")
+            def render(ctx):
+                t = ctx.tmp()
+                return (f"({t} if {ctx.k(type)}({t} := {ctx.sub(fn)}) in {ctx.k(test)} "
+                        f"else {ctx.k(wrong)}(st, {t}))")
+            if test == frozenset({ZoneRef}):        # what it gives, now sure
+                value.zone_valued = True
+            elif test == frozenset({Card}):
+                value.card_valued = True
+        else:
+            def value(st):
+                v = fn(st)
+                return v if test(v) else wrong(st, v)
+
+            def render(ctx):
+                t = ctx.tmp()
+                return (f"({t} if {ctx.k(test)}({t} := {ctx.sub(fn)}) else "
+                        f"{ctx.k(wrong)}(st, {t}))")
+            if isinstance(want, ZoneT):
+                value.zone_valued = True
         value.render = render
-        value.never_none = True
-        if ZoneRef in types:                        # what it gives, now sure
-            value.zone_valued = True
-        elif Card in types:
-            value.card_valued = True
+        if not _passes(test, None):
+            value.never_none = True
         return value
 
     def memo_wanted(self, node):

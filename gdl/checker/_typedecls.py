@@ -11,13 +11,13 @@ from ._consts import Consts, show
 from ._scope import Local, Symbol
 from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, STR, ListT, OptT, Ty, Unknown,
                        ZoneT, assignable, is_cards, is_players, is_zone, unify, unwrap)
-from ._types import ExprTyper
+from ._types import ExprTyper, _loose_items
 from ._walk import callees_first
 
 #: what a statement's cards or players of no type the checker could tell are tested for
-#: as it runs: none (a card, a list or a zone may be each)
-_SOME_CARDS = Unknown(ListT(ANY), "a card, a list of cards or a zone")
-_SOME_PLAYERS = Unknown(ListT(ANY), "a player or a list of players")
+#: as it runs
+_SOME_CARDS = Unknown((CARD, ZoneT(None), ListT(CARD)), "a card, a list of cards or a zone")
+_SOME_PLAYERS = Unknown((PLAYER, ListT(PLAYER)), "a player or a list of players")
 
 
 class TypePass(ExprTyper):
@@ -64,14 +64,14 @@ class TypePass(ExprTyper):
 
     def _table_sig(self, decl: A.TableDecl) -> tuple:
         params = self.param_types(decl.params)
-        result = None
+        result, untyped = None, []
         for row in decl.rows:
             for key, t, p in zip(row.keys, params, decl.params):
                 self._table_key(key, t, p)
-            result = self._table_value(result, row.value, decl)
+            result = self._table_value(result, row.value, decl, untyped)
         if decl.default is not None:
-            result = self._table_value(result, decl.default, decl)
-        return params, result or ANY
+            result = self._table_value(result, decl.default, decl, untyped)
+        return params, self.loose(untyped, result or ANY)
 
     def _table_key(self, key, t: Ty, param: A.Param) -> None:
         if isinstance(key, A.Range):
@@ -84,8 +84,11 @@ class TypePass(ExprTyper):
         if not assignable(kt, t):
             self.error(f"a key for {param.name} must be {t}, not {kt}", key.span)
 
-    def _table_value(self, prev, expr, decl: A.TableDecl):
+    def _table_value(self, prev, expr, decl: A.TableDecl, untyped: list):
         t = self.type_of(expr)
+        if unwrap(t) == ANY:            # (no type told): tested once the others are known
+            untyped.append(expr)
+            return prev
         joined = t if prev is None else unify(prev, t)
         if joined is None:
             self.error(f"table {decl.name} gives {prev} in earlier rows but {t} here",
@@ -223,6 +226,8 @@ class TypePass(ExprTyper):
         if not assignable(want, INT):
             self.error(f"{node.op}= needs an int, and {node.target.name} holds {want}",
                        node.target.span)
+        else:                           # an `int?` or of no type told: tested as it runs
+            self.fits(node.target, want, INT)
         self.expect(node.value, INT, f"the right side of {node.op}=")
 
     def let(self, node: A.Let) -> None:
@@ -273,10 +278,14 @@ class TypePass(ExprTyper):
         `fits` notes one in an expression); so is each `T?` of a list written out.  A
         value of no type the checker could tell is tested as `unknown` says (for none,
         where a list may be), an item of a list written out as `item` says."""
-        if isinstance(t, OptT):
+        if unwrap(t) == ANY:
+            if unknown is not None:
+                self.optional_uses[id(expr)] = unknown
+        elif isinstance(t, OptT):
             self.optional_uses[id(expr)] = unwrap(t)
-        elif t == ANY and unknown is not None:
-            self.optional_uses[id(expr)] = unknown
+        elif unknown is not None and isinstance(unknown.want, tuple) and \
+                not isinstance(expr, A.ListLit) and _loose_items(t, unknown.want[-1]):
+            self.optional_uses[id(expr)] = Unknown(unknown.want[-1])    # (each item)
         if isinstance(expr, A.ListLit):
             for each in expr.items:
                 self.note_optional(each, self.type_of(each), item)

@@ -39,12 +39,12 @@ _FITS = {
     "text": lambda t: assignable(t, STR),
 }
 #: what a builtin's argument of no type the checker could tell must be as it runs (a
-#: written `int?` argument, an int; a list, not none: its items are not tested)
+#: written `int?` argument, an int; a list, of any items)
 _UNKNOWN_WANTS = {"int": Unknown(INT), "int?": Unknown(INT), "bool": Unknown(BOOL),
                   "player": Unknown(PLAYER), "card": Unknown(CARD),
                   "zone": Unknown(ZoneT(None)), "text": Unknown(STR),
                   "enum": Unknown(EnumT("enum"), "an enum member"),
-                  "cards|list": Unknown(ListT(ANY), "a zone or a list"),
+                  "cards|list": Unknown((ZoneT(None), ListT(ANY)), "a zone or a list"),
                   "list": Unknown(ListT(ANY), "a list")}
 _WORDS = {"int?": "int", "zone": "a zone", "cards|list": "a zone or a list",
           "enum": "an enum member", "list": "a list"}
@@ -64,6 +64,21 @@ def _source_of(typer, node) -> str:
 def _listing(t: Ty) -> bool:
     """Whether `t` is a list, or a zone standing for its cards (a `+` operand)."""
     return isinstance(unwrap(t), (ListT, ZoneT))
+
+
+def _loose_items(t: Ty, want: Ty) -> bool:
+    """Whether a list whose items may be none or of no type told (`[held]`, `[first(...)]`)
+    stands where a list of a known, plain type is wanted: its items are tested then."""
+    if not (isinstance(t, ListT) and isinstance(want, ListT)):
+        return False
+    inner = unwrap(want.elem)
+    return inner != ANY and not isinstance(want.elem, OptT) and (
+        isinstance(t.elem, OptT) or unwrap(t.elem) == ANY) and t.elem != NONE
+
+
+def _empty(expr) -> bool:
+    """`[]`: a list whose items' type, none, says nothing about a list it is joined to."""
+    return isinstance(expr, (A.ListLit, A.SetLit)) and not expr.items
 
 
 def _anything(t: Ty) -> bool:
@@ -94,12 +109,16 @@ class ExprTyper:
         (`optional_uses`), for the engine to raise a rule error if it is none then."""
         if not assignable(t, want):
             return False
-        if isinstance(want, OptT) or want == ANY:
+        if want == ANY or unwrap(want) == ANY:
             return True
         if unwrap(t) == ANY:    # (`first` of an empty list, a local first set to none:
-            self.optional_uses[id(expr)] = Unknown(want)    # none, or another type)
+            self.optional_uses[id(expr)] = Unknown(want)    # none, or another type; none
+        elif isinstance(want, OptT):                        # allowed where a T? is)
+            return True
         elif isinstance(t, OptT):
             self.optional_uses[id(expr)] = want
+        elif _loose_items(t, want):     # a list of T? or of no type told, as a list of T
+            self.optional_uses[id(expr)] = Unknown(want)
         return True
 
     def once(self, key, compute: Callable, provisional):
@@ -175,10 +194,10 @@ class ExprTyper:
             return EnumT(found.name)   # an option's choice used as a domain: its members
         t = self.type_of(expr)
         elem = elem_of(t)
-        if isinstance(t, OptT) and elem is not None:    # a `pile?` passed over: tested
-            self.optional_uses[id(expr)] = unwrap(t)
-        elif t == ANY:                                  # (`first` of an empty list)
+        if unwrap(t) == ANY:                            # (`first` of an empty list)
             self.optional_uses[id(expr)] = _UNKNOWN_WANTS["cards|list"]
+        elif isinstance(t, OptT) and elem is not None:  # a `pile?` passed over: tested
+            self.optional_uses[id(expr)] = unwrap(t)
         if elem is None:
             self.error(f"{what} must range over a domain (a range, an enum, player, a zone, a "
                        f"list...), not a single {t}", expr.span)
@@ -274,8 +293,12 @@ class ExprTyper:
         if isinstance(found, Member):
             return PLAYER if found.owner == "player" else EnumT(found.owner)
         obj = unwrap(self.type_of(node.obj))
-        if obj == ANY:
-            return ANY
+        if obj == ANY:                  # (no type told: tested for a card, if a field)
+            field = self.scope.fields.get(node.name)
+            if field is None:
+                return ANY
+            self.optional_uses[id(node.obj)] = Unknown(CARD)
+            return self.field_type(field)
         if obj != CARD:
             self.error(f"only cards have attributes, and this is {article(str(obj))}",
                        node.obj.span)
@@ -470,14 +493,14 @@ class ExprTyper:
         return ListT(self.type_of(node.item))
 
     def list_lit(self, node) -> Ty:
-        """A list's items have one type; an item of no type the checker could tell is
-        tested for it as the list is made, or, where the items may be none, the list's
-        items have no type told either (each use of one is tested)."""
+        """A list's items have one type (`unify`); items of no type the checker could
+        tell among items of a known type T make a list of T?, those tested as the list is
+        made for a T or none."""
         elem: Ty = ANY
         unknown = []
         for item in node.items:
             t = self.type_of(item)
-            if t == ANY:
+            if unwrap(t) == ANY:
                 unknown.append(item)
             joined = unify(elem, t)
             if joined is None:
@@ -485,12 +508,18 @@ class ExprTyper:
                            f"and {t}", item.span)
             else:
                 elem = joined
-        if unknown and elem != ANY:
-            if isinstance(elem, OptT) or elem == NONE:
-                return ListT(ANY)
-            for item in unknown:
-                self.fits(item, ANY, elem)
-        return ListT(elem)
+        return ListT(self.loose(unknown, elem))
+
+    def loose(self, unknown: list, t: Ty) -> Ty:
+        """The type of a list's items or a choice's branches, `t`, when `unknown` of them
+        have no type the checker could tell: `t?`, each of those tested for a `t` or none
+        as it runs (for none alone, a T? used as a T, where the whole is used so)."""
+        inner = unwrap(t)
+        if not unknown or inner in (ANY, NONE):
+            return ANY if unknown else t
+        for expr in unknown:
+            self.optional_uses[id(expr)] = Unknown(OptT(inner))
+        return OptT(inner)
 
     def binop(self, node: A.BinOp) -> Ty:
         lt, rt = self.type_of(node.left), self.type_of(node.right)
@@ -501,13 +530,16 @@ class ExprTyper:
             return STR
         if node.op == "+" and _listing(lt) and _listing(rt) and ANY not in (lt, rt):
             return self.joined_lists(node, lt, rt)
-        if ANY in (lt, rt) and (_listing(lt) or _listing(rt)):
-            listed = rt if lt == ANY else lt   # (`first` of an empty list, say): a list,
-            self.joins_lists.add(id(node))      # tested for none as it runs
+        if ANY in (unwrap(lt), unwrap(rt)) and (_listing(lt) or _listing(rt)):
+            if node.op != "+":
+                self.error(f"cannot compute {lt} {node.op} {rt}: arithmetic works on int "
+                           f"only (+ also joins two texts, or two lists)", node.span)
+                return ANY
+            self.joins_lists.add(id(node))  # (`first` of an empty list): a list, tested
             for side, t in ((node.left, lt), (node.right, rt)):
-                if t == ANY:
-                    self.optional_uses[id(side)] = _UNKNOWN_WANTS["list"]
-            return ListT(elem_of(listed))
+                if unwrap(t) == ANY:
+                    self.optional_uses[id(side)] = Unknown(ListT(ANY), "a list")
+            return ListT(ANY)           # its items of no type told either
         if node.op == "+" and (_listing(lt) or _listing(rt)) and ANY not in (lt, rt):
             item, listed = (node.left, rt) if _listing(rt) else (node.right, lt)
             if elem_of(listed) is not None and assignable(
@@ -525,6 +557,9 @@ class ExprTyper:
         """`a + b` of two lists (or zones, for their cards): a list of the items of both,
         noted for the engine (`joins_lists`), which otherwise adds numbers."""
         elem = unify(elem_of(lt), elem_of(rt))
+        if any(unwrap(elem_of(t)) == ANY and not _empty(side)
+               for side, t in ((node.left, lt), (node.right, rt))):
+            elem = ANY                  # items of no type told joined: the whole's too
         if elem is None:
             self.error(f"cannot join {lt} and {rt}: the items of a list must have one type",
                        node.span)
@@ -568,8 +603,9 @@ class ExprTyper:
     def cond(self, node: A.Cond) -> Ty:
         self.expect(node.test, BOOL, "the condition of if ... then ... else")
         a, b = self.type_of(node.then), self.type_of(node.else_)
-        if ANY in (a, b):       # one branch of no type told: neither is the whole's, and
-            return ANY          # its use tests what it is
+        if (unwrap(a) == ANY) != (unwrap(b) == ANY):    # one branch of no type told
+            known = b if unwrap(a) == ANY else a
+            return self.loose([node.then if known is b else node.else_], known)
         joined = unify(a, b)
         if joined is None:
             self.error(f"the branches of if ... then ... else have different types: {a} and "

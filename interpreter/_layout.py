@@ -160,10 +160,10 @@ class LayoutBuilder:
             p.card_fields = [f.name for f in d.fields]
         for d in by_type.get(A.ZoneDecl, ()):
             self.layout_zone(d)
-        for d in by_type.get(A.VarDecl, ()):
-            self.layout_var(d)
         for d in by_type.get(A.CardsDecl, ()):
             self.layout_cards(d)
+        for d in by_type.get(A.VarDecl, ()):    # after the cards: `= card(rank: 2)`
+            self.layout_var(d)
         self.texts_apart(by_type.get(A.CardDecl, ()))
         p.has_hidden = any(z.seen is not A.Seen.ALL for z in p.zone_info)
         p.has_twins = len(self.card_kinds) < len(p.cards)

@@ -1207,3 +1207,15 @@ def test_an_optional_card_field_that_is_none_does_not_show_in_the_cards_text():
                      'action go() "go":\n    pass\nflow:\n    choose a: go\n    draw\n')
     assert [c.text for c in game.prog.cards] == ["1", "2S", "3S"]
     assert "deck (3): 3S 2S 1" in game.new_state().view()
+
+
+def test_a_variable_starts_as_a_card_named_by_its_fields():
+    # the variables were laid out before the cards: "no card of the game has these
+    # attributes", whichever came first in the file
+    s = game('''var marked: card = card(rank: 2, suit: hearts)
+flow:
+    move marked to pile
+    total = marked.rank
+    draw
+''').new_state()
+    assert [c.text for c in s.cards_in("pile")] == ["2H"] and s.vars[0] == 2

@@ -431,7 +431,7 @@ NONE_USES = [
     ("n = sum(x for x in [1, first(y for y in [])])", "x for", "an int"),   # (an int?)
     ("n = count(first(y for y in []))", "first(", "a zone or a list"),
     ("n = count(top(hand[p1], first(y for y in [])))", "first(", "an int"),
-    ("n = count([1] + first(y for y in []))", "first(", "a list"),
+    ("n = count([1] + first(y for y in []))", "first(", "a list[int]"),
     ("n = ord(first(y for y in []))", "first(", "an enum member"),
     ("n = sum(x for x in first(y for y in []))", "first(", "a zone or a list"),
     # statements: Python's TypeError and AttributeError, or `expected a zone, got None`
@@ -496,6 +496,8 @@ var b: bool = false
 def own(z: hand) = seat(owner(z))
 def li(xs: list[int]) = sum(v for v in xs)
 def w(c: card?) = if c == none then 0 else c.rank
+def nn(xs: list[list[int]]) = sum(i for l in xs for i in l)
+def lo(xs: list[int]?) = if xs == none then 0 else sum(i for i in xs)
 table tb(k: 1..2):
     1 => first(y for y in [])
     else => 2
@@ -523,8 +525,14 @@ UNTYPED_USES = [
     ("n = 0", "bid += 1", "bid +=", "none, where an int"),
     ("n = 0", "ob[p1] += 1", "ob[p1]", "none, where an int"),
     ("n = 0", "n = tb(1) + 1", "tb(1)", "none, where an int"),
-    ("n = 0", "move cards(hand[p1]) + [first(y for y in [])] to hand[p2]", "cards(",
-     "[3,2,1,none], where a list[card]"),
+    ("n = 0", "move cards(hand[p1]) + [first(y for y in [])] to hand[p2]", "[first(",
+     "[none], where a list[card]"),
+    # the second review: lists in lists, an optional list, a zone of any family, a join
+    ("n = 0", "n = nn([[bid, 1]])", "[[bid", "[[none,1]], where a list[list[int]]"),
+    ("n = 0", "n = lo([bid, 1])", "[bid", "[none,1], where a list[int] or none"),
+    ("move top(hand[p1]) to grid[1]", "n = own(zone_of(top(grid[1])))", "zone_of(",
+     "grid[1], where a zone of hand"),
+    ('x = "a"', "n = count([x] + [1, 2])", "[x]", "[a], where a list[int]"),
 ]
 
 
@@ -541,18 +549,21 @@ def test_a_value_of_no_known_type_is_tested_for_what_is_needed(
         load_text(UNTYPED.format(setup=setup, line=line)).new_state()
     shown = str(info.value)
     row, col = map(int, shown.split(":", 3)[1:3])
-    assert row == 21 and (line + "\n")[col - 5:].startswith(at)
+    assert row == 23 and (line + "\n")[col - 5:].startswith(at)
     assert f"this value is {says} is needed" in shown
 
 
-@pytest.mark.parametrize("line", ["held = if n == 0 then first(y for y in []) else 3",
-                                  "b = (if n == 0 then first(y for y in []) else 3) == p1"])
-def test_an_if_of_one_branch_of_no_known_type_has_the_others_type(line):
+@pytest.mark.parametrize("line, says", [
+    ("held = if n == 0 then first(y for y in []) else 3", "cannot assign int?"),
+    ("b = (if n == 0 then first(y for y in []) else 3) == p1", "cannot compare int?"),
+    ("n = x.nosuch", "cards have no attribute nosuch"),     # a KeyError as it ran
+])
+def test_an_if_of_one_branch_of_no_known_type_has_the_others_type(line, says):
     # the round's first cut gave it no type at all, so these ran (and failed in Python)
     from gdl.errors import CheckError
     from interpreter import load_text
-    with pytest.raises(CheckError, match=r"int\?"):
-        load_text(UNTYPED.format(setup="n = 0", line=line))
+    with pytest.raises(CheckError, match=says):
+        load_text(UNTYPED.format(setup="x = top(hand[p1])", line=line))
 
 
 def test_a_value_of_no_known_type_where_none_may_be_is_not_tested():

@@ -11,7 +11,7 @@ from ._consts import Consts, show
 from ._scope import Local, Symbol
 from ._typesys import (ANY, BOOL, CARD, INT, NONE, PLAYER, STR, ListT, OptT, Ty, Unknown,
                        ZoneT, assignable, is_cards, is_players, is_zone, unify, unwrap)
-from ._types import ExprTyper, _loose_items
+from ._types import ExprTyper, loose
 from ._walk import callees_first
 
 #: what a statement's cards or players of no type the checker could tell are tested for
@@ -284,7 +284,7 @@ class TypePass(ExprTyper):
         elif isinstance(t, OptT):
             self.optional_uses[id(expr)] = unwrap(t)
         elif unknown is not None and isinstance(unknown.want, tuple) and \
-                not isinstance(expr, A.ListLit) and _loose_items(t, unknown.want[-1]):
+                not isinstance(expr, A.ListLit) and loose(t, unknown.want[-1]):
             self.optional_uses[id(expr)] = Unknown(unknown.want[-1])    # (each item)
         if isinstance(expr, A.ListLit):
             for each in expr.items:

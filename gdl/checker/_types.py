@@ -66,19 +66,20 @@ def _listing(t: Ty) -> bool:
     return isinstance(unwrap(t), (ListT, ZoneT))
 
 
-def _loose_items(t: Ty, want: Ty) -> bool:
-    """Whether a list whose items may be none or of no type told (`[held]`, `[first(...)]`)
-    stands where a list of a known, plain type is wanted: its items are tested then."""
-    if not (isinstance(t, ListT) and isinstance(want, ListT)):
+def loose(t: Ty, want: Ty) -> bool:
+    """Whether a value of type `t`, taken where a `want` is (`assignable`), may not be one
+    as it runs, so is tested then: a zone of any family (`zone_of`) where one of a family
+    is wanted; a list whose items may be none or have no type told (`[held]`,
+    `[first(...)]`) where a list of a known, plain type is, at any depth."""
+    t, want = unwrap(t), unwrap(want)
+    if isinstance(t, ZoneT) and isinstance(want, ZoneT):
+        return t.family is None and want.family is not None
+    if not (isinstance(t, ListT) and isinstance(want, ListT)) or unwrap(want.elem) == ANY:
         return False
-    inner = unwrap(want.elem)
-    return inner != ANY and not isinstance(want.elem, OptT) and (
-        isinstance(t.elem, OptT) or unwrap(t.elem) == ANY) and t.elem != NONE
-
-
-def _empty(expr) -> bool:
-    """`[]`: a list whose items' type, none, says nothing about a list it is joined to."""
-    return isinstance(expr, (A.ListLit, A.SetLit)) and not expr.items
+    if unwrap(t.elem) == ANY or (isinstance(t.elem, OptT) and
+                                 not isinstance(want.elem, OptT)):
+        return t.elem != NONE
+    return loose(t.elem, want.elem)
 
 
 def _anything(t: Ty) -> bool:
@@ -111,14 +112,10 @@ class ExprTyper:
             return False
         if want == ANY or unwrap(want) == ANY:
             return True
-        if unwrap(t) == ANY:    # (`first` of an empty list, a local first set to none:
-            self.optional_uses[id(expr)] = Unknown(want)    # none, or another type; none
-        elif isinstance(want, OptT):                        # allowed where a T? is)
-            return True
-        elif isinstance(t, OptT):
-            self.optional_uses[id(expr)] = want
-        elif _loose_items(t, want):     # a list of T? or of no type told, as a list of T
-            self.optional_uses[id(expr)] = Unknown(want)
+        if unwrap(t) == ANY or loose(t, want):  # (`first` of an empty list, a local first
+            self.optional_uses[id(expr)] = Unknown(want)    # set to none and then not...;
+        elif isinstance(t, OptT) and not isinstance(want, OptT):    # none allowed where
+            self.optional_uses[id(expr)] = want                     # a T? is)
         return True
 
     def once(self, key, compute: Callable, provisional):
@@ -293,13 +290,12 @@ class ExprTyper:
         if isinstance(found, Member):
             return PLAYER if found.owner == "player" else EnumT(found.owner)
         obj = unwrap(self.type_of(node.obj))
-        if obj == ANY:                  # (no type told: tested for a card, if a field)
-            field = self.scope.fields.get(node.name)
-            if field is None:
-                return ANY
-            self.optional_uses[id(node.obj)] = Unknown(CARD)
-            return self.field_type(field)
-        if obj != CARD:
+        if obj == ANY and node.name in self.scope.fields:  # (no type told: tested for a
+            self.optional_uses[id(node.obj)] = Unknown(CARD)    # card)
+            return self.field_type(self.scope.fields[node.name])
+        if obj == ANY and self.scope.card is None:
+            return ANY                  # (no card declaration: reported where that is)
+        if obj != CARD and obj != ANY:
             self.error(f"only cards have attributes, and this is {article(str(obj))}",
                        node.obj.span)
             return ANY
@@ -535,11 +531,7 @@ class ExprTyper:
                 self.error(f"cannot compute {lt} {node.op} {rt}: arithmetic works on int "
                            f"only (+ also joins two texts, or two lists)", node.span)
                 return ANY
-            self.joins_lists.add(id(node))  # (`first` of an empty list): a list, tested
-            for side, t in ((node.left, lt), (node.right, rt)):
-                if unwrap(t) == ANY:
-                    self.optional_uses[id(side)] = Unknown(ListT(ANY), "a list")
-            return ListT(ANY)           # its items of no type told either
+            return self.joined_lists(node, lt, rt)  # (`first` of an empty list): a list
         if node.op == "+" and (_listing(lt) or _listing(rt)) and ANY not in (lt, rt):
             item, listed = (node.left, rt) if _listing(rt) else (node.right, lt)
             if elem_of(listed) is not None and assignable(
@@ -556,10 +548,16 @@ class ExprTyper:
     def joined_lists(self, node: A.BinOp, lt: Ty, rt: Ty) -> Ty:
         """`a + b` of two lists (or zones, for their cards): a list of the items of both,
         noted for the engine (`joins_lists`), which otherwise adds numbers."""
+        sides = ((node.left, elem_of(lt)), (node.right, elem_of(rt)))
+        known = [e for _, e in sides if unwrap(e) != ANY]
+        if len(known) == 1:             # the other's items, or it, of no type told: they
+            elem = known[0]             # are tested for the known side's as it runs
+            for side, e in sides:
+                if unwrap(e) == ANY:
+                    self.optional_uses[id(side)] = Unknown(ListT(elem))
+            self.joins_lists.add(id(node))
+            return ListT(elem)
         elem = unify(elem_of(lt), elem_of(rt))
-        if any(unwrap(elem_of(t)) == ANY and not _empty(side)
-               for side, t in ((node.left, lt), (node.right, rt))):
-            elem = ANY                  # items of no type told joined: the whole's too
         if elem is None:
             self.error(f"cannot join {lt} and {rt}: the items of a list must have one type",
                        node.span)

@@ -942,11 +942,12 @@ def _draw_lines(total, i, k) -> list:
             f"else: {i} = rng.randrange({total})"]
 
 
-def _lone_list(info, epochs, ctx):
+def _lone_list(info, epochs, ctx, held=False):
     """The lines listing the values of a lone action's one parameter (`_lone_action`)
     that its requires allow, with `me` bound, into `vals`, and their number into
     `total`; returns (lines, vals, total)."""
     vals, total = ctx.tmp(), ctx.tmp()
+    bind = _me_bound(info, ctx, held)
     test = info.tests[0]
     head = f"if {ctx.test(test)}:" if test is not None else None
     _, slot, domain = info.enum_params[0]
@@ -960,10 +961,30 @@ def _lone_list(info, epochs, ctx):
     body.append(f"{total} = len({vals})")
     if wrap is not None:
         body = wrap(body, (vals, total))
-    return [f"st.frame[{info.me_slot:d}] = seat", *body], vals, total
+    return [*bind, *body], vals, total
 
 
-def _lone_pairs(info, epochs, ctx):
+def _me_bound(info, ctx, held) -> list:
+    """The line binding `me` to `seat` for a listing; none where `held` and the
+    rendering holds locals (`holding`): `me` is read as `seat` then, and written to its
+    slot only before a call (`Ctx.call`)."""
+    if held and ctx.hold:
+        ctx.hold_in("frame", info.me_slot, "seat")
+        return []
+    return [f"st.frame[{info.me_slot:d}] = seat"]
+
+
+def _me_cleared(info, ctx) -> list:
+    """`_cleared`'s lines after a listing bound by `_me_bound`: where `me` is held, the
+    slots were written only if a cold call ran (it writes every held local, `me` first,
+    and the slots are empty as a pick starts), so they are emptied only then."""
+    if ctx.held.get(("frame", info.me_slot), (None,))[0] != "seat":
+        return _cleared(info)
+    return [f"if st.frame[{info.me_slot:d}] is not None:",
+            *_indented(_cleared(info), "    ")]
+
+
+def _lone_pairs(info, epochs, ctx, held=False):
     """`_lone_list` for an action of two parameters: the lines listing, with `me` bound,
     each leading value and the last values the requires allow with it, as pairs in
     `found`, and how many moves in `total`; returns (lines, found, total, ranged).  Where
@@ -981,7 +1002,10 @@ def _lone_pairs(info, epochs, ctx):
                     f"{pad}    {total} += {n}"]
         return [f"{pad}if {vals}:", f"{pad}    {found}.append(({v0}, {vals}))",
                 f"{pad}    {total} += len({vals})"]
-    stop = [f"st.frame[{info.me_slot:d}] = None", "return None"]
+    bind = _me_bound(info, ctx, held)
+    stop = [f"st.frame[{info.me_slot:d}] = None", "return None"] if bind else [
+        f"if st.frame[{info.me_slot:d}] is not None: st.frame[{info.me_slot:d}] = None",
+        "return None"]
     wrap = memo_lines(ctx, info.memo, info.memo_inputs) if info.memo is not None else None
     body = [f"{found} = []", f"{total} = 0", *_listing_lines(info, epochs, ctx, keep, stop,
                                                              ends)]
@@ -990,8 +1014,7 @@ def _lone_pairs(info, epochs, ctx):
         flat = ctx.tmp()
         body = wrap([*body, *_flat_lines(ctx, found, total, flat, bool(ends))],
                     (found, total, flat))
-    return ([f"st.frame[{info.me_slot:d}] = seat", *body], found, total, bool(ends),
-            flat)
+    return ([*bind, *body], found, total, bool(ends), flat)
 
 
 #: the most moves of a kept list (`_lone_pairs`) also kept as one list of arguments
@@ -1056,16 +1079,16 @@ def _lone_pick_lines(info, epochs, ctx) -> list:
     drawn from it (the same move for the same draw as the general pick)."""
     i, k = ctx.tmp(), ctx.tmp()
     if len(info.params) == 1:
-        lines, vals, total = _lone_list(info, epochs, ctx)
-        return [*lines, *_cleared(info), f"if not {total}: return None",
+        lines, vals, total = _lone_list(info, epochs, ctx, held=True)
+        return [*lines, *_me_cleared(info, ctx), f"if not {total}: return None",
                 *_draw_lines(total, i, k), f"return {ctx.k(info)}, ({vals}[{i}],)"]
-    lines, found, total, ranged, flat = _lone_pairs(info, epochs, ctx)
+    lines, found, total, ranged, flat = _lone_pairs(info, epochs, ctx, held=True)
     if flat is not None:
-        return [*lines, *_cleared(info), f"if not {total}: return None",
+        return [*lines, *_me_cleared(info, ctx), f"if not {total}: return None",
                 *_draw_lines(total, i, k),
                 f"if {flat} is not None: return {ctx.k(info)}, {flat}[{i}]",
                 *_pair_returned(ctx, info, found, ranged, i)]
-    return [*lines, *_cleared(info), f"if not {total}: return None",
+    return [*lines, *_me_cleared(info, ctx), f"if not {total}: return None",
             *_draw_lines(total, i, k), *_pair_returned(ctx, info, found, ranged, i)]
 
 

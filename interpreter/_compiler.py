@@ -657,7 +657,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if top is not None:             # `top(zone, n)`: the block, no tuple made
                 return [f"{z} = {ctx.sub(dest)}",
                         f"{d} = {'None' if depth is None else ctx.sub(depth)}",
-                        *_move_block_lines(ctx, top, cards.value, f"{z}.slot", kind, d, up, s)]
+                        *_move_block_lines(ctx, top, cards.value, f"{z}.slot", kind, d, up, s,
+                                           is_set)]
             if kind is A.PlaceKind.TOP or kind is A.PlaceKind.DEFAULT:   # both go on top
                 into_set = None
                 if dest.kind is not None:       # set or stack, and facing, known
@@ -1313,17 +1314,38 @@ class _DeadCode(list):
     main = False
 
 
-def _move_block_lines(ctx, top, value, slot: str, kind, depth: str, up: str, node) -> list:
+def _move_block_lines(ctx, top, value, slot: str, kind, depth: str, up: str, node,
+                      is_set=None) -> list:
     """`move top(z, n) ...`: the zone's cards and the count read as `top` reads them (a
     count out of range raises `top`'s own error, `value` called), then
     `State.move_block` moves the top n as one block: no tuple of the cards made, no
-    test of where they are."""
+    test of where they are.  To the bottom or a depth of the same zone, not a set (a
+    cut, a shuffle by hand), the depth in range, the block goes there inline as
+    `move_block` moves it (the cards' zone stays, their facing is set); anything else
+    (an error too) goes to `move_block` as it is."""
     zone, count = top
     c, k = ctx.tmp(), ctx.tmp()
-    return [f"{c} = st.zones[{ctx.sub(zone)}.slot]",
+    head = [f"{c} = st.zones[{ctx.sub(zone)}.slot]",
             f"{k} = {ctx.sub(count)}",
-            f"if not 0 <= {k} <= len({c}): {ctx.call(value, cold=True)}",
-            f"st.move_block({c}, {k}, {slot}, {ctx.k(kind)}, {depth}, {up}, {ctx.k(node)})"]
+            f"if not 0 <= {k} <= len({c}): {ctx.call(value, cold=True)}"]
+    call = f"st.move_block({c}, {k}, {slot}, {ctx.k(kind)}, {depth}, {up}, {ctx.k(node)})"
+    if is_set is None or kind not in (A.PlaceKind.DEPTH, A.PlaceKind.BOTTOM):
+        return [*head, call]
+    t, cut, block, x, u = (ctx.tmp() for _ in range(5))
+    if kind is A.PlaceKind.DEPTH:     # the block below `depth` of the cards left
+        test = f" and {depth} is not None and 0 <= {depth} <= len({c}) - {k}"
+        place = [f"    {t} = {cut} - {depth}", f"    {c}[{t}:] = {block} + {c}[{t}:{cut}]"]
+    else:
+        test, place = "", [f"    {c}[:] = {block} + {c}[:{cut}]"]
+    return [*head,
+            f"{t} = {slot}",
+            f"if {c} is st.zones[{t}] and not {ctx.k(is_set)}[{t}]{test}:",
+            f"    {u} = {up}",
+            f"    {cut} = len({c}) - {k}",
+            f"    {block} = {c}[{cut}:]",
+            *place,
+            f"    for {x} in {block}: st.up[{x}.id] = {u}",
+            f"else: {call}"]
 
 
 def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set, node,

@@ -447,6 +447,7 @@ class CallMixin:
 
         # `parse` reads no local: no held one is written before it
         number.render = lambda ctx: _kept_or_made(ctx, numbers, ctx.sub(s), parse)
+        number.parsed = (s, numbers, parse)     # for a family indexed by it (`_lookup`)
         return number
 
     def _b_card_named(self, node, scope):

@@ -330,6 +330,7 @@ class CollectionMixin:
 
         def lines(ctx):
             out, v = ctx.tmp(), ctx.tmp()
+            ranging(ctx, v, it0)
             return [f"{out} = []", f"for {v} in {ctx.sub(it0)}:",
                     *ctx.bind("scratch", s0, v, "    ", scratch),
                     f"    {out} += [{v}] * {_length(ctx, it1)}",
@@ -631,9 +632,20 @@ def _loop_heads(ctx, loops, scratch) -> tuple:
         v = ctx.tmp()
         head += [f"{pad}for {v} in {ctx.sub(it)}:",
                  *ctx.bind("scratch", slot, v, pad + "    ", scratch)]
+        ranging(ctx, v, it)
         held[slot] = v
         pad += "    "
     return head, held, pad
+
+
+def ranging(ctx, temp, it):
+    """Notes that the loop variable held in the temporary `temp` runs over `it`'s values
+    where they are a constant tuple (`for d in 1..4`), so that a family's element indexed
+    by it is read without testing for a missing one (`ExprCompiler._lookup`).  The
+    temporary is the loop's own: only reads of the variable name it."""
+    c = _folded(it)
+    if c is not None and isinstance(c[0], tuple):
+        ctx.within[temp] = c[0]
 
 
 def _written(ctx, loops, scratch, key, body) -> list:

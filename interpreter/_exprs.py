@@ -16,7 +16,7 @@ from gdl.checker._typesys import ANY, EnumT, ListT, OptT, Prim, Unknown, ZoneT
 from .values import Card, Member, Seat, ZoneRef, text_of
 from ._fuse import UNSET, fuse
 from ._scope import Local, Scope
-from ._calls import PLAYERS_KEPT, CallMixin
+from ._calls import NUMBERS_KEPT, PLAYERS_KEPT, CallMixin
 from ._collections import CollectionMixin
 from ._ops import OperatorMixin
 
@@ -424,10 +424,14 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             t_keys, by_value = _one_index_varies(table, keys)
 
         def render(ctx):   # a missing key goes through `fn`, which reports it
+            if len(t_keys) == 1 and getattr(t_keys[0], "parsed", None) is not None:
+                return _by_text(ctx, t_keys[0].parsed, by_value, key_error)
             texts = [ctx.sub(k) for k in t_keys]
             found = _found(ctx, by_value, texts)
             if found is not None:      # `hand[p]` in a def called as `f(p1)`
                 return ctx.lit(found)
+            if len(texts) == 1 and _all_found(by_value, ctx.within.get(texts[0])):
+                return f"{ctx.k(by_value)}[{texts[0]}]"   # `left[d]`, `for d in 1..4`
             t = ctx.tmp()
             key = ", ".join(texts)
             if len(t_keys) > 1:        # a tuple of the indices (`grid[p, r, k]`)
@@ -465,6 +469,41 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             except KeyError:
                 key_error(st, key)
         return find
+
+
+def _all_found(by_value, values) -> bool:
+    """Whether every one of `values` (None: not known) is a key of `by_value`: a look-up
+    by any of them finds its element."""
+    if values is None:
+        return False
+    try:
+        return all(by_value.get(v) is not None for v in values)
+    except TypeError:       # an unhashable value
+        return False
+
+
+def _by_text(ctx, parsed, by_value, key_error) -> str:
+    """A family's element indexed by `number(t)` (`pile[number(ch)]`): one look-up of
+    the element by the text `t` in a table of this place's own, filled as texts are
+    read (as `number`'s own is), instead of the text's number and then the element; a
+    text not kept yet goes the long way: parsed (and its failure reported) as `number`
+    does, then its element found (or a missing one reported as the look-up does)."""
+    s, numbers, parse = parsed
+    kept: dict = {}
+
+    def find(st, text):
+        n = numbers.get(text)
+        if n is None:
+            n = parse(st, text)
+        found = by_value.get(n)
+        if found is None:
+            key_error(st, (n,))
+        if len(kept) < NUMBERS_KEPT:
+            kept[text] = found
+        return found
+    t, x = ctx.tmp(), ctx.tmp()
+    return (f"({t} if ({t} := {ctx.k(kept)}.get({x} := {ctx.sub(s)})) is not None "
+            f"else {ctx.k(find)}(st, {x}))")
 
 
 def _found(ctx, by_value, texts):

@@ -99,10 +99,12 @@ class Ctx:
     function makes as it starts (see `_actions._kept_by`); `unobserved`, that the code
     runs only where no seat's observations are kept (a generated step's run); `sure`, the
     temporaries an inlined def body reads its parameters from that hold a value known not
-    to be none (see `CallMixin.call_with`): a field read of one needs no test."""
+    to be none (see `CallMixin.call_with`): a field read of one needs no test; `within`,
+    the temporaries a loop over a constant list runs through, each with that list (see
+    `_collections.ranging`): an index of a family by one needs no test."""
 
     __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot", "memo", "loops",
-                 "lists", "unobserved", "sure")
+                 "lists", "unobserved", "sure", "within")
 
     def __init__(self, hold: bool = False):
         self.consts, self.ids, self.temps, self.depth = [], {}, 0, 0
@@ -112,6 +114,7 @@ class Ctx:
         self.lists = None     # inside a move list: the dicts it makes as it starts
         self.unobserved = False
         self.sure = frozenset()
+        self.within = {}      # a loop's temporary -> the constant values it runs over
 
     def k(self, value) -> str:
         """The name of a value passed into the fused function (once per object)."""

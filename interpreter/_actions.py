@@ -780,9 +780,23 @@ def _kept_lines(info, epochs, ctx, vals, pad, test) -> list:
     ctx.loops[n - 1] = temps = []
     loop = [f"{pad}for {v} in {vals}:", *ctx.bind("frame", slot, v, pad + "    ")]
     inner = pad + "    "
+    tested = ctx.test(test) if test is not None else None
     if test is not None:
-        loop.append(f"{inner}if {ctx.test(test)}:")
+        loop.append(f"{inner}if {tested}:")
         inner += "    "
+    if info.merged and getattr(info.enum_params[-1][2], "kind_sorted", False):
+        # a set zone's cards (or some of them, in order) come by kind, each kind's twins
+        # side by side (`card_order`): the first of each run of a kind is its first; a
+        # kind differs from the last kept one's (none kept yet: -1, no kind's number)
+        k = ctx.tmp()
+        lines.append(f"{pad}{k} = -1")
+        start, end = f"{kept} = []", f"{vals} = {kept}"
+        new = f"{k} != ({k} := {v}.kind)"
+        if test is not None:    # one line: the test, then the kind (a kept card's)
+            loop[-1] = f"{pad}    if {tested} and {new}: {kept}.append({v})"
+        else:
+            loop.append(f"{inner}if {new}: {kept}.append({v})")
+        return [*lines, f"{pad}{start}", *_unset(ctx, temps, pad), *loop, f"{pad}{end}"]
     if info.merged:            # the first card of each kind that passes, in order:
         # a dict keeps each kind's first card (one call per card, as `_one_per_kind`)
         keep = f"{kept}.setdefault({v}.kind, {v})"

@@ -37,6 +37,7 @@ class CollectionMixin:
             if is_set[slot]:
                 fn = lambda st: tuple(st.zones[slot])  # noqa: E731
                 fn.live = lambda ctx: f"st.zones[{slot:d}]"
+                fn.kind_sorted = True     # a set's cards: by kind, twins side by side
             else:
                 fn = lambda st: tuple(reversed(st.zones[slot]))  # noqa: E731
                 fn.live = lambda ctx: f"{ctx.k(reversed)}(st.zones[{slot:d}])"
@@ -54,7 +55,11 @@ class CollectionMixin:
                         f"({ctx.k(reversed)}(st.zones[{t}.slot])))")
             zone_tuple.render = render
             order = self.zone_order()
-            zone_tuple.live = lambda ctx: _zone_pass(ctx, order, ctx.sub(inner))
+            zone_tuple.kind_sorted = self._sets_only(node, scope)
+            if zone_tuple.kind_sorted:  # a set's list, passed over as it is (no `iter`)
+                zone_tuple.live = lambda ctx: f"st.zones[{ctx.sub(inner)}.slot]"
+            else:
+                zone_tuple.live = lambda ctx: _zone_pass(ctx, order, ctx.sub(inner))
             return _cards(_tuples(zone_tuple))
 
         def as_tuple(st):
@@ -64,6 +69,16 @@ class CollectionMixin:
                 return tuple(z) if is_set[value.slot] else tuple(reversed(z))
             return value
         return as_tuple
+
+    def _sets_only(self, node, scope) -> bool:
+        """Whether every zone `node` can name is a set zone (a family's element, as
+        `hand[p]`, of a family of sets): its cards then come in card order, by kind
+        (`card_order`, `regroup`), each kind's twins side by side."""
+        p = self.prog
+        if isinstance(node, A.Index) and isinstance(node.obj, A.Name) \
+                and node.obj.id in p.families and scope.lookup(node.obj.id) is None:
+            return all(p.is_set[z.slot] for z in p.families[node.obj.id].values())
+        return False
 
     def choice_members(self, node, scope):
         """A choice option's name where a collection is wanted (`for x in o`, `k: o`)
@@ -133,7 +148,10 @@ class CollectionMixin:
             def zone_cards(st):   # `hand[me]`: always a zone
                 slot = inner(st).slot
                 return st.zones[slot] if is_set[slot] else reversed(st.zones[slot])
-            zone_cards.render = lambda ctx: _zone_pass(ctx, order, ctx.sub(inner))
+            if self._sets_only(node, scope):    # a set's list, as it is (no `iter`)
+                zone_cards.render = lambda ctx: f"st.zones[{ctx.sub(inner)}.slot]"
+            else:
+                zone_cards.render = lambda ctx: _zone_pass(ctx, order, ctx.sub(inner))
             return _cards(zone_cards)
 
         slot = getattr(inner, "scratch_slot", None)

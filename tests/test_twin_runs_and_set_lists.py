@@ -1,0 +1,98 @@
+"""Speed shapes of the forty-fourth round (Double Down's helper): each keeps every list of
+moves as the plain closures make it; the unsound case of each guard is played here."""
+from __future__ import annotations
+
+import random
+import re
+
+from interpreter import _fuse, load_text
+from test_fuse import _generated_sources
+
+TWINS = '''game "t"
+players a, b
+card n: 1..4
+cards into stock: card(n: k) for k in [1, 2, 1, 3, 2, 3, 1]
+zone stock: stack
+zone hand[player]: ZONEKIND, face up
+zone pile: stack, face up
+action play(c: hand[me]):
+    require c.n != 3
+    move c to pile
+action toss(c: hand[me]):
+    move c to pile
+flow:
+    deal 7 from stock to hand[p] for p in [a]
+    choose a: play, toss
+    choose a: play, toss
+returns(p) = 0
+'''
+
+
+def test_twins_merged_by_runs_only_where_a_set_keeps_them_side_by_side(monkeypatch):
+    # A set zone keeps its cards by kind (`card_order`): each kind's twins side by side,
+    # so the first card of each run is its kind's first, kept without a dict.  A stack
+    # keeps them as dealt (1 2 1 3 2 3 1): runs there would list 1 three times.
+    for zone_kind, runs in (("set", True), ("stack", False)):
+        text = TWINS.replace("ZONEKIND", zone_kind)
+        got = {}
+        for enabled in (True, False):
+            monkeypatch.setattr(_fuse, "ENABLED", enabled)
+            game = load_text(text)
+            seen = []
+            for seed in range(30):
+                st = game.new_state()
+                rng = random.Random(seed)
+                while not st.is_terminal():
+                    legal = [m.text for m in st.legal_moves()]
+                    assert len(legal) == len(set(legal)), legal    # one move per kind
+                    seen.append(legal)
+                    st.random_step(rng)
+                seen.append([h[1] for h in st.history])
+            got[enabled] = seen
+            if enabled:
+                sources = "\n".join(_generated_sources(game))
+                assert bool(re.search(r"(_t\d+) != \(\1 := _t\d+\.kind\)", sources)) == runs
+        assert got[True] == got[False]
+        assert ["play 1", "play 2", "toss 1", "toss 2", "toss 3"] in got[True]
+
+
+ORDER = '''game "t"
+players a, b
+card n: 1..9
+cards into stock: card(n: k) for k in [5, 1, 4, 2, 3]
+zone stock: stack
+zone hand[player]: ZONEKIND, face up
+zone pile: stack, face up
+var seen: int = 0
+action play(c: hand[me]):
+    require c.n != 4
+    move c to pile
+flow:
+    move stock to hand[a]
+    seen = first(x.n for x in hand[a])
+    choose a: play
+returns(p) = seen
+'''
+
+
+def test_a_family_of_sets_is_passed_over_as_its_list_and_one_of_stacks_top_first(monkeypatch):
+    # `hand[me]` of a family whose zones are all sets is passed over as the zone's own
+    # list (card order); a stack's is passed over top first (`reversed`), for the moves
+    # listed and for a comprehension alike.
+    for zone_kind, raw in (("set", True), ("stack", False)):
+        text = ORDER.replace("ZONEKIND", zone_kind)
+        got = {}
+        for enabled in (True, False):
+            monkeypatch.setattr(_fuse, "ENABLED", enabled)
+            game = load_text(text)
+            st = game.new_state()
+            got[enabled] = ([m.text for m in st.legal_moves()], st.frame[:], st.vars[:])
+            if enabled:
+                sources = "\n".join(_generated_sources(game))
+                # the per-slot builtin called on the zone's list (`iter`, `reversed`)
+                assert (re.search(r"\.slot\]\(", sources) is None) == raw
+        assert got[True] == got[False]
+        moves = got[True][0]
+        assert moves == (["play 5", "play 1", "play 2", "play 3"] if zone_kind == "set"
+                         else ["play 3", "play 2", "play 1", "play 5"]), moves
+

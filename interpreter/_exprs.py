@@ -409,13 +409,14 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
 
     def _lookup(self, table, keys, node, what):
         def key_error(st, key):
-            shown = ", ".join("none" if k is None else str(getattr(k, "text", k)) for k in key)
+            shown = ", ".join(map(text_of, key))      # (`true`, `none`, `p1`: not Python's)
             raise self.runtime_error(f"{what} has no element [{shown}]", node, st)
         constant = _folded(*keys)
         if constant is not None:
             key = tuple(constant)
             if key not in table:
-                raise self.error(f"{what} has no element [{', '.join(map(str, key))}]", node)
+                raise self.error(f"{what} has no element [{', '.join(map(text_of, key))}]",
+                                 node)
             return _const(table[key])
         fn = self._find(table, keys, key_error)
         t_keys = keys
@@ -424,7 +425,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             t_keys, by_value = _one_index_varies(table, keys)
 
         def render(ctx):   # a missing key goes through `fn`, which reports it
-            if len(t_keys) == 1 and getattr(t_keys[0], "parsed", None) is not None:
+            if len(keys) == 1 and getattr(keys[0], "parsed", None) is not None:
                 return _by_text(ctx, t_keys[0].parsed, by_value, key_error)
             texts = [ctx.sub(k) for k in t_keys]
             found = _found(ctx, by_value, texts)

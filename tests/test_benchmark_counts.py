@@ -205,3 +205,19 @@ def test_the_bare_walk_visits_the_states_the_enumeration_counts():
                  {"deck_size": "3", "shuffles": "1", "max_rounds": "2", "win_size": "2"})
     assert floor.bare_walk(small, keyed=True) == enumerate_states(small).states == 2030
     assert floor.bare_walk(small) > 2030            # without keys, met states again
+
+
+def test_turns_times_a_tree_against_a_base_in_paired_turns(capsys):
+    # the same checkout against itself, twice with one hash seed: about even, and the
+    # option and hash seeds reach the workers (Pescetti refuses an unknown mode)
+    turns = _bench_module("turns")
+    assert turns.main(["classics/kuhn_poker.gdl", "--base", str(ROOT), "--seconds", "1",
+                       "--hash-seed", "0", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["hash seed 0", "hash seed 3"]
+    for line in lines:
+        ratio = float(line.rsplit("tree/base ", 1)[1].split()[0])
+        assert 0.5 < ratio < 2.0
+    with pytest.raises(SystemExit, match="a worker failed to start"):
+        turns.main(["pescetti.gdl", "--base", str(ROOT), "--seconds", "0.5",
+                    "-o", "mode=nosuch"])

@@ -96,3 +96,15 @@ def test_a_family_indexed_by_a_number_read_from_a_text(monkeypatch, row, error):
             seen.append([[c.text for c in state.zones[game.prog.families["pile"][(k,)].slot]]
                          for k in (1, 2, 3)])
     assert all(x == seen[0] for x in seen)
+
+
+def test_a_family_of_two_indices_indexed_by_a_number_names_both_where_one_is_missing(
+        monkeypatch):
+    # the look-up by text took the one index that varies, and named it alone: `[4]`
+    from interpreter import _fuse
+    text = BY_NUMBER.replace("zone pile[1..3]", "zone pile[1..3, 1..2]").replace(
+        "pile[number(ch)]", "pile[number(ch), 2]").replace("ROW", '"1241"')
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        with pytest.raises(RuleError, match=r"zone pile has no element \[4, 2\]"):
+            load_text(text).new_state()

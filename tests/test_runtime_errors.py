@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -747,3 +748,13 @@ def test_an_expression_evaluated_is_no_base_of_a_variant(gerry):
     with pytest.raises(RuleError) as caught:
         gerry.evaluate("10 / (size - size)", state)
     assert "division by zero" in str(caught.value) and "note:" not in str(caught.value)
+
+
+@pytest.mark.parametrize("line", ["cnt[4, true] += 1", "n = cnt[k, true]"])
+def test_a_missing_element_is_named_in_the_languages_words(line):
+    # `[4, True]`: Python's text of the bool (the third review, older than the round)
+    from interpreter import load_text
+    text = ('game "t"\nplayers 2\nvar cnt[1..3, bool]: int = 0\nvar n: int = 0\n'
+            f'var k: int = 4\nflow:\n    {line}\n    end game\n')
+    with pytest.raises(GdlError, match=re.escape("variable cnt has no element [4, true]")):
+        load_text(text).new_state()

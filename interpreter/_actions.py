@@ -1355,12 +1355,21 @@ def _record_lines(ctx, info, entry, budget, args, values, text=None, bound=False
     program's unfused `code`, the run of the rules from the entry (`_fuse.run_lines`,
     its limits divided by `share`), returning the pc that run ends at."""
     lines = []
-    if text is None:
-        text = ctx.tmp()
-        made = f"{ctx.k(move_text)}({ctx.k(info)}, {args})"
-        lines += [f"try: {text} = {ctx.k(info.texts)}.get({args}) or {made}",
-                  f"except {ctx.k(TypeError)}: {text} = {made}"]   # an unhashable value
-    lines.append(f"st.history.append((seat.index, {text}, None))")
+    if text is None and values is not None and len(values) == 1 and args == f"({values[0]},)":
+        # one value: the history line itself kept by value and seat (`_entry`), not a
+        # text looked up by a tuple made for it and a line made around it
+        e, v, kept = ctx.tmp(), values[0], ctx.k({})
+        made = f"{ctx.k(_entry)}({ctx.k(info)}, {v}, seat, {kept})"
+        lines += [f"try: {e} = {kept}[{v}][seat.index] or {made}",
+                  f"except {ctx.k(_MISSED)}: {e} = {made}"]
+        lines.append(f"st.history.append({e})")
+    else:
+        if text is None:
+            text = ctx.tmp()
+            made = f"{ctx.k(move_text)}({ctx.k(info)}, {args})"
+            lines += [f"try: {text} = {ctx.k(info.texts)}.get({args}) or {made}",
+                      f"except {ctx.k(TypeError)}: {text} = {made}"]   # an unhashable value
+        lines.append(f"st.history.append((seat.index, {text}, None))")
     if not bound:
         lines.append(f"st.frame[{info.me_slot:d}] = seat")
     if values is None:
@@ -1370,6 +1379,29 @@ def _record_lines(ctx, info, entry, budget, args, values, text=None, bound=False
     if code is None:
         return [*lines, f"return {entry:d}"]
     return [*lines, *_fuse.run_lines(code, entry, ctx, share)]
+
+
+#: what a kept history line's look-up may meet: a value or seat not kept yet, an
+#: unhashable value
+_MISSED = (KeyError, IndexError, TypeError)
+
+
+def _entry(info, value, seat, kept=None) -> tuple:
+    """The history line of `seat`'s move (info, (value,)), as `_record_lines` makes it;
+    kept in `kept` (the generated step's dict: value -> a line by seat index) where the
+    action keeps the move's text for good (`move_text`), so that an equal value finds
+    the same text the action's own table gives."""
+    text = move_text(info, (value,))
+    line = (seat.index, text, None)
+    if kept is not None:
+        try:
+            if info.texts.get((value,)) is text:
+                row = kept.setdefault(value, [])
+                row += [None] * (seat.index + 1 - len(row))
+                row[seat.index] = line
+        except TypeError:                 # an unhashable value: made each time
+            pass
+    return line
 
 
 def _never_a_card(node, domain) -> bool:

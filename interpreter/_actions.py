@@ -967,8 +967,15 @@ def _lone_list(info, epochs, ctx, held=False):
     _, slot, domain = info.enum_params[0]
     wrap = memo_lines(ctx, info.memo, info.memo_inputs) if info.memo is not None else None
     ctx.loops = {}          # the loop's invariant parts, remembered in temporaries
-    body = [f"{vals} = {_candidates(ctx, info, domain)}",
-            *_filter_lines(info, epochs, ctx, vals, "")]
+    live = getattr(domain, "live", None)
+    if wrap is None and live is not None and getattr(domain, "kind_sorted", False):
+        # a set zone's own list (in card order, as its tuple): only counted and read at
+        # the draw, before anything moves, and kept nowhere (no memo), so not copied (a
+        # filter makes a new list from it anyway)
+        first = live(ctx)
+    else:
+        first = _candidates(ctx, info, domain)
+    body = [f"{vals} = {first}", *_filter_lines(info, epochs, ctx, vals, "")]
     ctx.loops = None
     if head is not None:
         body = [head, *("    " + line for line in body), f"else: {vals} = ()"]
@@ -1230,7 +1237,7 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
     each = f"for {number}, seat, {a} in {drawn}:"
     lines = [*_joint_draw_lines(ctx, pick, committed, drawn, m, f"{m}[1]"),
              *_joint_record_lines(ctx, drawn, each, ctx.k(info.texts), a, made, text,
-                                  budget),
+                                  budget, site.seat_ordered),
              *_untaken_lines(ctx, site, each, ctx.k(info), a),
              *_move_block_lines(ctx, info, a, ended, "    "),
              f"    if {ended}: return -1",
@@ -1265,7 +1272,7 @@ def _several_joint(actions, site, twins, commit, budget, code):
     each = f"for {number}, seat, {which}, {a} in {drawn}:"
     lines = [*_joint_draw_lines(ctx, draw, committed, drawn, m, f"{m}[0], {m}[1]"),
              *_joint_record_lines(ctx, drawn, each, f"{ctx.k(texts)}[{which}]", a, made,
-                                  text, budget),
+                                  text, budget, site.seat_ordered),
              *_untaken_lines(ctx, site, each, which, a)]
     for j, info in enumerate(actions):
         lines += [f"    {'if' if j == 0 else 'elif'} {which} is {ctx.k(info)}:",
@@ -1285,16 +1292,19 @@ def _untaken_lines(ctx, site, each, info, args) -> list:
             f"    {args} = st._untaken(seat, {info}, {args}, {where})"]
 
 
-def _joint_record_lines(ctx, drawn, each, texts, args, made, text, budget) -> list:
+def _joint_record_lines(ctx, drawn, each, texts, args, made, text, budget,
+                        ordered=False) -> list:
     """A joint step's record: each move drawn (`each`, the loop over `drawn`) in the
     history in the order drawn, its text looked up in `texts` by its arguments or
     `made`; then the moves in seat order and the budget set, from which the blocks'
-    loops count."""
+    loops count.  Where the site's seats always come in seat order (`ordered`), they
+    were drawn in it: no sort."""
     return [each,
             f"    try: {text} = {texts}.get({args}) or {made}",
             f"    except {ctx.k(TypeError)}: {text} = {made}",
             f"    st.history.append((seat.index, {text}, {ctx.k('simultaneous')}))",
-            f"if len({drawn}) > 1: {drawn}.sort()",   # seat order: seat numbers differ
+            *([] if ordered else   # seat order: seat numbers differ
+              [f"if len({drawn}) > 1: {drawn}.sort()"]),
             f"st.budget = {budget:d}"]
 
 

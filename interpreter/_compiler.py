@@ -51,6 +51,7 @@ class Site:
     step: object = None          # generated pick-and-record (`generated_step`), False if none
     joint: object = None         # generated simultaneous step (`generated_joint`), or False
     takes_cards: bool = False    # some action may name cards (`State._untaken`)
+    seat_ordered: bool = False   # its seats always come in seat order (`_seats_once`)
 
 
 class _ConstState:
@@ -655,10 +656,14 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             up = f"{ctx.k(info)}[{z}.slot].facing_up" if facing is None else repr(facing)
             top = getattr(cards.value, "top_of", None)
             if top is not None:             # `top(zone, n)`: the block, no tuple made
+                same = isinstance(s.cards, A.Call) and len(s.cards.args) == 2 \
+                    and s.cards.args[0] == place.zone
+                if same and dest.kind is not None and facing is None:
+                    up = repr(dest.kind[1])     # every zone it can name faces so
                 return [f"{z} = {ctx.sub(dest)}",
                         f"{d} = {'None' if depth is None else ctx.sub(depth)}",
                         *_move_block_lines(ctx, top, cards.value, f"{z}.slot", kind, d, up, s,
-                                           is_set)]
+                                           is_set, z if same else None, dest.kind)]
             if kind is A.PlaceKind.TOP or kind is A.PlaceKind.DEFAULT:   # both go on top
                 into_set = None
                 if dest.kind is not None:       # set or stack, and facing, known
@@ -1275,7 +1280,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             raise self.runtime_error(f"simultaneously names {', '.join(named)} twice: each "
                                      f"seat decides once", s, st)
 
-        unique = _seats_once(s.players)
+        unique = site.seat_ordered = _seats_once(s.players)
 
         def simultaneous(st):
             who = tuple(players(st))
@@ -1301,7 +1306,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
 def _seats_once(node) -> bool:
     """Whether a list of seats names each at most once whatever the state: `players`,
-    `all_players`, or those of them a comprehension keeps as they are."""
+    `all_players`, or those of them a comprehension keeps as they are (each of these in
+    seat order, as `players` and the seats are kept)."""
     if isinstance(node, A.ListComp) and len(node.fors) == 1 and \
             isinstance(node.item, A.Name) and node.item.id == node.fors[0].var:
         node = node.fors[0].iter
@@ -1315,21 +1321,59 @@ class _DeadCode(list):
 
 
 def _move_block_lines(ctx, top, value, slot: str, kind, depth: str, up: str, node,
-                      is_set=None) -> list:
+                      is_set=None, same=None, dest_kind=None) -> list:
     """`move top(z, n) ...`: the zone's cards and the count read as `top` reads them (a
     count out of range raises `top`'s own error, `value` called), then
     `State.move_block` moves the top n as one block: no tuple of the cards made, no
     test of where they are.  To the bottom or a depth of the same zone, not a set (a
     cut, a shuffle by hand), the depth in range, the block goes there inline as
     `move_block` moves it (the cards' zone stays, their facing is set); anything else
-    (an error too) goes to `move_block` as it is."""
+    (an error too) goes to `move_block` as it is.  Where z is written as the destination
+    is (`same`, the local holding the destination, worked out just before from the
+    same expression, and expressions change nothing), z is that zone, not worked out
+    again nor compared; where every zone it can name is a stack (`dest_kind`), its kind
+    is not tested."""
     zone, count = top
     c, k = ctx.tmp(), ctx.tmp()
+    inline = is_set is not None and kind in (A.PlaceKind.DEPTH, A.PlaceKind.BOTTOM)
+    if same is not None and inline and not (dest_kind is not None and dest_kind[0]):
+        t, cut, block, x, u, ups, w = (ctx.tmp() for _ in range(7))
+        stack = dest_kind is not None           # (a set's is never inline)
+        if kind is A.PlaceKind.DEPTH:
+            test = f"{depth} is not None and 0 <= {depth} <= len({c}) - {k}"
+            place = [f"    {t} = {cut} - {depth}", f"    {c}[{t}:] = {block} + {c}[{t}:{cut}]"]
+        else:
+            test, place = "", [f"    {c}[:] = {block} + {c}[:{cut}]"]
+        if not stack:
+            test = f"not {ctx.k(is_set)}[{w}]" + (f" and {test}" if test else "")
+        call = (f"st.move_block({c}, {k}, {w}, {ctx.k(kind)}, {depth}, {up}, "
+                f"{ctx.k(node)})")
+        head = [f"{w} = {same}.slot",
+                f"{c} = st.zones[{w}]",
+                f"{k} = {ctx.sub(count)}",
+                f"if not 0 <= {k} <= len({c}): {ctx.call(value, cold=True)}"]
+        known = up in ("True", "False")         # a constant: written in the loop
+        first = [] if known else [f"    {u} = {up}"]
+        if known:
+            u = up
+        if not test:
+            return [*head, *(ln[4:] for ln in first), f"{cut} = len({c}) - {k}",
+                    f"{block} = {c}[{cut}:]", *(ln[4:] for ln in place),
+                    f"{ups} = st.up", f"for {x} in {block}: {ups}[{x}.id] = {u}"]
+        return [*head,
+                f"if {test}:",
+                *first,
+                f"    {cut} = len({c}) - {k}",
+                f"    {block} = {c}[{cut}:]",
+                *place,
+                f"    {ups} = st.up",
+                f"    for {x} in {block}: {ups}[{x}.id] = {u}",
+                f"else: {call}"]
     head = [f"{c} = st.zones[{ctx.sub(zone)}.slot]",
             f"{k} = {ctx.sub(count)}",
             f"if not 0 <= {k} <= len({c}): {ctx.call(value, cold=True)}"]
     call = f"st.move_block({c}, {k}, {slot}, {ctx.k(kind)}, {depth}, {up}, {ctx.k(node)})"
-    if is_set is None or kind not in (A.PlaceKind.DEPTH, A.PlaceKind.BOTTOM):
+    if not inline:
         return [*head, call]
     t, cut, block, x, u = (ctx.tmp() for _ in range(5))
     if kind is A.PlaceKind.DEPTH:     # the block below `depth` of the cards left

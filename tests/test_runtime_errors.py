@@ -499,6 +499,7 @@ def li(xs: list[int]) = sum(v for v in xs)
 def w(c: card?) = if c == none then 0 else c.rank
 def nn(xs: list[list[int]]) = sum(i for l in xs for i in l)
 def lo(xs: list[int]?) = if xs == none then 0 else sum(i for i in xs)
+def lm(on: bool) = if on then [1] else none
 table tb(k: 1..2):
     1 => first(y for y in [])
     else => 2
@@ -534,6 +535,8 @@ UNTYPED_USES = [
     ("move top(hand[p1]) to grid[1]", "n = own(zone_of(top(grid[1])))", "zone_of(",
      "grid[1], where a zone of hand"),
     ('x = "a"', "n = count([x] + [1, 2])", "[x]", "[a], where a list[int]"),
+    ("n = 0", "n = count(lm(b) + [first(y for y in [])])", "lm(b)",
+     "none, where a list[int]"),      # the `int?` list tested too (the round's reread)
 ]
 
 
@@ -550,7 +553,7 @@ def test_a_value_of_no_known_type_is_tested_for_what_is_needed(
         load_text(UNTYPED.format(setup=setup, line=line)).new_state()
     shown = str(info.value)
     row, col = map(int, shown.split(":", 3)[1:3])
-    assert row == 23 and (line + "\n")[col - 5:].startswith(at)
+    assert row == 24 and (line + "\n")[col - 5:].startswith(at)
     assert f"this value is {says} is needed" in shown
 
 

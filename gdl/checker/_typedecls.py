@@ -283,9 +283,9 @@ class TypePass(ExprTyper):
                 self.optional_uses[id(expr)] = unknown
         elif isinstance(t, OptT):
             self.optional_uses[id(expr)] = unwrap(t)
-        elif unknown is not None and isinstance(unknown.want, tuple) and \
-                not isinstance(expr, A.ListLit) and loose(t, unknown.want[-1]):
-            self.optional_uses[id(expr)] = Unknown(unknown.want[-1])    # (each item)
+        elif item is not None and unknown is not None and \
+                not isinstance(expr, A.ListLit) and loose(t, ListT(item.want)):
+            self.optional_uses[id(expr)] = Unknown(ListT(item.want))   # (each item)
         if isinstance(expr, A.ListLit):
             for each in expr.items:
                 self.note_optional(each, self.type_of(each), item)

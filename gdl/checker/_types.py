@@ -110,7 +110,7 @@ class ExprTyper:
         (`optional_uses`), for the engine to raise a rule error if it is none then."""
         if not assignable(t, want):
             return False
-        if want == ANY or unwrap(want) == ANY:
+        if unwrap(want) == ANY:
             return True
         if unwrap(t) == ANY or loose(t, want):  # (`first` of an empty list, a local first
             self.optional_uses[id(expr)] = Unknown(want)    # set to none and then not...;
@@ -548,23 +548,19 @@ class ExprTyper:
     def joined_lists(self, node: A.BinOp, lt: Ty, rt: Ty) -> Ty:
         """`a + b` of two lists (or zones, for their cards): a list of the items of both,
         noted for the engine (`joins_lists`), which otherwise adds numbers."""
-        sides = ((node.left, elem_of(lt)), (node.right, elem_of(rt)))
-        known = [e for _, e in sides if unwrap(e) != ANY]
-        if len(known) == 1:             # the other's items, or it, of no type told: they
-            elem = known[0]             # are tested for the known side's as it runs
-            for side, e in sides:
-                if unwrap(e) == ANY:
-                    self.optional_uses[id(side)] = Unknown(ListT(elem))
-            self.joins_lists.add(id(node))
-            return ListT(elem)
-        elem = unify(elem_of(lt), elem_of(rt))
+        sides = ((node.left, lt, elem_of(lt)), (node.right, rt, elem_of(rt)))
+        known = [e for _, _, e in sides if unwrap(e) != ANY]
+        # the other's items, or it, of no type told: tested for the known side's as it runs
+        elem = known[0] if len(known) == 1 else unify(elem_of(lt), elem_of(rt))
         if elem is None:
             self.error(f"cannot join {lt} and {rt}: the items of a list must have one type",
                        node.span)
             return ANY
         self.joins_lists.add(id(node))
-        for side, t in ((node.left, lt), (node.right, rt)):
-            if isinstance(t, OptT):     # `maybe() + [2]`: tested for none as it runs
+        for side, t, e in sides:
+            if len(known) == 1 and unwrap(e) == ANY:
+                self.optional_uses[id(side)] = Unknown(ListT(elem))
+            elif isinstance(t, OptT):   # `maybe() + [2]`: tested for none as it runs
                 self.optional_uses[id(side)] = unwrap(t)
         return ListT(elem)
 
@@ -602,8 +598,8 @@ class ExprTyper:
         self.expect(node.test, BOOL, "the condition of if ... then ... else")
         a, b = self.type_of(node.then), self.type_of(node.else_)
         if (unwrap(a) == ANY) != (unwrap(b) == ANY):    # one branch of no type told
-            known = b if unwrap(a) == ANY else a
-            return self.loose([node.then if known is b else node.else_], known)
+            untyped, known = (node.then, b) if unwrap(a) == ANY else (node.else_, a)
+            return self.loose([untyped], known)
         joined = unify(a, b)
         if joined is None:
             self.error(f"the branches of if ... then ... else have different types: {a} and "

@@ -59,8 +59,9 @@ class ListT:
 @attrs.frozen
 class Unknown:
     """A value of no type the checker could tell (`first` of an empty list) used where a
-    `want` is needed: the engine tests what it is when it runs (`needs_value`); `said`,
-    if given, is how an error names what was needed (`a zone or a list`)."""
+    `want` (or any of a tuple of wants) is needed: the engine tests what it is when it
+    runs (`needs_value`); `said`, if given, is how an error names what was needed (`a
+    zone or a list`)."""
     want: "Ty"
     said: Optional[str] = None
 

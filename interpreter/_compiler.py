@@ -1331,64 +1331,42 @@ def _move_block_lines(ctx, top, value, slot: str, kind, depth: str, up: str, nod
     (an error too) goes to `move_block` as it is.  Where z is written as the destination
     is (`same`, the local holding the destination, worked out just before from the
     same expression, and expressions change nothing), z is that zone, not worked out
-    again nor compared; where every zone it can name is a stack (`dest_kind`), its kind
-    is not tested."""
+    again nor compared; where every zone the destination can name is a stack
+    (`dest_kind`), its kind is not tested."""
     zone, count = top
-    c, k = ctx.tmp(), ctx.tmp()
-    inline = is_set is not None and kind in (A.PlaceKind.DEPTH, A.PlaceKind.BOTTOM)
-    if same is not None and inline and not (dest_kind is not None and dest_kind[0]):
-        t, cut, block, x, u, ups, w = (ctx.tmp() for _ in range(7))
-        stack = dest_kind is not None           # (a set's is never inline)
-        if kind is A.PlaceKind.DEPTH:
-            test = f"{depth} is not None and 0 <= {depth} <= len({c}) - {k}"
-            place = [f"    {t} = {cut} - {depth}", f"    {c}[{t}:] = {block} + {c}[{t}:{cut}]"]
-        else:
-            test, place = "", [f"    {c}[:] = {block} + {c}[:{cut}]"]
-        if not stack:
-            test = f"not {ctx.k(is_set)}[{w}]" + (f" and {test}" if test else "")
-        call = (f"st.move_block({c}, {k}, {w}, {ctx.k(kind)}, {depth}, {up}, "
-                f"{ctx.k(node)})")
-        head = [f"{w} = {same}.slot",
-                f"{c} = st.zones[{w}]",
-                f"{k} = {ctx.sub(count)}",
-                f"if not 0 <= {k} <= len({c}): {ctx.call(value, cold=True)}"]
-        known = up in ("True", "False")         # a constant: written in the loop
-        first = [] if known else [f"    {u} = {up}"]
-        if known:
-            u = up
-        if not test:
-            return [*head, *(ln[4:] for ln in first), f"{cut} = len({c}) - {k}",
-                    f"{block} = {c}[{cut}:]", *(ln[4:] for ln in place),
-                    f"{ups} = st.up", f"for {x} in {block}: {ups}[{x}.id] = {u}"]
-        return [*head,
-                f"if {test}:",
-                *first,
-                f"    {cut} = len({c}) - {k}",
-                f"    {block} = {c}[{cut}:]",
-                *place,
-                f"    {ups} = st.up",
-                f"    for {x} in {block}: {ups}[{x}.id] = {u}",
-                f"else: {call}"]
-    head = [f"{c} = st.zones[{ctx.sub(zone)}.slot]",
-            f"{k} = {ctx.sub(count)}",
-            f"if not 0 <= {k} <= len({c}): {ctx.call(value, cold=True)}"]
-    call = f"st.move_block({c}, {k}, {slot}, {ctx.k(kind)}, {depth}, {up}, {ctx.k(node)})"
-    if not inline:
-        return [*head, call]
-    t, cut, block, x, u = (ctx.tmp() for _ in range(5))
-    if kind is A.PlaceKind.DEPTH:     # the block below `depth` of the cards left
-        test = f" and {depth} is not None and 0 <= {depth} <= len({c}) - {k}"
-        place = [f"    {t} = {cut} - {depth}", f"    {c}[{t}:] = {block} + {c}[{t}:{cut}]"]
+    c, k, t = ctx.tmp(), ctx.tmp(), ctx.tmp()
+    if same is not None:
+        head, slot = [f"{t} = {same}.slot", f"{c} = st.zones[{t}]"], t
     else:
-        test, place = "", [f"    {c}[:] = {block} + {c}[:{cut}]"]
-    return [*head,
-            f"{t} = {slot}",
-            f"if {c} is st.zones[{t}] and not {ctx.k(is_set)}[{t}]{test}:",
-            f"    {u} = {up}",
-            f"    {cut} = len({c}) - {k}",
-            f"    {block} = {c}[{cut}:]",
+        head = [f"{c} = st.zones[{ctx.sub(zone)}.slot]"]
+    head += [f"{k} = {ctx.sub(count)}",
+             f"if not 0 <= {k} <= len({c}): {ctx.call(value, cold=True)}"]
+    call = f"st.move_block({c}, {k}, {slot}, {ctx.k(kind)}, {depth}, {up}, {ctx.k(node)})"
+    if is_set is None or kind not in (A.PlaceKind.DEPTH, A.PlaceKind.BOTTOM) or \
+            (dest_kind is not None and dest_kind[0]):       # (a set's: never inline)
+        return [*head, call]
+    tests = []
+    if same is None:
+        head.append(f"{t} = {slot}")
+        tests.append(f"{c} is st.zones[{t}]")
+    if dest_kind is None:
+        tests.append(f"not {ctx.k(is_set)}[{t}]")
+    cut, block, x, u, ups, at = (ctx.tmp() for _ in range(6))
+    if kind is A.PlaceKind.DEPTH:     # the block below `depth` of the cards left
+        tests.append(f"{depth} is not None and 0 <= {depth} <= len({c}) - {k}")
+        place = [f"{at} = {cut} - {depth}", f"{c}[{at}:] = {block} + {c}[{at}:{cut}]"]
+    else:
+        place = [f"{c}[:] = {block} + {c}[:{cut}]"]
+    known = up in ("True", "False")         # a constant: written in the loop
+    body = [*([] if known else [f"{u} = {up}"]),
+            f"{cut} = len({c}) - {k}",
+            f"{block} = {c}[{cut}:]",
             *place,
-            f"    for {x} in {block}: st.up[{x}.id] = {u}",
+            f"{ups} = st.up",
+            f"for {x} in {block}: {ups}[{x}.id] = {up if known else u}"]
+    if not tests:
+        return [*head, *body]
+    return [*head, f"if {' and '.join(tests)}:", *("    " + line for line in body),
             f"else: {call}"]
 
 

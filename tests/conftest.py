@@ -79,6 +79,18 @@ def load_game(path, **options):
                             for k, v in options.items()})
 
 
+def fused_and_plain(monkeypatch, text: str, play) -> list:
+    """`[play(game)]` of a ruleset's text loaded with generated code, then with the plain
+    closures alone (`interpreter._fuse.ENABLED`): a shape of generated code must give
+    what the closures give."""
+    from interpreter import _fuse, load_text
+    got = []
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        got.append(play(load_text(text)))
+    return got
+
+
 def random_playout(state, rng: random.Random, max_steps: int = 20_000):
     """Plays a state to the end with uniformly random moves; returns it."""
     steps = 0

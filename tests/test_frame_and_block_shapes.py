@@ -7,15 +7,7 @@ import random
 
 import pytest
 
-from interpreter import _fuse, load_text
-
-
-def _both_ways(monkeypatch, text, play) -> list:
-    got = []
-    for enabled in (True, False):
-        monkeypatch.setattr(_fuse, "ENABLED", enabled)
-        got.append(play(load_text(text)))
-    return got
+from conftest import fused_and_plain
 
 
 def test_a_pick_empties_the_slots_a_cold_call_wrote_while_me_was_held(monkeypatch):
@@ -46,7 +38,7 @@ flow:
                 seen.append((move.text, list(state.frame), state.key()))
                 state.apply(move, seat)
         return seen
-    fused, plain = _both_ways(monkeypatch, text, play)
+    fused, plain = fused_and_plain(monkeypatch, text, play)
     assert fused == plain
 
 
@@ -83,7 +75,7 @@ def test_a_block_moved_within_its_zone_inline_lands_as_move_block_puts_it(monkey
             return str(err).splitlines()[0]
         return [[c.text for c in game.evaluate(f"cards({z})", state)]
                 for z in ("deck[a]", "deck[b]", "bag")] + [state.key()]
-    fused, plain = _both_ways(monkeypatch, _MOVES.replace("DEPTH", depth), play)
+    fused, plain = fused_and_plain(monkeypatch, _MOVES.replace("DEPTH", depth), play)
     assert fused == plain
     if depth == "5":
         assert fused[:3] == [["r3", "r2", "r1", "r3", "r2", "r6", "r5"],

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from interpreter import _fuse, load_text
+from conftest import fused_and_plain
 from interpreter.agents import AGENTS, play_out
 
 _GAME = '''game "t"
@@ -30,14 +30,6 @@ flow:
 '''
 
 
-def _both_ways(monkeypatch, text, play) -> list:
-    got = []
-    for enabled in (True, False):
-        monkeypatch.setattr(_fuse, "ENABLED", enabled)
-        got.append(play(load_text(text)))
-    return got
-
-
 @pytest.mark.parametrize("seats", ["[c, a]", "[p for p in players if p != b]", "players"])
 def test_a_joint_step_takes_effect_in_seat_order_whatever_the_list(monkeypatch, seats):
     def play(game):
@@ -48,7 +40,7 @@ def test_a_joint_step_takes_effect_in_seat_order_whatever_the_list(monkeypatch, 
             out.append(([(a, b) for a, b, *_ in state.history], state.key(),
                         [game.evaluate(f"mark[{p}]", state) for p in "abc"]))
         return out
-    fused, plain = _both_ways(monkeypatch, _GAME.replace("SEATS", seats), play)
+    fused, plain = fused_and_plain(monkeypatch, _GAME.replace("SEATS", seats), play)
     assert fused == plain
     marks = fused[0][2]
     assert marks[0] // 10 < marks[2] // 10      # a's move took effect before c's

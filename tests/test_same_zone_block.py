@@ -5,15 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import _fuse, load_text
-
-
-def _both_ways(monkeypatch, text, play) -> list:
-    got = []
-    for enabled in (True, False):
-        monkeypatch.setattr(_fuse, "ENABLED", enabled)
-        got.append(play(load_text(text)))
-    return got
+from conftest import fused_and_plain
 
 
 _MOVES = '''game "t"
@@ -55,5 +47,5 @@ def test_a_block_moved_within_the_zone_written_lands_as_move_block_puts_it(monke
         return [[(c.text, state.up[c.id]) for c in game.evaluate(f"cards({z})", state)]
                 for z in ("deck[a]", "deck[b]", "bag[a]", "row")] + [state.key()]
     text = _MOVES.replace("MOVES", _CASES[case])
-    fused, plain = _both_ways(monkeypatch, text, play)
+    fused, plain = fused_and_plain(monkeypatch, text, play)
     assert fused == plain

@@ -11,7 +11,7 @@ from gdl.checker._walk import walk
 from gdl.errors import MOST_DIGITS, counted, whole_number
 
 from ._closures import MOST_IN_RANGE, _cards, _const, _folded, _tuple_valued, _tuples
-from ._closures import _rendered, _texts
+from ._closures import _all_ints, _among, _rendered, _texts, _values_among
 from ._fuse import UNSET, fuse
 from ._purity import pure_def, pure_expr, rememberable
 from ._scope import Local, Scope
@@ -334,6 +334,16 @@ class CallMixin:
         fn = fuse(sublist, render)
         if getattr(coll, "texts_only", False):     # a part of a list of texts: texts
             _texts(fn)
+        text = getattr(coll, "chars_of", None)
+        if text is not None:        # of `chars(t)`: joined by "", the part of t itself
+
+            def text_part(ctx):     # the same tests; out of bounds, the closure says why
+                t, i, k = ctx.tmp(), ctx.tmp(), ctx.tmp()
+                return (f"({t}[{i}:{i} + {k}] if ({t} := {ctx.sub(text)}) is not None and "
+                        f"0 <= ({i} := {ctx.sub(start)}) and 0 <= ({k} := {ctx.sub(n)}) and "
+                        f"{i} + {k} <= len({t}) else "
+                        f"{ctx.k('')}.join({ctx.call(sublist, cold=True)}))")
+            fn.text_part = text_part
         return _tuples(fn)
 
     def _b_subsets(self, node, scope):
@@ -376,6 +386,8 @@ class CallMixin:
             return _const(text_of(c[0]))
         if getattr(x, "member_valued", False):   # a card's enum attribute: its text
             return _rendered(lambda st: x(st).text, lambda ctx: f"{ctx.sub(x)}.text")
+        if _all_ints(getattr(x, "one_of", None)):   # a local drawn from ints only
+            return _rendered(lambda st: str(x(st)), lambda ctx: f"{ctx.k(str)}({ctx.sub(x)})")
 
         def render(ctx):    # `text_of`'s first tests, inline: no call for its common cases
             v, t = ctx.tmp(), ctx.tmp()
@@ -390,6 +402,9 @@ class CallMixin:
         if getattr(xs, "texts_only", False):      # texts already: joined as they are, in C
             if c is not None and type(c[0]) is str:
                 separator = c[0]
+                part = getattr(xs, "text_part", None)
+                if part is not None and separator == "":   # `join(sublist(chars(t), ..), "")`
+                    return fuse(lambda st: separator.join(xs(st)), part)
                 return fuse(lambda st: separator.join(xs(st)),
                             lambda ctx: f"{ctx.k(separator)}.join({ctx.sub(xs)})")
             return lambda st: sep(st).join(xs(st))
@@ -424,8 +439,10 @@ class CallMixin:
 
     def _b_chars(self, node, scope):
         (s,) = self.args(node, scope, 1)
-        return _texts(_tuples(fuse(lambda st: tuple(s(st)),
-                                   lambda ctx: f"{ctx.k(tuple)}({ctx.sub(s)})")))
+        fn = _texts(_tuples(fuse(lambda st: tuple(s(st)),
+                                 lambda ctx: f"{ctx.k(tuple)}({ctx.sub(s)})")))
+        fn.chars_of = s         # for a part of it joined again (`_b_sublist`, `_b_join`)
+        return fn
 
     def _b_number(self, node, scope):
         (s,) = self.args(node, scope, 1)
@@ -507,6 +524,7 @@ class CallMixin:
             fn = self.call_with(body, slots, args)
         if key is not None:
             _remembered(fn, key, self.def_stack[-1][1])
+        _among(fn, _values_among(body))
         return _tuples(fn) if _tuple_valued(body) else fn
 
     def repeated_call_key(self, name, args):

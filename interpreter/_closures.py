@@ -54,6 +54,30 @@ def _cards(fn):
     return fn
 
 
+def _among(fn, values):
+    """Tags a closure that always gives a tuple whose items are all among the constant
+    `values` (a repeated comprehension over a constant first loop, a def whose body is
+    one, either branch of an `if`): a local drawn from it is always one of them."""
+    if values is not None:
+        fn.values_among = values
+    return fn
+
+
+def _values_among(fn):
+    """The constant tuple a closure's items are all among (tagged by `_among`, or the
+    closure's own constant tuple), or None."""
+    values = getattr(fn, "values_among", None)
+    if values is not None:
+        return values
+    c = getattr(fn, "constant", None)
+    return c[0] if c is not None and type(c[0]) is tuple else None
+
+
+def _all_ints(values) -> bool:
+    """Whether `values` (None: not known) are all exactly ints (`true` is no int here)."""
+    return values is not None and all(type(v) is int for v in values)
+
+
 def _all_cards(fn) -> bool:
     """Whether a closure gives only cards (tagged by `_cards`)."""
     return getattr(fn, "cards_only", False)

@@ -6,7 +6,8 @@ from typing import Optional
 
 from gdl import ast as A
 
-from ._closures import (_all_cards, _all_zones, _cards, _const, _folded,
+from ._closures import (_all_cards, _all_zones, _among, _cards, _const, _folded, _rendered,
+                        _values_among,
                         _texts, _tuple_valued, _tuples, range_tuple)
 from ._actions import _comprehension_vars, _free_names, _invariant_parts
 from ._fuse import UNSET, fuse, fuse_body
@@ -328,6 +329,7 @@ class CollectionMixin:
         if by_set is not None:
             return by_set
         if getattr(fn, "repeats", False):
+            _among(fn, _values_among(loops[0][1]))   # the first loop's values, repeated
             return self._repeated_lines(fn, loops)
         if len(loops) > WRITTEN_LOOPS:
             return fn
@@ -345,6 +347,23 @@ class CollectionMixin:
         runs) as generated lines: the two loops' parts inline, not called per value."""
         (s0, it0), (_, it1) = loops
         scratch = self.scratch
+        c0 = _folded(it0)
+        if c0 is not None and isinstance(c0[0], tuple) and 0 < len(c0[0]) <= WRITTEN_VALUES:
+            values = c0[0]
+
+            def render(ctx):   # `[d for d in 1..4 for i in 1..left[d]]`: one expression,
+                outer = ctx.held    # each value held as a constant, its count read by it
+                parts = []
+                for value in values:
+                    x = ctx.lit(value)
+                    ctx.held = dict(outer)
+                    ctx.hold_in("scratch", s0, x, scratch)
+                    try:
+                        parts.append(f"({x},) * {_length(ctx, it1)}")
+                    finally:
+                        ctx.held = outer
+                return f"({' + '.join(parts)})"
+            return _rendered(fn, render)
 
         def lines(ctx):
             out, v = ctx.tmp(), ctx.tmp()
@@ -639,6 +658,9 @@ class CollectionMixin:
 #: the most loops of one comprehension written out as nested loops in generated code
 #: (Python allows 20 nested blocks in a function); more go through a generator
 WRITTEN_LOOPS = 6
+#: the most values of a constant first loop a repeated comprehension is written out for,
+#: one part a value (`_repeated_lines`)
+WRITTEN_VALUES = 8
 
 
 def _loop_heads(ctx, loops, scratch) -> tuple:

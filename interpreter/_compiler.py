@@ -18,7 +18,7 @@ from gdl.checker import checked_info
 from gdl.errors import CheckError, GdlError, RuleError, counted
 
 from ._actions import ActionInfo, ActionMixin, _never_a_card
-from ._closures import _all_cards, _folded, _tuple_valued
+from ._closures import _all_cards, _all_ints, _folded, _tuple_valued, _values_among
 from ._exprs import ExprCompiler, shown
 from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
@@ -1133,10 +1133,12 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.settle_picks(code)
         domain = self.collection(s.domain, scope)
         slot = scope.bind(s.var, Local("frame", self.new_frame(),
-                                       card=_all_cards(domain))).slot
+                                       card=_all_cards(domain),
+                                       among=_values_among(domain))).slot
         nxt = len(code) + 1
         secret = s.secret
         again = self.loops_open > 0         # drawn in place in a playout's run of draws
+        ints = _all_ints(_values_among(domain))
 
         def empty(st):
             return self.runtime_error("random choice from an empty domain", s, st)
@@ -1155,7 +1157,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 f"{ctx.k(tuple)}({ctx.sub(domain)})"
             return [f"{v} = {values}",
                     f"if not {v}: raise {ctx.k(empty)}(st)",
-                    *(_drawn_here(ctx, v, n, k, i, x, o, slot, secret, nxt) if again else ()),
+                    *(_drawn_here(ctx, v, n, k, i, x, o, slot, secret, nxt, ints)
+                      if again else ()),
                     f"st.node = ({CHANCE:d}, {ctx.k('random')}, {slot:d}, {v}, {secret!r}, "
                     f"{again!r})",
                     f"st.pc = {nxt:d}", f"return {PAUSE:d}"]
@@ -1416,13 +1419,16 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set, node,
             f"else: st.move_top({ctx.call(cards.others, c)}, {slot}, {up}, {ctx.k(node)})"]
 
 
-def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int) -> list:
+def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int,
+                ints: bool = False) -> list:
     """The lines drawing a random choice among the values in `v` where the rules reach
     it, while a playout takes a run of chance events (`State.random_run` sets `free`,
     the steps it may still take, and `rng`, its generator): drawn, recorded and
     followed as `random_run` would (the pc left as a pause leaves it: it is part of a
-    state's key), with no chance node made and no return to it."""
+    state's key), with no chance node made and no return to it.  Where `v` holds ints
+    only (`ints`), the outcome's key names their type without asking each value."""
     from .state import State                # state imports this module
+    kind = ctx.k(int) if ints else f"{ctx.k(type)}({x})"
     return ["if st.free:",
             "    st.free -= 1",
             f"    {n} = len({v})",
@@ -1430,7 +1436,7 @@ def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int) -> lis
             f"    {i} = st.rng.getrandbits({k})",
             f"    while {i} >= {n}: {i} = st.rng.getrandbits({k})",
             f"    {x} = st.frame[{slot:d}] = {v}[{i}]",
-            f"    try: {o} = st.prog.outcomes[{i}, {ctx.k(type)}({x}), {x}, {secret!r}]",
+            f"    try: {o} = st.prog.outcomes[{i}, {kind}, {x}, {secret!r}]",
             f"    except {ctx.k((KeyError, TypeError))}: "
             f"{o} = {ctx.k(State._outcome_at)}(st, {v}, {i}, {secret!r})",
             f"    st.history.append({o}.entry)",

@@ -254,6 +254,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             fn.zone_valued = True   # consumers skip the type test
         if local.card:
             fn.card_valued = True   # never none: `.field` skips the test
+        if local.among is not None:
+            fn.one_of = local.among     # `text` of an int: `str`; an index: found
         return fn
 
     def global_name(self, name, node):
@@ -431,7 +433,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             found = _found(ctx, by_value, texts)
             if found is not None:      # `hand[p]` in a def called as `f(p1)`
                 return ctx.lit(found)
-            if len(texts) == 1 and _all_found(by_value, ctx.within.get(texts[0])):
+            if len(texts) == 1 and (_all_found(by_value, ctx.within.get(texts[0])) or
+                                    _all_found(by_value, getattr(t_keys[0], "one_of", None))):
                 return f"{ctx.k(by_value)}[{texts[0]}]"   # `left[d]`, `for d in 1..4`
             t = ctx.tmp()
             key = ", ".join(texts)

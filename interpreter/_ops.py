@@ -7,8 +7,8 @@ import operator
 
 from gdl import ast as A
 
-from ._closures import (MOST_IN_RANGE, _const, _folded, _rendered, _tuple_valued, _tuples,
-                        range_tuple)
+from ._closures import (MOST_IN_RANGE, _among, _const, _folded, _rendered, _values_among,
+                        _tuple_valued, _tuples, range_tuple)
 from ._fuse import fuse
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -190,6 +190,9 @@ class OperatorMixin:
             fn = lambda st: a(st) if test(st) else b(st)  # noqa: E731
         if _tuple_valued(a) and _tuple_valued(b):
             _tuples(fn)
+        among_a, among_b = _values_among(a), _values_among(b)   # (va, vb: read by fn)
+        if among_a is not None and among_b is not None:
+            _among(fn, among_a + among_b)
         return fuse(fn, lambda ctx: f"({ctx.sub(a)} if {ctx.test(test)} else {ctx.sub(b)})")
 
     def _e_Range(self, node, scope):

@@ -14,6 +14,7 @@ class Local:
     assignable: bool = False
     zone: bool = False  # always a zone: it takes its values from a zone family
     card: bool = False  # always a card: it takes its values from a zone's cards
+    among: Optional[tuple] = None   # always one of these: drawn from a list of them
 
 
 class Scope:

@@ -1,0 +1,96 @@
+"""A local drawn by `random` from a list whose items are all among a constant list (the
+list itself, a repeated comprehension over a constant first loop, a def or an `if` of
+such lists: `_closures._among`) is known to be one of those values in generated code:
+its `text` is `str` where they are all ints, a family indexed by it is read without a
+test where every one is an index, and a draw in a loop keys its outcome by `int`.  Each
+gives what the plain closures give, and each test fails without its guard."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gdl.errors import RuleError
+from interpreter import load_text
+from interpreter.agents import AGENTS, play_out
+
+DRAWN = '''
+game "drawn"
+players 2
+enum suit = hearts, spades
+option yes: bool = true
+option no: bool = false
+var left[1..4]: int = 0
+var out: text = ""
+def pool(strict: bool) = if strict then [d for d in 1..4 for i in 1..left[d]] else [1, 2, 3, 4]
+rule draw_all:
+    left[2] = 2
+    left[4] = 1
+    repeat 3:
+        random d in pool(true)
+        left[d] -= 1
+        out = out + text(d)
+    repeat 2:
+        random n in pool(false)
+        out = out + text(n)
+    repeat 3:
+        random b in OTHER
+        out = out + "," + text(b)
+flow:
+    do draw_all
+    win p1
+'''
+
+
+def _played(monkeypatch, other, seeds=range(12)):
+    from interpreter import _fuse
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(DRAWN.replace("OTHER", other))
+        runs = []
+        for seed in seeds:
+            state = game.new_state()
+            try:
+                play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
+            except RuleError as err:
+                runs.append(("error", str(err).splitlines()[0]))
+                continue
+            runs.append((dict(zip(game.prog.var_names, state.vars))["out"],
+                         [tuple(h[:2]) for h in state.history]))
+        seen.append(runs)
+    assert seen[0] == seen[1]
+    return seen[0]
+
+
+@pytest.mark.parametrize("other, texts", [
+    ("[true, false]", {"true", "false"}),
+    ("[yes, no]", {"true", "false"}),     # a constant of no ints: keyed by bool, as before
+    ("[1, 2]", {"1", "2"}),
+    ("[hearts, spades]", {"hearts", "spades"})])
+def test_a_drawn_local_as_its_values_say(monkeypatch, other, texts):
+    # without the ints' guard, `text(true)` was "True" and `random true` came back as
+    # the outcome kept for `random 1` (the two keys alike)
+    for out, history in _played(monkeypatch, other):
+        assert sorted(out[:3]) <= ["2", "2", "4"] and set(out.split(",")[1:]) <= texts
+        assert {text for _, text in history[5:]} <= {f"random {t}" for t in texts}
+
+
+@pytest.mark.parametrize("other", ["[1, 5]", "(if left[1] == 0 then [5, 1] else [2])"])
+def test_a_drawn_value_that_is_no_index_reports_it(monkeypatch, other):
+    # without `_all_found`'s test of every value, the generated read was a plain
+    # subscript: a KeyError, not the rule error the closures give
+    drawn = DRAWN.replace('        out = out + "," + text(b)',
+                          '        left[b] -= 1\n        out = out + "," + text(b)')
+    from interpreter import _fuse
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(drawn.replace("OTHER", other))
+        errors = 0
+        for seed in range(12):
+            try:
+                play_out(game.new_state(), [AGENTS["random"]] * 2, random.Random(seed))
+            except RuleError as err:
+                assert "variable left has no element [5]" in str(err)
+                errors += 1
+        assert 0 < errors < 12

@@ -814,7 +814,7 @@ def _maybe_zone_pass(ctx, order, inner) -> str:
 
 def _length(ctx, it) -> str:
     """The text of how many values `it` gives, for repeating a list (where a negative
-    count repeats nothing, as an empty range does): `lo..hi`'s `hi + 1 - lo` without
+    count repeats nothing, as an empty range does): `lo..hi`'s `1 - lo + hi` without
     making the range, else `len(...)`."""
     bounds = getattr(it, "bounds", None)
     if bounds is None:
@@ -823,7 +823,7 @@ def _length(ctx, it) -> str:
     c = _folded(lo)
     if c is not None and type(c[0]) is int:
         return f"({ctx.sub(hi)} - {c[0] - 1:d})" if c[0] != 1 else f"({ctx.sub(hi)})"
-    return f"({ctx.sub(hi)} + 1 - {ctx.sub(lo)})"
+    return f"(1 - {ctx.sub(lo)} + {ctx.sub(hi)})"      # lo read first, as the range reads it
 
 
 def _field_compared(prog, node, var):

@@ -69,3 +69,26 @@ def test_a_missing_element_named_by_a_written_value(monkeypatch):
         game = load_text(REPEATED.replace("FIRST", "[1, 5]"))
         with pytest.raises(RuleError, match=r"variable left has no element \[5\]"):
             game.new_state()
+
+
+def test_a_repeated_range_reads_its_low_end_first(monkeypatch):
+    # generated, `hi + 1 - lo` read hi first: with both none, the error was placed at
+    # hi, where the closures place it at lo (the sixth review, older than the round)
+    from conftest import fused_and_plain
+    from gdl.errors import RuleError
+    text = '''game "t"
+players 2
+var lo[1..4]: int? = none
+var hi[1..4]: int? = none
+var n: int = 0
+def pool() = [d for d in [1, 2] for i in lo[d]..hi[d]]
+flow:
+    n = count(pool())
+    end game
+'''
+
+    def place(game):
+        with pytest.raises(RuleError) as info:
+            game.new_state()
+        return str(info.value).split(": rule error")[0]
+    assert fused_and_plain(monkeypatch, text, place) == ["<string>:6:42"] * 2

@@ -325,25 +325,23 @@ class CallMixin:
                                          f"items", node, st)
             return tuple(items[i:i + k])
 
-        def render(ctx):    # the slice inline; out of bounds, the closure says why
+        def sliced(ctx, whole, part, otherwise) -> str:
+            """The slice of `whole` inline (`part` of it); out of bounds, the closure says
+            why (`otherwise` of its call)."""
             items, i, k = ctx.tmp(), ctx.tmp(), ctx.tmp()
-            return (f"({ctx.k(tuple)}({items}[{i}:{i} + {k}]) if "
-                    f"({items} := {ctx.sub(coll)}) is not None and 0 <= ({i} := "
+            return (f"({part(f'{items}[{i}:{i} + {k}]')} if "
+                    f"({items} := {ctx.sub(whole)}) is not None and 0 <= ({i} := "
                     f"{ctx.sub(start)}) and 0 <= ({k} := {ctx.sub(n)}) and "
-                    f"{i} + {k} <= len({items}) else {ctx.call(sublist, cold=True)})")
-        fn = fuse(sublist, render)
+                    f"{i} + {k} <= len({items}) else "
+                    f"{otherwise(ctx.call(sublist, cold=True))})")
+        fn = fuse(sublist, lambda ctx: sliced(ctx, coll, lambda s: f"{ctx.k(tuple)}({s})",
+                                              lambda call: call))
         if getattr(coll, "texts_only", False):     # a part of a list of texts: texts
             _texts(fn)
         text = getattr(coll, "chars_of", None)
         if text is not None:        # of `chars(t)`: joined by "", the part of t itself
-
-            def text_part(ctx):     # the same tests; out of bounds, the closure says why
-                t, i, k = ctx.tmp(), ctx.tmp(), ctx.tmp()
-                return (f"({t}[{i}:{i} + {k}] if ({t} := {ctx.sub(text)}) is not None and "
-                        f"0 <= ({i} := {ctx.sub(start)}) and 0 <= ({k} := {ctx.sub(n)}) and "
-                        f"{i} + {k} <= len({t}) else "
-                        f"{ctx.k('')}.join({ctx.call(sublist, cold=True)}))")
-            fn.text_part = text_part
+            fn.text_part = lambda ctx: sliced(ctx, text, lambda s: s,
+                                              lambda call: f"{ctx.k('')}.join({call})")
         return _tuples(fn)
 
     def _b_subsets(self, node, scope):

@@ -6,7 +6,7 @@ change with time or instructions).
 
     .venv/bin/python benchmarks/counts.py [RULESET[:N] ...] [--enumerate] [--fuzz]
                                           [-o NAME=VALUE] [--tree DIR]
-                                          [--reference [--reference-dir DIR]]
+                                          [--reference [--reference-dir DIR]] [--parts]
 
 With no ruleset, every ruleset the benchmark times, each with its usual count of playouts.
 Seeded as `benchmarks/run.py` is (`random.Random(0)`, random agents).  `--tree DIR` runs
@@ -17,7 +17,9 @@ games, and prints reference / gdl: an estimate of the benchmark's gdl/reference 
 playouts per second that does not move with the machine (per decision, so a few games
 are enough where both count decisions alike).  A seed game counted with options other
 than the benchmark's is not compared: its reference plays the benchmark's game.
-`--fuzz` counts the fuzzer's first playthroughs of each seed game (its work a step: the
+`--parts` says where each ruleset's bytecodes go: generated code by what it is for (the
+rules' statements, a seat's move drawn, a simultaneous step), every other function by its
+module and name.  `--fuzz` counts the fuzzer's first playthroughs of each seed game (its work a step: the
 random step with coverage, invariants, the endless-play watch and the laws).
 """
 from __future__ import annotations
@@ -53,12 +55,14 @@ DEFAULTS = [
 BENCH_OPTIONS = {Path(name).stem: options for name, _, options in DEFAULTS}
 
 
-def bytecodes(fn) -> int:
+def bytecodes(fn, parts=None) -> int:
     """Returns how many bytecodes `fn()` runs (Python frames only; C code counts nothing).
     The cyclic garbage collector is paused meanwhile: a collection that happened to fall
     inside would count whatever Python code it set off (a finaliser, a weak reference's
-    callback), and two counts of the same run could differ by it."""
+    callback), and two counts of the same run could differ by it.  `parts`, a dict,
+    also gets each `part_of` a code's count."""
     count = 0
+    named: dict = {}
 
     def tracer(frame, event, arg):
         nonlocal count
@@ -67,10 +71,22 @@ def bytecodes(fn) -> int:
             count += 1
         return tracer
 
+    def parted(frame, event, arg):
+        nonlocal count
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            count += 1
+            code = frame.f_code
+            part = named.get(code)
+            if part is None:
+                part = named[code] = part_of(code)
+            parts[part] = parts.get(part, 0) + 1
+        return parted
+
     old, collecting = sys.gettrace(), gc.isenabled()
     gc.collect()
     gc.disable()
-    sys.settrace(tracer)
+    sys.settrace(tracer if parts is None else parted)
     try:
         fn()
     finally:
@@ -78,6 +94,39 @@ def bytecodes(fn) -> int:
         if collecting:
             gc.enable()
     return count
+
+
+#: the parts of generated code, told apart by their parameters (`interpreter._fuse.build`)
+GENERATED_PARTS = {
+    ("st",): "generated: the rules' statements and expressions",
+    ("st", "seat", "rng", "bits"): "generated: a seat's move drawn (and run)",
+    ("st", "rng", "bits"): "generated: a simultaneous step's moves drawn and run",
+    ("st", "seat"): "generated: a seat's actions listed",
+}
+
+
+def part_of(code) -> str:
+    """The part of the engine a code object is: generated code by what it is for, a
+    function of the engine's modules (or any other) by its module and name."""
+    name = code.co_filename
+    if name.startswith("<gdl"):
+        params = code.co_varnames[:code.co_argcount]
+        if params[:1] == ("st",) and all(p.startswith("_t") for p in params[1:]):
+            params = ("st",)            # a def's loop given the def's parameters
+        return GENERATED_PARTS.get(params, "generated: other")
+    return f"{Path(name).stem}.{code.co_name}"
+
+
+def parts_lines(parts: dict, decisions: int, playouts: int, top: int = 12) -> list:
+    """The largest `top` parts, each with its bytecodes a decision (a playout where
+    there are no decisions) and its share of all, and the rest in one line."""
+    total = sum(parts.values())
+    per, unit = (decisions, "decision") if decisions else (playouts, "playout")
+    ranked = sorted(parts.items(), key=lambda kv: (-kv[1], kv[0]))
+    rest = sum(n for _, n in ranked[top:])
+    shown = ranked[:top] + ([(f"the other {len(ranked) - top} parts", rest)] if rest else [])
+    return [f"  {n / per:10,.1f} a {unit} {100 * n / total:5.1f}%  {label}"
+            for label, n in shown]
 
 
 def per_playout(path, playouts: int, options=None) -> int:
@@ -88,9 +137,9 @@ def per_playout(path, playouts: int, options=None) -> int:
     return playout_counts(path, playouts, options)[0] // playouts
 
 
-def playout_counts(path, playouts: int, options=None) -> tuple:
+def playout_counts(path, playouts: int, options=None, parts=None) -> tuple:
     """(bytecodes, decisions) of `playouts` random playouts of a ruleset, as
-    `per_playout` counts them."""
+    `per_playout` counts them (`parts`: as `bytecodes` fills it)."""
     from interpreter.agents import AGENTS, play_out
     from interpreter.game import load
 
@@ -108,7 +157,7 @@ def playout_counts(path, playouts: int, options=None) -> tuple:
         for _ in range(playouts):
             play_out(game.new_state(), agents, rng)
 
-    codes = bytecodes(run)
+    codes = bytecodes(run, parts)
     # the decisions of the same games, played again untraced (a seed fixes a game), so
     # that the count has no bytecode of this script's own
     rng = random.Random(0)
@@ -217,6 +266,9 @@ def main(argv=None):
                     help="the checkout whose engine and rulesets to count (default: this one)")
     ap.add_argument("--reference", action="store_true",
                     help="also count each seed game's hand-written playout")
+    ap.add_argument("--parts", action="store_true",
+                    help="also say where each ruleset's bytecodes go: generated code by "
+                         "what it is for, the engine's functions by name")
     ap.add_argument("--reference-dir", type=Path, default=REFERENCE, metavar="DIR",
                     help=f"where the hand-written playouts are (default {REFERENCE})")
     args = ap.parse_args(argv)
@@ -238,13 +290,16 @@ def main(argv=None):
 
     for name, n, opts in jobs:
         path = Path(name) if Path(name).exists() else root / "rulesets" / name
+        parts = {} if args.parts else None
         try:
-            gdl = playout_counts(path, n, opts)
+            gdl = playout_counts(path, n, opts, parts)
         except GdlError as err:          # a bad path or option: its message, no traceback
             sys.exit(str(err))
         codes, decisions = gdl
         per_decision = f", {codes // decisions:,} per decision" if decisions else ""
         print(f"{name}: {codes // n:,} bytecodes per playout ({n} playouts){per_decision}")
+        if parts:
+            print("\n".join(parts_lines(parts, decisions, n)))
         if not args.reference:
             continue
         timed = BENCH_OPTIONS.get(path.stem)

@@ -40,6 +40,24 @@ def test_a_playouts_count_is_the_same_from_run_to_run_and_grows_with_the_game():
     assert 0 < first < counts.per_playout(leduc, 50)
 
 
+def test_the_parts_add_up_to_the_count_and_name_generated_code_by_what_it_is_for(capsys):
+    kuhn = ROOT / "rulesets" / "classics" / "kuhn_poker.gdl"
+    parts = {}
+    codes, decisions = counts.playout_counts(kuhn, 30, None, parts)
+    assert (codes, decisions) == counts.playout_counts(kuhn, 30)
+    assert sum(parts.values()) == codes
+    assert parts["generated: a seat's move drawn (and run)"] > 0
+    assert parts["state.random_run"] > 0
+    assert not any(label.startswith("<") for label in parts)    # no file name of its own
+    lines = counts.parts_lines({"a": 30, "b": 10, "c": 5, "d": 5}, 10, 2, top=2)
+    assert lines == ["         3.0 a decision  60.0%  a", "         1.0 a decision  20.0%  b",
+                     "         1.0 a decision  20.0%  the other 2 parts"]
+    assert counts.parts_lines({"a": 4}, 0, 2)[0].startswith("         2.0 a playout")
+    counts.main(["classics/kuhn_poker.gdl:10", "--parts"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("classics/kuhn_poker.gdl: ") and "% " in out[1]
+
+
 def test_the_command_line_names_each_ruleset_with_its_count(capsys):
     counts.main(["classics/kuhn_poker.gdl:10"])
     out = capsys.readouterr().out

@@ -170,6 +170,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             info.kind is A.ZoneKind.SET or info.seen in (A.Seen.OWNER, A.Seen.OTHERS)
             for info in p.zone_info)
         p.regroups = p.has_twins and _twins_may_differ(p, decls)
+        turned = {i for up, slots in _facings_set(p, decls) for i in slots
+                  if p.zone_info[i].facing_up != up}
+        p.steady = [i not in turned for i in range(len(p.zones))]
         # every `changed(v)` first, so that each write of v marks it, a trigger body's
         # compiled before the condition that reads it too
         for d in decls:
@@ -658,12 +661,15 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             if top is not None:             # `top(zone, n)`: the block, no tuple made
                 same = isinstance(s.cards, A.Call) and len(s.cards.args) == 2 \
                     and s.cards.args[0] == place.zone
-                if same and dest.kind is not None and facing is None:
+                steady = False
+                if same and dest.kind is not None and facing in (None, dest.kind[1]):
                     up = repr(dest.kind[1])     # every zone it can name faces so
+                    steady = all(self.prog.steady[i] for i in _zone_slots(self.prog,
+                                                                           place.zone))
                 return [f"{z} = {ctx.sub(dest)}",
                         f"{d} = {'None' if depth is None else ctx.sub(depth)}",
                         *_move_block_lines(ctx, top, cards.value, f"{z}.slot", kind, d, up, s,
-                                           is_set, z if same else None, dest.kind)]
+                                           is_set, z if same else None, dest.kind, steady)]
             if kind is A.PlaceKind.TOP or kind is A.PlaceKind.DEFAULT:   # both go on top
                 into_set = None
                 if dest.kind is not None:       # set or stack, and facing, known
@@ -1324,7 +1330,7 @@ class _DeadCode(list):
 
 
 def _move_block_lines(ctx, top, value, slot: str, kind, depth: str, up: str, node,
-                      is_set=None, same=None, dest_kind=None) -> list:
+                      is_set=None, same=None, dest_kind=None, steady=False) -> list:
     """`move top(z, n) ...`: the zone's cards and the count read as `top` reads them (a
     count out of range raises `top`'s own error, `value` called), then
     `State.move_block` moves the top n as one block: no tuple of the cards made, no
@@ -1335,7 +1341,9 @@ def _move_block_lines(ctx, top, value, slot: str, kind, depth: str, up: str, nod
     is (`same`, the local holding the destination, worked out just before from the
     same expression, and expressions change nothing), z is that zone, not worked out
     again nor compared; where every zone the destination can name is a stack
-    (`dest_kind`), its kind is not tested."""
+    (`dest_kind`), its kind is not tested; where each of them is `steady` (the rules lay
+    its cards only at its facing, which the move gives them), the facings are set only
+    in a position placed outside the rules."""
     zone, count = top
     c, k, t = ctx.tmp(), ctx.tmp(), ctx.tmp()
     if same is not None:
@@ -1367,6 +1375,8 @@ def _move_block_lines(ctx, top, value, slot: str, kind, depth: str, up: str, nod
             *place,
             f"{ups} = st.up",
             f"for {x} in {block}: {ups}[{x}.id] = {up if known else u}"]
+    if steady:
+        body[-2:] = ["if st.placed is not None:", *("    " + line for line in body[-2:])]
     if not tests:
         return [*head, *body]
     return [*head, f"if {' and '.join(tests)}:", *("    " + line for line in body),
@@ -1645,24 +1655,42 @@ def _note_ends(info, picks: int) -> Optional[int]:
 def _twins_may_differ(p, decls) -> bool:
     """Whether twins in one set zone may come to differ in facing (`Program.regroups`):
     a set zone, and a `flip`, or a move or deal whose facing is not that of a set zone
-    it may go to (a zone named outright or a family tells which; any other expression,
-    any set zone)."""
+    it may go to (`_facings_set`)."""
     if not any(p.is_set):
         return False
+    if any(isinstance(n, A.Flip) for n in walk_all(decls)):
+        return True
+    return any(p.is_set[i] and p.zone_info[i].facing_up != up
+               for up, slots in _facings_set(p, decls, flips=False) for i in slots)
+
+
+def _facings_set(p, decls, flips: bool = True) -> list:
+    """(faces up, the zone slots it may happen in) for each statement that sets a facing
+    of its own: a move or deal `face up` or `face down` (in the zones its destination
+    may be) and a `flip` (in those its cards may lie in).  Nothing else turns a card:
+    new cards and a move without `face` take their zone's facing, a shuffle keeps it."""
+    out = []
     for n in walk_all(decls):
-        if isinstance(n, A.Flip):
-            return True
         if isinstance(n, (A.Move, A.Deal)) and n.facing is not None:
-            up = n.facing is A.Facing.UP
             zone = n.place.zone if isinstance(n, A.Move) else n.dest
-            if isinstance(zone, A.Index) and isinstance(zone.obj, A.Name):
-                zone = zone.obj
-            if isinstance(zone, A.Name) and zone.id in p.families:
-                slots = [z.slot for z in p.families[zone.id].values()]
-            elif isinstance(zone, A.Name) and zone.id in p.zone_plain:
-                slots = [p.zone_plain[zone.id].slot]
-            else:
-                slots = range(len(p.zones))
-            if any(p.is_set[i] and p.zone_info[i].facing_up != up for i in slots):
-                return True
-    return False
+            out.append((n.facing is A.Facing.UP, _zone_slots(p, zone)))
+        elif flips and isinstance(n, A.Flip):
+            cards = n.cards         # a zone, or `cards(z)`, `top(z[, n])`, `bottom(...)`
+            if isinstance(cards, A.Call) and cards.func in ("cards", "top", "bottom") \
+                    and cards.args:
+                cards = cards.args[0]
+            out.append((n.facing is A.Facing.UP, _zone_slots(p, cards)))
+    return out
+
+
+def _zone_slots(p, zone):
+    """The slots of the zones an expression may name: a zone named outright, any zone of
+    a family indexed; for any other expression, every zone (no local hides a zone's
+    name: the checker forbids it)."""
+    if isinstance(zone, A.Index) and isinstance(zone.obj, A.Name):
+        zone = zone.obj
+    if isinstance(zone, A.Name) and zone.id in p.families:
+        return [z.slot for z in p.families[zone.id].values()]
+    if isinstance(zone, A.Name) and zone.id in p.zone_plain:
+        return [p.zone_plain[zone.id].slot]
+    return range(len(p.zones))

@@ -68,7 +68,7 @@ _NAMES = frozenset({
     "text", "history", "try", "except", "args", "exec_block", "sort", "join", "setdefault",
     "values", "free", "prog", "outcomes", "entry", "split", "dirty", "clear",
     "owner", "known", "action", "mid", "sighted", "known_twin", "hidden_picks", "settle_picks",
-    "pick_slots", "_untaken", "calm", "regroup", "isdisjoint", "issuperset",
+    "pick_slots", "_untaken", "calm", "regroup", "isdisjoint", "issuperset", "placed",
     "return", "raise", "for", "while", "in", "if", "else", "and", "or", "not", "is",
     "continue", "break", "True", "False", "None"})
 _GENERATED = re.compile(r"(K|_t)\d+")

@@ -101,6 +101,11 @@ class Program:
     #: whether twins in a set zone may come to differ in facing or in who knows them:
     #: then the rules re-sort the set zones after each statement that may (`regroup`)
     regroups: bool = False
+    #: zone slot -> whether the rules only ever lay its cards at its own facing (no
+    #: `flip` or move `face ...` can turn one the other way): a move within such a zone
+    #: leaves the facings as they are, but in a position placed outside the rules
+    #: (`State.placed`), where any card may lie either way (`_facings_set`)
+    steady: List[bool] = attrs.Factory(list)
     scratch: list = attrs.Factory(list)
     #: per parameter position, bumped before each loop over that parameter's candidates:
     #: memoised parts of requires and domains (Compiler.hoisted) are good for one loop

@@ -152,6 +152,8 @@ def state_from_json(game, data: Dict[str, Any]):
         s.history = [(w, t, tuple(d) if isinstance(d, list) else d)
                      for w, t, d in data["history"]]
         _check_shapes(s, prog)
+        if not data.get("placed"):
+            _check_facings(s, prog)
         if prog.regroups:               # twins in a set: by facing too (`regroup`)
             s.regroup()
         s.node = _node_from_json(s, data["node"])
@@ -185,6 +187,22 @@ def _check_shapes(s, prog):
     if not set(map(type, map(_FIRST, s.history))) <= {int} or \
             not set(map(type, map(_SECOND, s.history))) <= {str}:
         raise ValueError("'history' must hold [seat number, text, data] steps")
+
+
+def _check_facings(s, prog):
+    """Raises ValueError where a card lies other than at its zone's facing in a zone
+    where the rules never turn one (`Program.steady`): only a position placed outside
+    the rules can hold that, and such a snapshot says so ("placed": true), so that
+    moves within the zone set the facings again."""
+    for slot, steady in enumerate(prog.steady):
+        up = prog.zone_info[slot].facing_up
+        for c in s.zones[slot] if steady else ():
+            if s.up[c.id] is not up:
+                raise ValueError(
+                    f"'up' has {c.text} face {'up' if s.up[c.id] else 'down'} in "
+                    f"{prog.zones[slot]}, where the rules lay every card face "
+                    f"{'up' if up else 'down'}; a position placed outside the rules "
+                    f"has \"placed\": true")
 
 
 _ID, _FIRST, _SECOND = attrgetter("id"), itemgetter(0), itemgetter(1)

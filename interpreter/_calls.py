@@ -11,7 +11,7 @@ from gdl.checker._walk import walk
 from gdl.errors import MOST_DIGITS, counted, whole_number
 
 from ._closures import MOST_IN_RANGE, _cards, _const, _folded, _tuple_valued, _tuples
-from ._closures import _all_ints, _among, _rendered, _texts, _values_among
+from ._closures import _all_ints, _among, _has_runs, _rendered, _runs_of, _texts, _values_among
 from ._fuse import UNSET, fuse
 from ._purity import pure_def, pure_expr, rememberable
 from ._scope import Local, Scope
@@ -661,7 +661,7 @@ class CallMixin:
                     scratch[s] = v
                 return body(st)
 
-        def render(ctx):   # the arguments in order, then the body
+        def rendered(ctx, inside):   # the arguments in order, then the body
             temps, binds = [], []
             for a in args:     # a constant or a temporary needs no temporary of its own
                 text = ctx.sub(a)
@@ -681,14 +681,16 @@ class CallMixin:
             # passed, is never none in the body (nothing in it binds its temporary again)
             ctx.sure = frozenset(t for a, t in zip(args, temps) if _never_none(a))
             try:
-                inner = ctx.sub(body)
+                inner = inside(ctx)
                 # the repeated calls' temporaries start unset at every evaluation
                 bound += "".join(f" and (({t} := {ctx.k(UNSET)}) or True)"
                                  for t in ctx.memo.values())
             finally:
                 ctx.held, ctx.hot, ctx.memo, ctx.sure = outer, hot, memo, sure
             return f"({inner} if {bound} else None)"
-        call.render = render
+        call.render = lambda ctx: rendered(ctx, lambda ctx: ctx.sub(body))
+        if _has_runs(body):    # a draw from the call picks from the body's runs
+            call.runs = lambda ctx: rendered(ctx, lambda ctx: _runs_of(ctx, body))
         return call
 
     def zone_parameters(self, decl, args) -> frozenset:

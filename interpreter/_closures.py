@@ -3,6 +3,7 @@ by the handlers that consume them (a constant's value, a tuple-valued result), s
 consumer can fold or skip a run-time check.  Shared by every expression mixin."""
 from __future__ import annotations
 
+from ._fuse import MAX_DEPTH
 from .values import ZoneRef
 
 
@@ -71,6 +72,39 @@ def _values_among(fn):
         return values
     c = getattr(fn, "constant", None)
     return c[0] if c is not None and type(c[0]) is tuple else None
+
+
+def _runs_of(ctx, fn):
+    """The text of `fn`'s list as runs, `(values, ends)`: values[k] repeated up to the
+    place ends[k] (the ends rising, the last the list's length), or the list itself and
+    None, for a draw to pick from without making the list (see `_has_runs`)."""
+    runs = getattr(fn, "runs", None)
+    if runs is None or ctx.depth >= MAX_DEPTH:
+        return f"({ctx.sub(fn)}, None)"
+    ctx.depth += 1
+    try:
+        return runs(ctx)
+    finally:
+        ctx.depth -= 1
+
+
+def _has_runs(*fns) -> bool:
+    """Whether `fns` can be drawn from as runs (`_runs_of`): some one tagged `runs` (a
+    repeated comprehension, or what passes one on), each other giving a tuple."""
+    return any(getattr(f, "runs", None) is not None for f in fns) and all(
+        getattr(f, "runs", None) is not None or _tuple_valued(f) for f in fns)
+
+
+def runs_expanded(values, ends) -> tuple:
+    """The list that runs stand for (`_runs_of`): a draw's chance node, or an outcome
+    not kept yet, needs it."""
+    if ends is None:
+        return values
+    out, start = [], 0
+    for v, end in zip(values, ends):
+        out += [v] * (end - start)
+        start = end
+    return tuple(out)
 
 
 def _all_ints(values) -> bool:

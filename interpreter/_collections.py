@@ -351,18 +351,30 @@ class CollectionMixin:
         if c0 is not None and isinstance(c0[0], tuple) and 0 < len(c0[0]) <= WRITTEN_VALUES:
             values = c0[0]
 
-            def render(ctx):   # `[d for d in 1..4 for i in 1..left[d]]`: one expression,
-                outer = ctx.held    # each value held as a constant, its count read by it
-                parts = []
+            def counts(ctx):    # each value held as a constant, its count read by it
+                outer, texts = ctx.held, []
                 for value in values:
-                    x = ctx.lit(value)
                     ctx.held = dict(outer)
-                    ctx.hold_in("scratch", s0, x, scratch)
+                    ctx.hold_in("scratch", s0, ctx.lit(value), scratch)
                     try:
-                        parts.append(f"({x},) * {_length(ctx, it1)}")
+                        texts.append(_length(ctx, it1))
                     finally:
                         ctx.held = outer
-                return f"({' + '.join(parts)})"
+                return texts
+
+            def render(ctx):   # `[d for d in 1..4 for i in 1..left[d]]`: one expression
+                return "(" + " + ".join(f"({ctx.lit(value)},) * {n}" for value, n
+                                        in zip(values, counts(ctx))) + ")"
+
+            def runs(ctx):     # a draw's: the values and where each one's run ends
+                ends, end = [], "0"      # (a count of 0 or less: the run is empty)
+                for n in counts(ctx):
+                    t = ctx.tmp()
+                    ends.append(f"({t} if ({t} := {n}) > 0 else ({t} := 0))" if end == "0"
+                                else f"({t} if ({t} := {end} + {n}) > {end} else ({t} := {end}))")
+                    end = t
+                return f"({ctx.k(values)}, ({', '.join(ends)},))"
+            fn.runs = runs
             return _rendered(fn, render)
 
         def lines(ctx):

@@ -7,7 +7,7 @@ and hashed like plain data: no Python generator or call stack has to be copied.
 """
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_right, insort
 from pathlib import Path
 from typing import List, Optional
 
@@ -18,7 +18,8 @@ from gdl.checker import checked_info
 from gdl.errors import CheckError, GdlError, RuleError, counted
 
 from ._actions import ActionInfo, ActionMixin, _never_a_card
-from ._closures import _all_cards, _all_ints, _folded, _tuple_valued, _values_among
+from ._closures import (_all_cards, _all_ints, _folded, _has_runs, _runs_of, _tuple_valued,
+                        _values_among, runs_expanded)
 from ._exprs import ExprCompiler, shown
 from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
@@ -1159,6 +1160,18 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
 
         def drawing(ctx):
             v, n, k, i, x, o = (ctx.tmp() for _ in range(6))
+            if again and _has_runs(domain):     # picked from runs: no list made (a
+                # repeated comprehension's would cost more than the rest of the draw)
+                c = ctx.tmp()
+                listed = f"{ctx.k(runs_expanded)}({v}, {c})"
+                return [f"{v}, {c} = {_runs_of(ctx, domain)}",
+                        f"{n} = len({v}) if {c} is None else {c}[-1]",
+                        f"if not {n}: raise {ctx.k(empty)}(st)",
+                        *_drawn_here(ctx, v, n, k, i, x, o, slot, secret, nxt, ints,
+                                     runs=(c, listed)),
+                        f"st.node = ({CHANCE:d}, {ctx.k('random')}, {slot:d}, {listed}, "
+                        f"{secret!r}, {again!r})",
+                        f"st.pc = {nxt:d}", f"return {PAUSE:d}"]
             values = ctx.sub(domain) if _tuple_valued(domain) else \
                 f"{ctx.k(tuple)}({ctx.sub(domain)})"
             return [f"{v} = {values}",
@@ -1430,25 +1443,34 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set, node,
 
 
 def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int,
-                ints: bool = False) -> list:
+                ints: bool = False, runs=None) -> list:
     """The lines drawing a random choice among the values in `v` where the rules reach
     it, while a playout takes a run of chance events (`State.random_run` sets `free`,
     the steps it may still take, and `rng`, its generator): drawn, recorded and
     followed as `random_run` would (the pc left as a pause leaves it: it is part of a
     state's key), with no chance node made and no return to it.  Where `v` holds ints
-    only (`ints`), the outcome's key names their type without asking each value."""
+    only (`ints`), the outcome's key names their type without asking each value.
+    `runs`, (the ends' temporary, the list's text), where `v` and the ends are runs
+    (`_runs_of`) of `n` items: the i-th found by where each run ends (the same bits
+    drawn, the same value as from the list), the list made only for a new outcome."""
     from .state import State                # state imports this module
     kind = ctx.k(int) if ints else f"{ctx.k(type)}({x})"
+    if runs is None:
+        size, listed = [f"    {n} = len({v})"], v
+        pick = f"{v}[{i}]"
+    else:       # the run whose end is the first past i
+        (c, listed), size = runs, []
+        pick = f"({v}[{i}] if {c} is None else {v}[{ctx.k(bisect_right)}({c}, {i})])"
     return ["if st.free:",
             "    st.free -= 1",
-            f"    {n} = len({v})",
+            *size,
             f"    {k} = {n}.bit_length()",
             f"    {i} = st.rng.getrandbits({k})",
             f"    while {i} >= {n}: {i} = st.rng.getrandbits({k})",
-            f"    {x} = st.frame[{slot:d}] = {v}[{i}]",
+            f"    {x} = st.frame[{slot:d}] = {pick}",
             f"    try: {o} = st.prog.outcomes[{i}, {kind}, {x}, {secret!r}]",
             f"    except {ctx.k((KeyError, TypeError))}: "
-            f"{o} = {ctx.k(State._outcome_at)}(st, {v}, {i}, {secret!r})",
+            f"{o} = {ctx.k(State._outcome_at)}(st, {listed}, {i}, {secret!r})",
             f"    st.history.append({o}.entry)",
             f"    st.budget = {LOOP_BUDGET:d}",
             f"    st.pc = {nxt:d}",

@@ -7,8 +7,8 @@ import operator
 
 from gdl import ast as A
 
-from ._closures import (MOST_IN_RANGE, _among, _const, _folded, _rendered, _values_among,
-                        _tuple_valued, _tuples, range_tuple)
+from ._closures import (MOST_IN_RANGE, _among, _const, _folded, _has_runs, _rendered,
+                        _runs_of, _values_among, _tuple_valued, _tuples, range_tuple)
 from ._fuse import fuse
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -193,6 +193,9 @@ class OperatorMixin:
         among_a, among_b = _values_among(a), _values_among(b)   # (va, vb: read by fn)
         if among_a is not None and among_b is not None:
             _among(fn, among_a + among_b)
+        if _has_runs(a, b):         # a draw from either branch picks from its runs
+            fn.runs = lambda ctx: \
+                f"({_runs_of(ctx, a)} if {ctx.test(test)} else {_runs_of(ctx, b)})"
         return fuse(fn, lambda ctx: f"({ctx.sub(a)} if {ctx.test(test)} else {ctx.sub(b)})")
 
     def _e_Range(self, node, scope):

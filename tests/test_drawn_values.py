@@ -94,3 +94,78 @@ def test_a_drawn_value_that_is_no_index_reports_it(monkeypatch, other):
                 assert "variable left has no element [5]" in str(err)
                 errors += 1
         assert 0 < errors < 12
+
+
+RUNS = '''
+game "runs"
+players 2
+var left[1..4]: int = 0
+var out: text = ""
+def pool(strict: bool) = if strict then [d for d in 1..4 for i in 1..left[d]] else OTHER
+rule draw_all:
+    left[1] = COUNT1
+    left[2] = 2
+    left[3] = -1
+    left[4] = 1
+    repeat DRAWS:
+        random d in pool(true)
+        left[d] -= 1
+        out = out + text(d)
+    repeat 2:
+        random n in pool(false)
+        out = out + "," + text(n)
+    repeat 2:
+        random m in [e for e in 1..3 for j in 0..left[e]]
+        out = out + ";" + text(m)
+flow:
+    do draw_all
+    win p1
+'''
+
+
+@pytest.mark.parametrize("count1, draws, other", [
+    ("0", "3", "[1, 2, 3, 4]"), ("3", "5", "[x for x in 3..left[2] + 4]"), ("0", "4", "[4]")])
+def test_a_draw_from_a_repeated_comprehension_picks_from_its_runs(monkeypatch, count1,
+                                                                    draws, other):
+    # a draw from `[d for d in 1..4 for i in 1..left[d]]` (through a def and an `if`, or
+    # as it is) finds its value by where each value's run ends, without the list (none
+    # of the `(d,) * n` it would be made of is in the generated code): the same values
+    # and outcomes as the closures give, counts of 0 or less repeating nothing; the
+    # fourth draw of three values is an empty domain, an error either way; a walk by
+    # chance nodes (no draw in place) lists the same values at each
+    from test_fuse import _generated_sources
+    text = RUNS.replace("COUNT1", count1).replace("DRAWS", draws).replace("OTHER", other)
+    from interpreter import _fuse
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        if enabled:
+            assert not any(",) * (" in s for s in _generated_sources(game))
+        runs = []
+        for seed in range(12):
+            state = game.new_state()
+            try:
+                play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
+                runs.append((dict(zip(game.prog.var_names, state.vars))["out"],
+                             [tuple(h[:2]) for h in state.history]))
+            except RuleError as err:
+                runs.append(("error", str(err).splitlines()[0]))
+            state, rng, nodes = game.new_state(), random.Random(seed), []
+            try:
+                while state.is_chance():
+                    nodes.append(state.node[3])
+                    state.apply_chance(state.sample_chance(rng))
+            except RuleError as err:
+                nodes.append(str(err).splitlines()[0])
+            runs.append(nodes)
+        seen.append(runs)
+    assert seen[0] == seen[1]
+    if draws == "4":
+        assert all(run[0] == "error" and "13:9: rule error: random choice from an empty"
+                   in run[1] for run in seen[0][::2])
+    else:
+        outs = [out for out, _ in seen[0][::2]]
+        assert count1 != "0" or all(sorted(out[:3]) == ["2", "2", "4"] for out in outs)
+        assert len(set(outs)) > 1
+        assert all(len(nodes[0]) == (6 if count1 == "3" else 3) for nodes in seen[0][1::2])

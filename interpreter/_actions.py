@@ -4,6 +4,7 @@ by constant bounds, a value excluded in one pass, loop-invariant parts memoised 
 loop over the candidates).  `State.legal_moves` and `State.random_move` read the result."""
 from __future__ import annotations
 
+from itertools import filterfalse
 from typing import Optional
 
 import attrs
@@ -51,6 +52,7 @@ class ActionInfo:
     guard: object = None                 # true: the last parameter's requires all hold
     split: Optional[tuple] = None        # (the rest, the tail) of a lone require on the
     #                                      last parameter, `_trailing_split`
+    by_field: Optional[tuple] = None     # a lone require `c.f == e or T`: `field_filter`
     last_fixed: bool = False             # the last parameter's values, filtered, read no
     #                                      earlier parameter: listed once for all of them
 
@@ -142,6 +144,9 @@ class ActionMixin:
         if len(conds) == 1 and len(staged[-1]) == 1 and names:
             info.split = self.trailing_split(conds[0], decl, names, scope,
                                              info.guard is not None)
+            if _all_cards(params[-1][2]):
+                info.by_field = self.field_filter(conds[0], decl, names, scope,
+                                                  info.guard is not None, exclude)
         info.last_fixed = len(names) >= 2 and (exclude is not None or bool(staged[-1])) \
             and not any(_free_names(x) & set(names[:-1]) for x in lasts)
         if params and all(_never_a_card(prm.domain, domain)
@@ -241,6 +246,43 @@ class ActionMixin:
             fn = self.hoisted(node, last, len(names) - 1, scope)
             parts.append(fn if fn is not None else self.expr(node, scope))
         return tuple(parts)
+
+    def field_filter(self, cond, decl, names, scope, guarded, exclude):
+        """For the lone require on a last parameter of cards, `require c.f == e or T`
+        (or `!=`), e and T reading no parameter of the loop (`c.suit == led.suit or
+        all(x.suit != led.suit for x in hand[me])`), after the leading terms a guard
+        tests (as in `trailing_split`): (the cards of each value of f, as
+        `_attr_set_aggregate` makes them, none's empty set, `!=`, e, T or None)
+        compiled, so that the list is C's `filter` of one set's membership.  A card's
+        field cannot fail, so the require fails only where e or T does: e is worked out
+        where there are candidates, as at the first one, and T only where some candidate
+        fails `c.f == e`, as at the first such one; T that says no candidate passes
+        (`_none_pass`), where none has passed.  Each set is kept as its membership test.
+        None for any other shape."""
+        from ._collections import _field_compared, field_sets
+        if self.kept_by(cond, decl, names):
+            return None
+        items = list(cond.items) if isinstance(cond, A.Or) else [cond]
+        if guarded:
+            lead = guard_of(self, cond, names, scope)
+            items = items[len(lead.items) if isinstance(lead, A.Or) else 1:]
+        if not items:
+            return None
+        found = _field_compared(self.prog, items[0], names[-1])
+        if found is None or any(names[-1] in _free_names(x) for x in items[1:]):
+            return None
+        table = field_sets(self.prog, found[0])
+        if table is None:
+            return None
+        rest = items[1:]
+        tail = None if not rest else self.expr(
+            rest[0] if len(rest) == 1 else A.Or(tuple(rest)), scope)
+        if len(rest) == 1 and exclude is None and _none_pass(
+                rest[0], items[0], found, decl.params[-1].domain, self.prog):
+            tail = NONE_PASSES
+        tests = {v: cards.__contains__ for v, cards in table.items()}
+        return (tests, frozenset().__contains__, items[0].op == "!=",
+                self.expr(found[1], scope), tail)
 
     def excluded_value(self, cond, param, scope):
         """For the first require on the last parameter, `require dest != selected[me]`:
@@ -731,7 +773,9 @@ def _filter_lines(info, epochs, ctx, vals, pad) -> list:
         return lines
     guard = info.guard if test is not None else None
     if guard is not None:          # the guard holds: every candidate passes untested
-        tested = _split_lines(info, epochs, ctx, vals, pad + "    ") \
+        tested = _by_field_lines(info, ctx, vals, pad + "    ") \
+            if info.by_field is not None and not info.merged \
+            else _split_lines(info, epochs, ctx, vals, pad + "    ") \
             if info.split is not None and not info.merged \
             else _kept_lines(info, epochs, ctx, vals, pad + "    ", test)
         if not info.merged:        # all pass: the candidates are the list
@@ -740,9 +784,55 @@ def _filter_lines(info, epochs, ctx, vals, pad) -> list:
         return [*lines, f"{pad}if {ctx.test(guard)}:",
                 *_kept_lines(info, epochs, ctx, vals, pad + "    ", None),
                 f"{pad}else:", *tested]
+    if info.by_field is not None and not info.merged:
+        return lines + _by_field_lines(info, ctx, vals, pad)
     if info.split is not None and not info.merged:
         return lines + _split_lines(info, epochs, ctx, vals, pad)
     return lines + _kept_lines(info, epochs, ctx, vals, pad, test)
+
+
+#: `field_filter`'s T where it is `all(x.f != e for x in Z)`, Z the candidates' domain
+NONE_PASSES = object()
+
+
+def _none_pass(term, compared, found, domain, prog) -> bool:
+    """Whether `term` says that no candidate passes the field's test `compared` (`c.f
+    == e`, found as (f, e)): `all(x.f != e for x in Z)` (`==` for `!=`), with the same
+    f and e, Z the last parameter's domain as written and x named in neither (no
+    excluded value, so the candidates are Z's cards).  Nothing changes the state while
+    a list is made, and e was worked out without failing for the filter, so the term is
+    true exactly where the filter kept no candidate."""
+    from ._collections import _field_compared
+    if not (isinstance(term, A.Aggregate) and term.func == "all" and len(term.fors) == 1
+            and term.cond is None and term.fors[0].iter == domain):
+        return False
+    var = term.fors[0].var
+    other = _field_compared(prog, term.item, var)
+    return other is not None and other == found and term.item.op != compared.op \
+        and var not in _free_names(found[1]) and var not in _free_names(domain)
+
+
+def _by_field_lines(info, ctx, vals, pad) -> list:
+    """`_kept_lines` for a require `c.f == e or T` (`field_filter`): the candidates in
+    the set of e's cards, by C's `filter` (`filterfalse` for `!=`), or all of them where
+    some fails and T holds; always a new list (the candidates may be a zone's own, or
+    a pass over a stack's, listed first)."""
+    tests, none, negate, value, tail = info.by_field
+    kept = ctx.tmp()
+    keep = ctx.k(filterfalse if negate else filter)
+    domain = info.enum_params[-1][2]
+    lines = [f"{pad}{kept} = []", f"{pad}if {vals}:"]
+    if getattr(domain, "live", None) is not None and info.exclude is None and \
+            not getattr(domain, "kind_sorted", False):   # one pass over a stack's list
+        lines[1:1] = [f"{pad}{vals} = [*{vals}]"]
+    lines.append(f"{pad}    {kept} = [*{keep}({ctx.k(tests)}.get({ctx.sub(value)}, "
+                 f"{ctx.k(none)}), {vals})]")
+    if tail is NONE_PASSES:         # T: no candidate passes
+        lines.append(f"{pad}    if not {kept}: {kept} = [*{vals}]")
+    elif tail is not None:
+        lines.append(f"{pad}    if len({kept}) < len({vals}) and {ctx.test(tail)}: "
+                     f"{kept} = [*{vals}]")
+    return lines + [f"{pad}{vals} = {kept}"]
 
 
 def _split_lines(info, epochs, ctx, vals, pad) -> list:

@@ -465,14 +465,9 @@ class CollectionMixin:
         if found is None:
             return None
         field, other = found
-        cards = self.prog.cards
-        table: dict = {}
-        try:
-            for card in cards:
-                table.setdefault(card.attrs[field], set()).add(card)
-        except TypeError:          # an unhashable attribute value
+        table = field_sets(self.prog, field)
+        if table is None:
             return None
-        table = {v: frozenset(s) for v, s in table.items()}
         zone = self.expr(node.fors[0].iter, scope)
         c = _folded(zone)
         if c is not None:
@@ -836,6 +831,18 @@ def _length(ctx, it) -> str:
     if c is not None and type(c[0]) is int:
         return f"({ctx.sub(hi)} - {c[0] - 1:d})" if c[0] != 1 else f"({ctx.sub(hi)})"
     return f"(1 - {ctx.sub(lo)} + {ctx.sub(hi)})"      # lo read first, as the range reads it
+
+
+def field_sets(prog, field) -> Optional[dict]:
+    """Each value of a card field -> the frozenset of the cards having it (a card's
+    attributes never change); None where a value is unhashable."""
+    table: dict = {}
+    try:
+        for card in prog.cards:
+            table.setdefault(card.attrs[field], set()).add(card)
+    except TypeError:
+        return None
+    return {v: frozenset(s) for v, s in table.items()}
 
 
 def _field_compared(prog, node, var):

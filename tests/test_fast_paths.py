@@ -2150,6 +2150,103 @@ def test_a_require_true_by_its_trailing_term_keeps_the_rest_untested(monkeypatch
             assert str(state.random_move(random.Random(seed))) in moves
 
 
+FIELD_FILTER = '''
+game "field filter"
+players 2
+enum suit = red, green, blue
+card rank: 1..3, suit: suit
+zone deck: stack
+zone hand[player]: stack
+zone trick: stack
+cards into deck: card(rank: r, suit: s) for s in suit for r in 1..3
+var led: card? = none
+var other: card? = none
+var k: int = 1
+var spare: card? = none
+action lead(c: hand[me]):
+    move c to trick
+    led = c
+    spare = first(x for x in hand[opponent(me)] if x.suit == c.suit)
+action follow(c: hand[me]):
+    require COND
+    move c to trick
+    k += 1
+flow:
+    shuffle deck
+    deal 4 from deck to hand[p] for p in players
+    repeat 4:
+        choose p1: lead
+        choose p2: follow
+    end game
+'''
+
+
+FOLLOW = "c.suit == led.suit or all(x.suit != led.suit for x in hand[me])"
+
+
+@pytest.mark.parametrize("cond", [
+    FOLLOW,
+    "led.suit != c.suit or count(hand[me]) == 1",
+    "c.suit == led.suit",
+    "k == 9 or c.suit == led.suit or count(hand[me]) < 3",
+    "c.suit == led.suit or 6 / (k - 2) > 0",
+    "c.suit == other.suit or k > 100",
+    "c.suit == led.suit or 6 / count(x for x in hand[me] if x.suit != led.suit) > 0",
+    "c.suit == led.suit or all(x.suit != led.suit for x in trick)",
+    "c.suit == led.suit or all(x.suit != red for x in hand[me])",
+    "c != spare\n    require led.suit == c.suit or all(led.suit != x.suit for x in hand[me])",
+])
+@pytest.mark.parametrize("kind", ["stack", "set"])
+def test_a_require_on_a_field_filters_by_a_set_as_the_plain_list_does(monkeypatch, cond, kind):
+    """`require c.f == e or T` (after a guard's terms too): the generated list is C's
+    `filter` of the set of e's cards, all of them where one fails and T holds.  The same
+    moves, draws and errors as the plain list's: e fails (`other` is none) where there
+    are candidates, T (a division by zero at k = 2, or where every card follows) only
+    where a candidate fails the field's test.  T saying that no candidate passes
+    (`FOLLOW`) is that test, not T's, but not over another zone or field, nor where a
+    value is excluded first (`spare`, of the suit led: candidates of the hand
+    without it may all fail where the hand's do not).  A stack's candidates, a pass over its list, are listed first."""
+    from interpreter import _fuse
+    from interpreter._actions import NONE_PASSES
+    from interpreter.agents import AGENTS, play_out
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        text = FIELD_FILTER.replace("COND", cond).replace("hand[player]: stack",
+                                                            f"hand[player]: {kind}")
+        game, found = load_text(text), []
+        game.compile_now()
+        by_field = game.prog.compiler.action_info["follow"].by_field
+        assert by_field is not None
+        # `all(x.suit != led.suit for x in hand[me])`: true where no candidate passed
+        assert (by_field[4] is NONE_PASSES) == (cond == FOLLOW)
+        for seed in range(12):
+            state, rng = game.new_state(), random.Random(seed)
+            try:
+                while not state.is_terminal():
+                    if state.is_chance():
+                        state.apply(state.sample_chance(rng))
+                        continue
+                    found.append([m.text for m in state.legal_moves()])
+                    state.apply(state.random_move(rng))
+            except RuleError as e:
+                found.append(str(e).splitlines()[0])
+            state = game.new_state()
+            try:
+                play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
+                found.append(state.trace_texts())
+            except RuleError as e:
+                found.append(str(e).splitlines()[0])
+        seen.append(found)
+    assert seen[0] == seen[1]
+    errors = [f for f in seen[0] if isinstance(f, str)]
+    if "other" in cond:
+        assert errors and all("none" in e for e in errors)
+    elif "/ (k" in cond:
+        assert any("division by zero" in e for e in errors) and len(errors) < len(seen[0]) / 2
+    else:                       # no move: a deadlock, the plain list's too
+        assert all("deadlock" in e for e in errors)
+
 UPDATED_ELEMENT = '''
 game "updated element"
 players 2

@@ -1001,7 +1001,8 @@ def test_fields_of_cards_drawn_from_zones_skip_the_none_test(monkeypatch):
     # A parameter, a comprehension variable or a loop variable over a zone is always a
     # card: its `.rank` is read without testing for none.  A variable that may be none
     # still is tested, and reports a none the same way fused or plain.  A require that
-    # holds under the options given is not tested at all.
+    # holds under the options given is not tested at all.  (`ord(c.rank)`: a field
+    # compared as it is would be a set's filter, `field_filter`, with no loop.)
     import re
     text = '''game "t"
 players a, b
@@ -1015,7 +1016,7 @@ var led: card? = none
 var total: int = 0
 action play(c: hand[me]):
     require not strict or c.rank != four
-    require led == none or c.rank != led.rank or all(ord(x.rank) == ord(led.rank) for x in hand[me])
+    require led == none or ord(c.rank) != ord(led.rank) or all(ord(x.rank) == ord(led.rank) for x in hand[me])
     led = c
     move c to pile
 flow:

@@ -227,10 +227,7 @@ class ActionMixin:
         where the require has no such shape."""
         if not isinstance(cond, A.Or) or self.kept_by(cond, decl, names):
             return None
-        items = list(cond.items)
-        if guarded:
-            lead = guard_of(self, cond, names, scope)
-            items = items[len(lead.items) if isinstance(lead, A.Or) else 1:]
+        items = self.unguarded_terms(cond, names, scope, guarded)
         last = names[-1]
         tail = len(items)
         while tail > 0 and last not in _free_names(items[tail - 1]):
@@ -247,12 +244,22 @@ class ActionMixin:
             parts.append(fn if fn is not None else self.expr(node, scope))
         return tuple(parts)
 
+    def unguarded_terms(self, cond, names, scope, guarded) -> list:
+        """The terms of a require `a or b or ...` (a lone term: itself) less the leading
+        ones its guard tests (`guard_of`), where the list has a guard: under the
+        guard's else those are false for every candidate."""
+        items = list(cond.items) if isinstance(cond, A.Or) else [cond]
+        if guarded:
+            lead = guard_of(self, cond, names, scope)
+            items = items[len(lead.items) if isinstance(lead, A.Or) else 1:]
+        return items
+
     def field_filter(self, cond, decl, names, scope, guarded, exclude):
         """For the lone require on a last parameter of cards, `require c.f == e or T`
         (or `!=`), e and T reading no parameter of the loop (`c.suit == led.suit or
         all(x.suit != led.suit for x in hand[me])`), after the leading terms a guard
         tests (as in `trailing_split`): (the cards of each value of f, as
-        `_attr_set_aggregate` makes them, none's empty set, `!=`, e, T or None)
+        `_attr_set_aggregate` makes them, `!=`, e, T or None)
         compiled, so that the list is C's `filter` of one set's membership.  A card's
         field cannot fail, so the require fails only where e or T does: e is worked out
         where there are candidates, as at the first one, and T only where some candidate
@@ -262,10 +269,7 @@ class ActionMixin:
         from ._collections import _field_compared, field_sets
         if self.kept_by(cond, decl, names):
             return None
-        items = list(cond.items) if isinstance(cond, A.Or) else [cond]
-        if guarded:
-            lead = guard_of(self, cond, names, scope)
-            items = items[len(lead.items) if isinstance(lead, A.Or) else 1:]
+        items = self.unguarded_terms(cond, names, scope, guarded)
         if not items:
             return None
         found = _field_compared(self.prog, items[0], names[-1])
@@ -281,8 +285,7 @@ class ActionMixin:
                 rest[0], items[0], found, decl.params[-1].domain, self.prog):
             tail = NONE_PASSES
         tests = {v: cards.__contains__ for v, cards in table.items()}
-        return (tests, frozenset().__contains__, items[0].op == "!=",
-                self.expr(found[1], scope), tail)
+        return tests, items[0].op == "!=", self.expr(found[1], scope), tail
 
     def excluded_value(self, cond, param, scope):
         """For the first require on the last parameter, `require dest != selected[me]`:
@@ -793,6 +796,8 @@ def _filter_lines(info, epochs, ctx, vals, pad) -> list:
 
 #: `field_filter`'s T where it is `all(x.f != e for x in Z)`, Z the candidates' domain
 NONE_PASSES = object()
+#: the membership test of a value no card's field has (`_by_field_lines`)
+_IN_NONE = frozenset().__contains__
 
 
 def _none_pass(term, compared, found, domain, prog) -> bool:
@@ -817,7 +822,7 @@ def _by_field_lines(info, ctx, vals, pad) -> list:
     the set of e's cards, by C's `filter` (`filterfalse` for `!=`), or all of them where
     some fails and T holds; always a new list (the candidates may be a zone's own, or
     a pass over a stack's, listed first)."""
-    tests, none, negate, value, tail = info.by_field
+    tests, negate, value, tail = info.by_field
     kept = ctx.tmp()
     keep = ctx.k(filterfalse if negate else filter)
     domain = info.enum_params[-1][2]
@@ -826,7 +831,7 @@ def _by_field_lines(info, ctx, vals, pad) -> list:
             not getattr(domain, "kind_sorted", False):   # one pass over a stack's list
         lines[1:1] = [f"{pad}{vals} = [*{vals}]"]
     lines.append(f"{pad}    {kept} = [*{keep}({ctx.k(tests)}.get({ctx.sub(value)}, "
-                 f"{ctx.k(none)}), {vals})]")
+                 f"{ctx.k(_IN_NONE)}), {vals})]")
     if tail is NONE_PASSES:         # T: no candidate passes
         lines.append(f"{pad}    if not {kept}: {kept} = [*{vals}]")
     elif tail is not None:

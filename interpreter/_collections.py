@@ -367,11 +367,12 @@ class CollectionMixin:
                                         in zip(values, counts(ctx))) + ")"
 
             def runs(ctx):     # a draw's: the values and where each one's run ends
-                ends, end = [], "0"      # (a count of 0 or less: the run is empty)
+                ends = []               # (a count of 0 or less: the run is empty)
                 for n in counts(ctx):
                     t = ctx.tmp()
-                    ends.append(f"({t} if ({t} := {n}) > 0 else ({t} := 0))" if end == "0"
-                                else f"({t} if ({t} := {end} + {n}) > {end} else ({t} := {end}))")
+                    ends.append(f"({t} if ({t} := {end} + {n}) > {end} else ({t} := {end}))"
+                                if ends else
+                                f"({t} if ({t} := {n}) > 0 else ({t} := 0))")
                     end = t
                 return f"({ctx.k(values)}, ({', '.join(ends)},))"
             fn.runs = runs

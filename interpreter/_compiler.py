@@ -170,8 +170,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.knowing = revealing and any(
             info.kind is A.ZoneKind.SET or info.seen in (A.Seen.OWNER, A.Seen.OTHERS)
             for info in p.zone_info)
-        p.regroups = p.has_twins and _twins_may_differ(p, decls)
-        turned = {i for up, slots in _facings_set(p, decls) for i in slots
+        facings = _facings_set(p, decls)
+        p.regroups = p.has_twins and _twins_may_differ(p, facings)
+        turned = {i for up, slots, _ in facings for i in slots
                   if p.zone_info[i].facing_up != up}
         p.steady = [i not in turned for i in range(len(p.zones))]
         # every `changed(v)` first, so that each write of v marks it, a trigger body's
@@ -1674,34 +1675,32 @@ def _note_ends(info, picks: int) -> Optional[int]:
     return None if hidden else picks
 
 
-def _twins_may_differ(p, decls) -> bool:
+def _twins_may_differ(p, facings) -> bool:
     """Whether twins in one set zone may come to differ in facing (`Program.regroups`):
     a set zone, and a `flip`, or a move or deal whose facing is not that of a set zone
-    it may go to (`_facings_set`)."""
-    if not any(p.is_set):
-        return False
-    if any(isinstance(n, A.Flip) for n in walk_all(decls)):
-        return True
-    return any(p.is_set[i] and p.zone_info[i].facing_up != up
-               for up, slots in _facings_set(p, decls, flips=False) for i in slots)
+    it may go to (`facings`, as `_facings_set` gives them)."""
+    return any(p.is_set) and any(
+        flip or any(p.is_set[i] and p.zone_info[i].facing_up != up for i in slots)
+        for up, slots, flip in facings)
 
 
-def _facings_set(p, decls, flips: bool = True) -> list:
-    """(faces up, the zone slots it may happen in) for each statement that sets a facing
-    of its own: a move or deal `face up` or `face down` (in the zones its destination
-    may be) and a `flip` (in those its cards may lie in).  Nothing else turns a card:
-    new cards and a move without `face` take their zone's facing, a shuffle keeps it."""
+def _facings_set(p, decls) -> list:
+    """(faces up, the zone slots it may happen in, a flip?) for each statement that sets
+    a facing of its own: a move or deal `face up` or `face down` (in the zones its
+    destination may be) and a `flip` (in those its cards may lie in).  Nothing else
+    turns a card: new cards and a move without `face` take their zone's facing, a
+    shuffle keeps it."""
     out = []
     for n in walk_all(decls):
         if isinstance(n, (A.Move, A.Deal)) and n.facing is not None:
             zone = n.place.zone if isinstance(n, A.Move) else n.dest
-            out.append((n.facing is A.Facing.UP, _zone_slots(p, zone)))
-        elif flips and isinstance(n, A.Flip):
+            out.append((n.facing is A.Facing.UP, _zone_slots(p, zone), False))
+        elif isinstance(n, A.Flip):
             cards = n.cards         # a zone, or `cards(z)`, `top(z[, n])`, `bottom(...)`
             if isinstance(cards, A.Call) and cards.func in ("cards", "top", "bottom") \
                     and cards.args:
                 cards = cards.args[0]
-            out.append((n.facing is A.Facing.UP, _zone_slots(p, cards)))
+            out.append((n.facing is A.Facing.UP, _zone_slots(p, cards), True))
     return out
 
 

@@ -2219,7 +2219,7 @@ def test_a_require_on_a_field_filters_by_a_set_as_the_plain_list_does(monkeypatc
         by_field = game.prog.compiler.action_info["follow"].by_field
         assert by_field is not None
         # `all(x.suit != led.suit for x in hand[me])`: true where no candidate passed
-        assert (by_field[4] is NONE_PASSES) == (cond == FOLLOW)
+        assert (by_field[3] is NONE_PASSES) == (cond == FOLLOW)
         for seed in range(12):
             state, rng = game.new_state(), random.Random(seed)
             try:

@@ -171,18 +171,19 @@ class _Walk:
         loop itself, as `_children` makes them (without a generator, and with a
         simultaneous decision's moves committed without `apply`'s checks)."""
         counting = self.count_infosets
-        seats, options = _choices(state, kind)
         if kind is CHANCE:
             items = state.chance_outcomes()
             if items is None:
                 raise _too_big(state)
             seat = site = p = None
             reuse = True
-        elif kind is DECISION:
-            (seat,), (items,) = seats, options
-            site, p = state.node[1], _uniform(len(items))
+        elif kind is DECISION:          # `_choices`' seat and moves, read directly
+            node = state.node
+            site, seat, items = node[1], node[2][0], state.legal_moves()
+            p = _uniform(len(items))
             reuse = not counting or seen_in_full(items[-1])
         else:                       # every joint move, each deciding seat uniform
+            seats, options = _choices(state, kind)
             items = list(itertools.product(*options))
             p = _uniform(len(items))
             seat = site = None
@@ -208,7 +209,7 @@ class _Walk:
                 child.apply_chance(made)
             else:
                 child._decided(site, seat, item.action, item.args, item._text or item.text)
-                made = ((seat, item),) if counting else None
+                made = None             # (what a new child's chains read, made only there)
             key = key_of(child)
             new = len(kinds)
             cid = ids.setdefault(key, new)      # one hash of the key, found or not
@@ -220,15 +221,19 @@ class _Walk:
                     return None
                 # `add`'s lines, inline (the root's are `add`'s)
                 child_kind = _KINDS[child.node[0]]
-                if child_kind is TERMINAL:
-                    self.returns[cid] = tuple(child.returns())
-                else:
-                    fresh.append((cid, child))
                 kinds.append(child_kind)
                 depths.append(depth)
                 self.edges.append(None)
-                if counting:
-                    self.infoset_columns(child, child_kind, sid, (state, made))
+                if child_kind is TERMINAL:
+                    self.returns[cid] = tuple(child.returns())
+                    if counting:        # nobody decides at or after a terminal state:
+                        self.movers.append(())      # its chains would never be used
+                        self.chain.append(None)
+                else:
+                    fresh.append((cid, child))
+                    if counting:
+                        self.infoset_columns(child, child_kind, sid, (
+                            state, made if made is not None else ((seat, item),)))
                 child.mid = None
             else:
                 self.merged = True
@@ -238,6 +243,15 @@ class _Walk:
         self.edges[sid] = edges
         if kind is CHANCE:
             self.outcomes += len(edges)
+        elif kind is DECISION:
+            self.joint += len(edges)
+            self.moves += len(items)
+            if counting:                # `same_moves`' lines for one seat
+                moves = tuple(items)
+                first = self.infoset_moves.setdefault(
+                    (seat.index, self.chain[sid][seat.index]), (moves, sid))
+                if first[0] != moves:
+                    self.mixed_moves(seat, first[0], moves)
         else:
             self.joint += len(edges)
             self.moves += sum(map(len, options))
@@ -255,11 +269,17 @@ class _Walk:
             moves = tuple(moves)
             first = self.infoset_moves.setdefault((seat.index, chain[seat.index]),
                                                   (moves, sid))
-            if first[0] != moves and len(self.mixed) < 5:
-                self.mixed.append(
-                    f"{seat.name} cannot tell two states apart but has different moves in "
-                    f"them: {listed((m.text for m in first[0]), 6)} / "
-                    f"{listed((m.text for m in moves), 6)}")
+            if first[0] != moves:
+                self.mixed_moves(seat, first[0], moves)
+
+    def mixed_moves(self, seat, first, moves):
+        """Notes (the first five) an information set of `seat` that offers `first` in one
+        state and `moves` in another."""
+        if len(self.mixed) < 5:
+            self.mixed.append(
+                f"{seat.name} cannot tell two states apart but has different moves in "
+                f"them: {listed((m.text for m in first), 6)} / "
+                f"{listed((m.text for m in moves), 6)}")
 
     def add(self, state, key, depth, parent, step) -> int:
         sid = len(self.kind)
@@ -271,20 +291,27 @@ class _Walk:
         self.depth.append(depth)
         self.edges.append(None)
         if self.count_infosets:
-            self.infoset_columns(state, kind, parent, step)
+            if kind is TERMINAL:
+                self.movers.append(())
+                self.chain.append(None)
+            else:
+                self.infoset_columns(state, kind, parent, step)
         return sid
 
     def infoset_columns(self, state, kind, parent, step):
-        """Adds a new state's movers and chains (`count_infosets`)."""
-        # nobody decides at or after a terminal state: its chains would never be used
-        if kind is TERMINAL:
-            self.movers.append(())
-            self.chain.append(None)
+        """Adds a new state's movers and each seat's chain id (`count_infosets`; not at a
+        terminal state, where nobody decides): the parent's chain, what the seat observed
+        of the step and its view after it, as `State.infoset_key` records them."""
+        node = state.node
+        self.movers.append(self.alone[node[2][0].index] if kind is DECISION else
+                           tuple([seat.index for seat in state.to_move()]))
+        texts, links = self.texts, self.links
+        seen = [texts.setdefault(text, len(texts)) for text in views(state)]
+        if parent is None:
+            keys = [(s,) for s in seen]
         else:
-            node = state.node
-            self.movers.append(self.alone[node[2][0].index] if kind is DECISION else
-                               tuple([seat.index for seat in state.to_move()]))
-            self.chain.append(self.chains(state, parent, step))
+            keys = zip(self.chain[parent], self.observed(step, state), seen)
+        self.chain.append(tuple([links.setdefault(link, len(links)) for link in keys]))
 
     def forget(self, sid):
         """Takes back the last state added."""
@@ -299,17 +326,6 @@ class _Walk:
     def intern(self, text: str) -> int:
         texts = self.texts
         return texts.setdefault(text, len(texts))
-
-    def chains(self, state, parent, step) -> tuple:
-        """Returns each seat's chain id: the parent's chain, what the seat observed of the
-        step and its view after it, as `State.infoset_key` records them."""
-        texts, links = self.texts, self.links
-        seen = [texts.setdefault(text, len(texts)) for text in views(state)]
-        if parent is None:
-            keys = [(s,) for s in seen]
-        else:
-            keys = zip(self.chain[parent], self.observed(step, state), seen)
-        return tuple([links.setdefault(link, len(links)) for link in keys])
 
     def observed(self, step, after) -> list:
         """Returns, per seat, the id of what it saw of a step: a chance outcome's public
@@ -747,10 +763,16 @@ def _count(walk, report):
     report.joint_moves = walk.joint
     report.chance_outcomes = walk.outcomes
     if walk.count_infosets:
+        # every expanded decision's (`same_moves` kept each seat's once), then those of
+        # the states left unexpanded
         sets = [set() for _ in walk.seats]
-        for chain, movers in zip(walk.chain, walk.movers):
-            for i in movers:            # terminal states (chain None) have no movers
-                sets[i].add(chain[i])
+        for i, chain in walk.infoset_moves:
+            sets[i].add(chain)
+        if report.unexpanded:
+            for chain, movers, out in zip(walk.chain, walk.movers, walk.edges):
+                if out is None:
+                    for i in movers:    # terminal states (chain None) have no movers
+                        sets[i].add(chain[i])
         report.infosets = {s.name: len(ids) for s, ids in zip(walk.seats, sets)}
 
 

@@ -235,7 +235,8 @@ class State:
     def move_cards(self, cards, dest: int, kind, depth, up: bool, node):
         """Moves cards (top first) onto a zone.  One card, the common case, takes a path
         without the block copy; a set zone (kept in `card_order`) is re-sorted only when the
-        card does not already belong last."""
+        card does not already belong last.  Several cards lying together in one zone are
+        cut out in one piece; only others are searched for one by one (`_take_each`)."""
         zones, loc, face = self.zones, self.loc, self.up
         if len(cards) == 1:
             c = cards[0]
@@ -268,6 +269,22 @@ class State:
         # lists are bottom first, cards top first: `top(z, n)` is the top n, one cut
         if n <= len(source) and all(map(_is, reversed(cards), source[len(source) - n:])):
             return self.move_block(source, n, dest, kind, depth, up, node)
+        # lying together elsewhere in one zone, in its order (a filter of a zone) or the
+        # reverse (a sublist of `cards(z)`): cut out at once, not searched for one by one
+        at = source.index(cards[0])
+        if at + n <= len(source) and all(map(_is, cards, source[at:at + n])):
+            del source[at:at + n]
+        elif at >= n - 1 and all(map(_is, reversed(cards), source[at - n + 1:at + 1])):
+            del source[at - n + 1:at + 1]
+        else:
+            self._take_each(cards, node)
+        block = list(cards)
+        block.reverse()
+        self.move_block(block, n, dest, kind, depth, up, node)
+
+    def _take_each(self, cards, node):
+        """Takes each of the cards off its zone (`move_cards`)."""
+        zones, loc = self.zones, self.loc
         try:
             for c in cards:
                 source = zones[loc[c.id]]
@@ -281,9 +298,6 @@ class State:
                 raise
             raise self._rule_error(f"the cards to move name {twice.text} twice",
                                    node) from None
-        block = list(cards)
-        block.reverse()
-        self.move_block(block, n, dest, kind, depth, up, node)
 
     def regroup(self, slots=None):
         """Puts set zones' cards (of `slots`, else all) in the order the rules keep: by

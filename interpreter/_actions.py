@@ -67,7 +67,8 @@ class ActionMixin:
         decl = self.prog.actions.get(name)
         if decl is None:
             raise self.error(f"unknown action {name!r}", node)
-        me = Local("frame", self.new_frame())
+        # `me` is always a seat (a none seat is the choosing statement's error)
+        me = Local("frame", self.new_frame(), among=tuple(self.prog.seats))
         scope = Scope(me=me)
         params, before = [], []         # before[i]: the scope param i's domain sees
         for prm in decl.params:

@@ -252,6 +252,7 @@ class CallMixin:
                 return (f"({ctx.k(other)}[{ctx.sub(p)}] if not st.out "
                         f"else {ctx.call(opponent, cold=True)})")
             opponent.render = render
+        opponent.one_of = tuple(seats)      # a seat or an error: `hand[opponent(p)]` found
         return opponent
 
     def _b_active(self, node, scope):
@@ -670,6 +671,9 @@ class CallMixin:
                 else:
                     temps.append(ctx.tmp())
                     binds.append(f"(({temps[-1]} := {text}) or True)")
+                    among = getattr(a, "one_of", None) or ctx.within.get(text)
+                    if among is not None:       # `hand[p]` in the body: found (`ranging`)
+                        ctx.within[temps[-1]] = among
             bound = " and ".join(binds) or "True"
             # the body sees only its parameters: the held locals around the call are
             # not written before the body's calls, nor do those calls count for them

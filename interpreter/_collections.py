@@ -131,6 +131,8 @@ class CollectionMixin:
         if members is not None:
             return members
         inner = self.expr(node, scope)
+        if _tuple_valued(inner):      # never a zone (`players`): passed over as it is
+            return inner
         is_set = self.prog.is_set
         c = _folded(inner)
         if c is not None:
@@ -688,12 +690,13 @@ def _loop_heads(ctx, loops, scratch) -> tuple:
 
 def ranging(ctx, temp, it):
     """Notes that the loop variable held in the temporary `temp` runs over `it`'s values
-    where they are a constant tuple (`for d in 1..4`), so that a family's element indexed
-    by it is read without testing for a missing one (`ExprCompiler._lookup`).  The
-    temporary is the loop's own: only reads of the variable name it."""
-    c = _folded(it)
-    if c is not None and isinstance(c[0], tuple):
-        ctx.within[temp] = c[0]
+    where they are all among some constants (`for d in 1..4`, `for p in players`), so
+    that a family's element indexed by it is read without testing for a missing one
+    (`ExprCompiler._lookup`).  The temporary is the loop's own: only reads of the
+    variable name it."""
+    values = _values_among(it)
+    if values is not None:
+        ctx.within[temp] = values
 
 
 def _written(ctx, loops, scratch, key, body) -> list:

@@ -997,7 +997,8 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         it_slot, i_slot = self.new_frame(), self.new_frame()
         inner = scope.child()
         var_slot = inner.bind(s.var, Local("frame", self.new_frame(),
-                                           card=_all_cards(items))).slot
+                                           card=_all_cards(items),
+                                           among=_values_among(items))).slot
 
         nxt = len(code) + 1
 

@@ -11,7 +11,7 @@ import re
 
 from gdl import ast as A
 
-from ._closures import _const, _folded, _tuples
+from ._closures import _among, _const, _folded, _tuples
 from gdl.checker._typesys import ANY, EnumT, ListT, OptT, Prim, Unknown, ZoneT
 from .values import Card, Member, Seat, ZoneRef, text_of
 from ._fuse import UNSET, fuse
@@ -313,7 +313,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                     f"{ctx.k(by_out)}.get(st.out)) is not None else "
                     f"{ctx.call(players, cold=True)})")
         players.render = render
-        return _tuples(players)
+        return _among(_tuples(players), seats)
 
     def _e_Attr(self, node, scope):
         if isinstance(node.obj, A.Name) and scope.lookup(node.obj.id) is None:

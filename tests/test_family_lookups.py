@@ -108,3 +108,80 @@ def test_a_family_of_two_indices_indexed_by_a_number_names_both_where_one_is_mis
         monkeypatch.setattr(_fuse, "ENABLED", enabled)
         with pytest.raises(RuleError, match=r"zone pile has no element \[4, 2\]"):
             load_text(text).new_state()
+
+
+# ------------------------------------------------------------------ a family indexed by a
+# seat: `me`, a loop's variable over `players` (a statement's or a comprehension's),
+# `opponent(p)`, a def's parameter given one
+
+BY_SEAT = '''
+game "by seat"
+players 2
+card rank: 1..9
+zone stock: stack
+zone hand[player]: stack
+var got[player]: int = 0
+var total[player]: int = 0
+var left[1..4]: int = 1
+var m: int = 0
+var all_got: int = 0
+cards into stock: card(rank: r) for r in 1..9
+def twice(q: player) = 2 * got[q]
+def at(d: int) = left[d]
+action take(n: 1..2):
+    move top(stock, n) to hand[me]
+    got[me] += n
+rule score:
+    for p in players:
+        total[p] = count(hand[p]) + twice(p) + 10 * got[opponent(p)]
+    for d in 1..TOP:
+        m += left[d] + at(d)
+    all_got = sum(got[q] for q in players)
+flow:
+    simultaneously p in players: take
+    do score
+    win p1
+'''
+
+
+def test_a_family_indexed_by_a_seat_is_read_without_a_test_for_a_missing_element(
+        monkeypatch):
+    # every value of these keys is a seat, and a family over `player` has every seat:
+    # a subscript, not `.get` and a test (only `players`' own look-up by `st.out` stays)
+    import linecache
+    import re
+    from interpreter import _fuse
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        before = set(linecache.cache)
+        game = load_text(BY_SEAT.replace("TOP", "4"))
+        for moves in (("take 1", "take 2"), ("take 2", "take 2")):
+            state = game.new_state()
+            for move, seat in zip(moves, ("p1", "p2")):
+                state.apply(move, seat)
+            seen.append((moves, dict(zip(game.prog.var_names, state.vars))))
+        if enabled:     # the sources generated for this game: its runs, picks, actions
+            made = [linecache.cache[f][2] for f in set(linecache.cache) - before
+                    if f.startswith("<gdl fused")]
+            assert any("st.move_block(" in line for lines in made for line in lines)
+            # (a def's own closure, reading its parameter from a scratch slot `K0[1]`,
+            # takes any value: it tests)
+            got = [line.strip() for lines in made for line in lines
+                   if re.search(r"\.get\((?!st\.out\)|K\d+\[\d+\]\))", line)]
+            assert got == []
+    assert seen[:2] == seen[2:]
+    values = seen[0][1]
+    assert values["total[p1]"] == 1 + 2 + 20 and values["total[p2]"] == 2 + 4 + 10
+    assert values["m"] == 8 and values["all_got"] == 3
+
+
+def test_a_loop_or_a_parameter_over_a_value_that_is_no_index_still_reports_it(monkeypatch):
+    # `for d in 1..5` reading `left[1..4]`, directly and through a def: the rule error
+    from interpreter import _fuse
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        state = load_text(BY_SEAT.replace("TOP", "5")).new_state()
+        state.apply("take 1", "p1")
+        with pytest.raises(RuleError, match=r"variable left has no element \[5\]"):
+            state.apply("take 1", "p2")

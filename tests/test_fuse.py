@@ -1702,7 +1702,8 @@ returns(p) = if p == a then out else 0
         assert game.new_state().returns() == (1023, 0)
     sources = "".join(_generated_sources(game))
     assert "st.move_zone(2, 1, False)" in sources      # the row (slot 2) into the box (1)
-    assert re.search(r"st\.move_zone\(\(K\d+\(st\) if .*\.slot, 0, False\)", sources)
+    # (`hand[p]`, p a loop's variable over `players`: every seat has its hand, a subscript)
+    assert re.search(r"st\.move_zone\(K\d+\[_t\d+\[\d+\]\]\.slot, 0, False\)", sources)
     assert "isinstance(" not in sources
 
 

@@ -671,8 +671,8 @@ class CallMixin:
                 else:
                     temps.append(ctx.tmp())
                     binds.append(f"(({temps[-1]} := {text}) or True)")
-                    among = getattr(a, "one_of", None) or ctx.within.get(text)
-                    if among is not None:       # `hand[p]` in the body: found (`ranging`)
+                    among = getattr(a, "one_of", None)    # (a temporary is as `within`
+                    if among is not None:       # has it) `hand[p]` in the body: found
                         ctx.within[temps[-1]] = among
             bound = " and ".join(binds) or "True"
             # the body sees only its parameters: the held locals around the call are

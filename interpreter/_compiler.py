@@ -1451,18 +1451,31 @@ def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int,
     the steps it may still take, and `rng`, its generator): drawn, recorded and
     followed as `random_run` would (the pc left as a pause leaves it: it is part of a
     state's key), with no chance node made and no return to it.  Where `v` holds ints
-    only (`ints`), the outcome's key names their type without asking each value.
+    only (`ints`), the site keeps the history entries it has drawn by value and index
+    (`State._entry_seen`): two subscripts, where the program's outcomes take a key
+    tuple of four hashed (an int's entry is its value's and index's alone).
     `runs`, (the ends' temporary, the list's text), where `v` and the ends are runs
     (`_runs_of`) of `n` items: the i-th found by where each run ends (the same bits
     drawn, the same value as from the list), the list made only for a new outcome."""
     from .state import State                # state imports this module
-    kind = ctx.k(int) if ints else f"{ctx.k(type)}({x})"
     if runs is None:
         size, listed = [f"    {n} = len({v})"], v
         pick = f"{v}[{i}]"
     else:       # the run whose end is the first past i
         (c, listed), size = runs, []
         pick = f"({v}[{i}] if {c} is None else {v}[{ctx.k(bisect_right)}({c}, {i})])"
+    if ints:                # the site's own entries, by value then index: no key tuple
+        seen = ctx.k({})
+        recorded = [f"    try: {o} = {seen}[{x}][{i}]",
+                    f"    except {ctx.k(KeyError)}: {o} = {ctx.k(State._entry_seen)}(st, "
+                    f"{seen}, {listed}, {i}, {x}, {secret!r})",
+                    f"    st.history.append({o})"]
+    else:
+        recorded = [f"    try: {o} = st.prog.outcomes[{i}, {ctx.k(type)}({x}), {x}, "
+                    f"{secret!r}]",
+                    f"    except {ctx.k((KeyError, TypeError))}: "
+                    f"{o} = {ctx.k(State._outcome_at)}(st, {listed}, {i}, {secret!r})",
+                    f"    st.history.append({o}.entry)"]
     return ["if st.free:",
             "    st.free -= 1",
             *size,
@@ -1470,10 +1483,7 @@ def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int,
             f"    {i} = st.rng.getrandbits({k})",
             f"    while {i} >= {n}: {i} = st.rng.getrandbits({k})",
             f"    {x} = st.frame[{slot:d}] = {pick}",
-            f"    try: {o} = st.prog.outcomes[{i}, {kind}, {x}, {secret!r}]",
-            f"    except {ctx.k((KeyError, TypeError))}: "
-            f"{o} = {ctx.k(State._outcome_at)}(st, {listed}, {i}, {secret!r})",
-            f"    st.history.append({o}.entry)",
+            *recorded,
             f"    st.budget = {LOOP_BUDGET:d}",
             f"    st.pc = {nxt:d}",
             f"    return {nxt:d}"]

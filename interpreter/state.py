@@ -40,6 +40,8 @@ _INT_TYPES = frozenset((int, bool))
 
 #: how many random-choice outcomes a program keeps made (their texts are the cost)
 OUTCOMES_KEPT = 50_000
+#: a draw site's own entries (`_entry_seen`): at most this many values, indices a value
+SEEN_VALUES, SEEN_INDICES = 64, 1024
 
 
 class ChanceOutcome:
@@ -1521,6 +1523,17 @@ class State:
         if len(cache) < OUTCOMES_KEPT:
             cache[key] = outcome
         return outcome
+
+    def _entry_seen(self, seen: dict, values, i, value, secret) -> tuple:
+        """The history entry of outcome `i` (`value`, an int) of a draw in generated code,
+        kept in the site's own `seen` (value -> index -> entry) while it is small."""
+        entry = self._outcome_at(values, i, secret).entry
+        by_index = seen.get(value)
+        if by_index is None and len(seen) < SEEN_VALUES:
+            by_index = seen[value] = {}
+        if by_index is not None and len(by_index) < SEEN_INDICES:
+            by_index[i] = entry
+        return entry
 
     def _shuffle_outcome(self, cards) -> ChanceOutcome:
         """The outcome putting `cards` in this order (top last); where the zone holds

@@ -169,3 +169,30 @@ def test_a_draw_from_a_repeated_comprehension_picks_from_its_runs(monkeypatch, c
         assert count1 != "0" or all(sorted(out[:3]) == ["2", "2", "4"] for out in outs)
         assert len(set(outs)) > 1
         assert all(len(nodes[0]) == (6 if count1 == "3" else 3) for nodes in seen[0][1::2])
+
+
+@pytest.mark.parametrize("kept", [(64, 1024), (1, 1)])
+def test_a_draw_of_ints_in_a_loop_keeps_its_entries_at_its_site(monkeypatch, kept):
+    # a draw of ints made in place finds its history entry in the site's own table (by
+    # value, then index), not by the program's key of four: once the site has drawn
+    # them, the program's outcomes are not asked again; kept only while the table is
+    # small (SEEN_VALUES, SEEN_INDICES), past it made as before; the histories are the
+    # closures' either way
+    from interpreter import _fuse, state as state_module
+    monkeypatch.setattr(state_module, "SEEN_VALUES", kept[0])
+    monkeypatch.setattr(state_module, "SEEN_INDICES", kept[1])
+    text = RUNS.replace("COUNT1", "3").replace("DRAWS", "5").replace("OTHER", "[1, 2, 3, 4]")
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(text)
+        histories = []
+        for seed in range(40):
+            if seed == 20:
+                game.prog.outcomes.clear()
+            state = game.new_state()
+            play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
+            histories.append([tuple(h) for h in state.history])
+        seen.append((histories, len(game.prog.outcomes)))
+    assert seen[0][0] == seen[1][0] and seen[1][1] > 0
+    assert (seen[0][1] < seen[1][1]) == (kept == (64, 1024))

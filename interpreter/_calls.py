@@ -307,8 +307,12 @@ class CallMixin:
                 fn, beyond = max2, "<"
 
             def render(ctx):   # x first, then y; y if x is beyond it (y < x is x > y)
-                x, y = ctx.tmp(), ctx.tmp()
-                return f"({y} if ({x} := {ctx.sub(a)}) {beyond} ({y} := {ctx.sub(b)}) else {x})"
+                xs, ys = ctx.sub(a), ctx.sub(b)     # (a temporary or a constant as it is)
+                x = xs if _STABLE.fullmatch(xs) else ctx.tmp()
+                y = ys if _STABLE.fullmatch(ys) else ctx.tmp()
+                left = x if x == xs else f"({x} := {xs})"
+                right = y if y == ys else f"({y} := {ys})"
+                return f"({y} if {left} {beyond} {right} else {x})"
             return fuse(fn, render)
         return lambda st: pick(x(st) for x in xs)
 
@@ -511,8 +515,12 @@ class CallMixin:
                 body, slots = kept
         key = self.repeated_call_key(name, args) if getattr(body, "constant", None) is None \
             else None
+        carried = _constant_call_key(name, args) if self.tested_calls is not None \
+            and not self.def_stack and getattr(body, "constant", None) is None else None
+        if carried is not None:
+            self.tested_calls[carried] = self.tested_calls.get(carried, 0) + 1
         if not slots:
-            if key is None:
+            if key is None and carried is None:
                 return body
             fn = lambda st: body(st)  # noqa: E731   (a site of its own, to remember)
             fn.__dict__.update(body.__dict__)
@@ -523,6 +531,8 @@ class CallMixin:
             fn = self.call_with(body, slots, args)
         if key is not None:
             _remembered(fn, key, self.def_stack[-1][1])
+        if carried is not None and not _tuple_valued(body):
+            _carried(fn, carried, self.tested_calls)
         _among(fn, _values_among(body))
         return _tuples(fn) if _tuple_valued(body) else fn
 
@@ -686,9 +696,10 @@ class CallMixin:
             ctx.sure = frozenset(t for a, t in zip(args, temps) if _never_none(a))
             try:
                 inner = inside(ctx)
-                # the repeated calls' temporaries start unset at every evaluation
+                # the repeated calls' temporaries start unset at every evaluation (but
+                # those always bound before they are read: `_e_Cond`)
                 bound += "".join(f" and (({t} := {ctx.k(UNSET)}) or True)"
-                                 for t in ctx.memo.values())
+                                 for t in ctx.memo.values() if t in ctx.unsure)
             finally:
                 ctx.held, ctx.hot, ctx.memo, ctx.sure = outer, hot, memo, sure
             return f"({inner} if {bound} else None)"
@@ -917,8 +928,58 @@ def _remembered(fn, key, counts):
         t = memo.get(key)
         if t is None:
             t = memo[key] = ctx.tmp()
+        if t in ctx.settled:        # an `if`'s branch, its test having worked it out
+            return t
+        if render in ctx.binding:   # a side of that test: evaluated first, and always
+            text = plain(ctx)
+            ctx.settled |= {t}
+            return f"({t} := {text})"
+        ctx.unsure |= {t}
         return f"({t} if {t} is not {ctx.k(UNSET)} else ({t} := {plain(ctx)}))"
-    fn.render = render
+    fn.render = fn.remembered = render
+
+
+def _constant_call_key(name, args):
+    """The key of a def call whose arguments are all constants (`strength(p1)`), equal
+    for every such call of the def with the same arguments; None for any other call."""
+    parts = []
+    for a in args:
+        c = getattr(a, "constant", None)
+        if c is None:
+            return None
+        try:
+            hash(c[0])
+        except TypeError:
+            return None
+        parts.append((type(c[0]), c[0]))
+    return (name, tuple(parts))
+
+
+def _carried(fn, key, counts):
+    """Makes a def call of constant arguments, rendered in an `if`'s test (`Ctx.chain`),
+    give its value a temporary where the test evaluates it once and always (a side of a
+    comparison: `Ctx.binding`), and read that temporary where the same test or an elif
+    straight after it makes the same call: `elif strength(p1) > strength(p2): ... elif
+    strength(p2) > strength(p1)` works each out once.  Sound since nothing runs between
+    an if's test and the next elif's (expressions change nothing), a def's value depends
+    on its arguments and the state alone, and an error the call raises ends the chain at
+    its first evaluation, as it did.  Only a call the `if`'s tests make more than once
+    (`counts`) is given a temporary."""
+    plain = fn.render
+
+    def render(ctx):
+        chain = ctx.chain
+        if chain is None:
+            return plain(ctx)
+        t = chain.get(key)
+        if t is not None:
+            return t
+        if render not in ctx.binding or counts[key] < 2:
+            return plain(ctx)
+        text = plain(ctx)
+        t = chain[key] = ctx.tmp()
+        return f"({t} := {text})"
+    fn.render = fn.carried = render
 
 
 class _Adjacency(dict):

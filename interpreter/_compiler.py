@@ -101,6 +101,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.sites: List[Site] = []
         self.in_trigger = False
         self.memo_ids = None          # sub-expressions to memoise (Compiler.hoisted)
+        self.tested_calls = None      # an if's tests: def calls of constant arguments counted
         self.memo_level = 0
         self.memo_varying = None      # the names a hoisted loop varies (`hoisted_body`)
         self.fresh_bodies = 0         # def bodies compiled anew for it (`FRESH_BODIES`)
@@ -886,8 +887,13 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         the end placed right before the end is dropped."""
         branches, jumps = [], []      # (pc, cond, skip pc), pcs of the jumps to the end
         branch_list = list(s.branches)
+        tested = {}                   # the calls its tests make, counted (`_carried`)
         for k, (cond_node, body) in enumerate(branch_list):
-            cond = self.expr(cond_node, scope)
+            outer, self.tested_calls = self.tested_calls, tested
+            try:
+                cond = self.expr(cond_node, scope)
+            finally:
+                self.tested_calls = outer
             known = getattr(cond, "constant", None)
             if known is not None and not known[0]:
                 self.stmts(body, scope, self.dead_code(code))
@@ -1510,7 +1516,23 @@ def _goto(target: int):
 
 def _branch(cond, target: int, nxt: int):
     fn = lambda st: nxt if cond(st) else target  # noqa: E731
-    fn.fork = lambda ctx: ([], ctx.test(cond), nxt, [], target)
+    # the parts the test's own rendering evaluates once and always (a comparison's
+    # sides): a def call among them gives its value a temporary for the elifs after it
+    # (a call's own rendering: no wrapper around it that might evaluate it otherwise)
+    render, *parts = getattr(cond, "evaluates", (None,))
+    binding = frozenset(
+        p.render for p in parts if getattr(p, "carried", None) is getattr(p, "render", 0)
+    ) if render is not None and render is getattr(cond, "render", None) \
+        and getattr(cond, "render_test", None) is None else frozenset()
+
+    def fork(ctx):
+        ctx.binding = binding
+        try:
+            return [], ctx.test(cond), nxt, [], target
+        finally:
+            ctx.binding = frozenset()
+    fork.chains = True
+    fn.fork = fork
     return fn
 
 

@@ -101,10 +101,18 @@ class Ctx:
     temporaries an inlined def body reads its parameters from that hold a value known not
     to be none (see `CallMixin.call_with`): a field read of one needs no test; `within`,
     the temporaries a loop over a constant list runs through, each with that list (see
-    `_collections.ranging`): an index of a family by one needs no test."""
+    `_collections.ranging`): an index of a family by one needs no test; `chain`, while
+    an `if`'s test renders, the temporaries holding the values of def calls of constant
+    arguments that it or the test just failed before it in the same run gave (see
+    `CallMixin.call_def`), and `binding`, the renderings of the calls a test evaluates
+    once and always (`_rest`, `_compiler._branch`, `OperatorMixin._e_Cond`); `settled`,
+    the temporaries of an inlined def body's repeated calls (`memo`) that are surely
+    bound where the text being rendered runs: an `if`'s branches, after its test bound
+    them."""
 
     __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot", "memo", "loops",
-                 "lists", "unobserved", "sure", "within")
+                 "lists", "unobserved", "sure", "within", "chain", "binding", "settled",
+                 "unsure")
 
     def __init__(self, hold: bool = False):
         self.consts, self.ids, self.temps, self.depth = [], {}, 0, 0
@@ -115,6 +123,10 @@ class Ctx:
         self.unobserved = False
         self.sure = frozenset()
         self.within = {}      # a loop's temporary -> the constant values it runs over
+        self.chain = None     # while an if's test renders: call key -> temporary
+        self.binding = frozenset()
+        self.settled = frozenset()   # memo temporaries surely bound where this renders
+        self.unsure = frozenset()    # memo temporaries read where they may be unset
 
     def k(self, value) -> str:
         """The name of a value passed into the fused function (once per object)."""
@@ -391,6 +403,7 @@ def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
     take in (the first instruction is always taken)."""
     out: list = []
     n = len(code)
+    carried = None    # (pc, call key -> temporary): what a failed if's test computed
     while pc < n and left[0] > 0 and left[1] > 0:
         left[0] -= 1
         fn = code[pc]
@@ -400,10 +413,18 @@ def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
             left[1] -= sum(map(len, added))
             out += added
             pc += 1
+            carried = None
             continue
         fork = getattr(fn, "fork", None)
         if fork is not None:
+            # an if's test reached straight from another's failing (an elif, nothing
+            # run between them: the state is as that test saw it) reads the def calls
+            # that test computed from its temporaries
+            chains = getattr(fork, "chains", False)
+            ctx.chain = None if not chains else \
+                dict(carried[1]) if carried is not None and carried[0] == pc else {}
             before, test, pc, after, other = fork(ctx)
+            known, ctx.chain = ctx.chain, None
             left[1] -= sum(map(len, before)) + len(test or "")
             out += before
             if test is not None:
@@ -417,6 +438,7 @@ def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
                 left[1] -= half[1] - share[1]
                 out += after
                 pc = other
+            carried = (pc, known) if known and test is not None and not after else None
             continue
         tail = getattr(fn, "tail", None)
         out += tail(ctx) if tail is not None else [f"return {ctx.k(fn)}(st)"]

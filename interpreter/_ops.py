@@ -117,8 +117,10 @@ class OperatorMixin:
         both = _folded(left, right)
         if both is not None:
             return _const(_COMPARE[op](*both))
-        return fuse(_PLAIN[op](left, right),
-                    lambda ctx: f"({ctx.sub(left)} {op} {ctx.sub(right)})")
+        render = lambda ctx: f"({ctx.sub(left)} {op} {ctx.sub(right)})"  # noqa: E731
+        fn = fuse(_PLAIN[op](left, right), render)
+        fn.evaluates = (render, left, right)     # both sides, once each (`_branch`)
+        return fn
 
     def _e_Member(self, node, scope):
         item, coll = self.expr(node.item, scope), self.container(node.coll, scope)
@@ -196,7 +198,30 @@ class OperatorMixin:
         if _has_runs(a, b):         # a draw from either branch picks from its runs
             fn.runs = lambda ctx: \
                 f"({_runs_of(ctx, a)} if {ctx.test(test)} else {_runs_of(ctx, b)})"
-        return fuse(fn, lambda ctx: f"({ctx.sub(a)} if {ctx.test(test)} else {ctx.sub(b)})")
+        # a repeated call a comparison tested evaluates (`_remembered`): worked out there,
+        # read plainly in the branches
+        render, *sides = getattr(test, "evaluates", (None,))
+        binding = frozenset(
+            s.render for s in sides if getattr(s, "remembered", None) is getattr(s, "render", 0)
+        ) if render is not None and render is getattr(test, "render", None) \
+            and getattr(test, "render_test", None) is None else frozenset()
+        if not binding:
+            return fuse(fn, lambda ctx: f"({ctx.sub(a)} if {ctx.test(test)} else {ctx.sub(b)})")
+
+        def rendered(ctx):
+            if ctx.memo is None:
+                return f"({ctx.sub(a)} if {ctx.test(test)} else {ctx.sub(b)})"
+            outer, settled = ctx.binding, ctx.settled
+            ctx.binding = binding
+            try:
+                tested = ctx.test(test)
+            finally:
+                ctx.binding = outer
+            try:
+                return f"({ctx.sub(a)} if {tested} else {ctx.sub(b)})"
+            finally:
+                ctx.settled = settled
+        return fuse(fn, rendered)
 
     def _e_Range(self, node, scope):
         lo, hi = self.expr(node.lo, scope), self.expr(node.hi, scope)

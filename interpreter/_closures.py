@@ -107,6 +107,18 @@ def runs_expanded(values, ends) -> tuple:
     return tuple(out)
 
 
+def _bound_sides(test, tag: str) -> frozenset:
+    """The renderings of the sides of `test`, a comparison rendered as it is (no wrapper
+    that might evaluate it otherwise), that are tagged `tag` (a def call's rendering
+    that can keep its value: `carried`, `remembered`): the test evaluates each once and
+    always, left first."""
+    render, *sides = getattr(test, "evaluates", (None,))
+    if render is None or render is not getattr(test, "render", None) or \
+            getattr(test, "render_test", None) is not None:
+        return frozenset()
+    return frozenset(s.render for s in sides if getattr(s, tag, None) is getattr(s, "render", 0))
+
+
 def _all_ints(values) -> bool:
     """Whether `values` (None: not known) are all exactly ints (`true` is no int here)."""
     return values is not None and all(type(v) is int for v in values)

@@ -18,8 +18,8 @@ from gdl.checker import checked_info
 from gdl.errors import CheckError, GdlError, RuleError, counted
 
 from ._actions import ActionInfo, ActionMixin, _never_a_card
-from ._closures import (_all_cards, _all_ints, _folded, _has_runs, _runs_of, _tuple_valued,
-                        _values_among, runs_expanded)
+from ._closures import (_all_cards, _all_ints, _bound_sides, _folded, _has_runs, _runs_of,
+                        _tuple_valued, _values_among, runs_expanded)
 from ._exprs import ExprCompiler, shown
 from ._layout import LayoutBuilder, Program
 from ._fuse import fuse_runs
@@ -1516,14 +1516,9 @@ def _goto(target: int):
 
 def _branch(cond, target: int, nxt: int):
     fn = lambda st: nxt if cond(st) else target  # noqa: E731
-    # the parts the test's own rendering evaluates once and always (a comparison's
-    # sides): a def call among them gives its value a temporary for the elifs after it
-    # (a call's own rendering: no wrapper around it that might evaluate it otherwise)
-    render, *parts = getattr(cond, "evaluates", (None,))
-    binding = frozenset(
-        p.render for p in parts if getattr(p, "carried", None) is getattr(p, "render", 0)
-    ) if render is not None and render is getattr(cond, "render", None) \
-        and getattr(cond, "render_test", None) is None else frozenset()
+    # the sides the test evaluates once and always: a def call among them gives its
+    # value a temporary for the elifs after it
+    binding = _bound_sides(cond, "carried")
 
     def fork(ctx):
         ctx.binding = binding

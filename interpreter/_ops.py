@@ -7,8 +7,8 @@ import operator
 
 from gdl import ast as A
 
-from ._closures import (MOST_IN_RANGE, _among, _const, _folded, _has_runs, _rendered,
-                        _runs_of, _values_among, _tuple_valued, _tuples, range_tuple)
+from ._closures import (MOST_IN_RANGE, _among, _bound_sides, _const, _folded, _has_runs,
+                        _rendered, _runs_of, _values_among, _tuple_valued, _tuples, range_tuple)
 from ._fuse import fuse
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -200,11 +200,7 @@ class OperatorMixin:
                 f"({_runs_of(ctx, a)} if {ctx.test(test)} else {_runs_of(ctx, b)})"
         # a repeated call a comparison tested evaluates (`_remembered`): worked out there,
         # read plainly in the branches
-        render, *sides = getattr(test, "evaluates", (None,))
-        binding = frozenset(
-            s.render for s in sides if getattr(s, "remembered", None) is getattr(s, "render", 0)
-        ) if render is not None and render is getattr(test, "render", None) \
-            and getattr(test, "render_test", None) is None else frozenset()
+        binding = _bound_sides(test, "remembered")
         if not binding:
             return fuse(fn, lambda ctx: f"({ctx.sub(a)} if {ctx.test(test)} else {ctx.sub(b)})")
 

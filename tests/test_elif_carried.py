@@ -91,12 +91,15 @@ def test_a_call_not_always_evaluated_is_not_read_from_a_temporary(monkeypatch):
                    for line in lines)
 
 
+def _first_error(game) -> str:
+    """The rule error a seeded playout of the game ends in."""
+    with pytest.raises(RuleError) as raised:
+        random_playout(game.new_state(seed=1), random.Random(1))
+    return str(raised.value)
+
+
 def test_an_error_in_the_chain_comes_at_its_first_test_as_before(monkeypatch):
-    def fails(game):
-        with pytest.raises(RuleError) as raised:
-            random_playout(game.new_state(seed=1), random.Random(1))
-        return str(raised.value)
-    fused, plain = fused_and_plain(monkeypatch, CHAIN.replace("DEALT", "0"), fails)
+    fused, plain = fused_and_plain(monkeypatch, CHAIN.replace("DEALT", "0"), _first_error)
     assert fused == plain
     assert "top() of an empty zone, hand[north]" in fused and "in def score" in fused
 
@@ -158,9 +161,5 @@ def test_an_if_in_a_def_body_reads_the_calls_its_test_worked_out(monkeypatch):
 
 
 def test_an_error_in_an_if_test_in_a_def_body_is_raised_as_before(monkeypatch):
-    def fails(game):
-        with pytest.raises(RuleError) as raised:
-            random_playout(game.new_state(seed=1), random.Random(1))
-        return str(raised.value)
-    fused, plain = fused_and_plain(monkeypatch, BODY.replace("SHOWN", "0"), fails)
+    fused, plain = fused_and_plain(monkeypatch, BODY.replace("SHOWN", "0"), _first_error)
     assert fused == plain and "top() of an empty zone, board" in fused

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from interpreter import _fuse, load_text
+from conftest import fused_and_plain
+from interpreter import _fuse
 from test_fuse import _generated_sources
 
 TWINS = '''game "t"
@@ -34,28 +35,27 @@ def test_twins_merged_by_runs_only_where_a_set_keeps_them_side_by_side(monkeypat
     # A set zone keeps its cards by kind (`card_order`): each kind's twins side by side,
     # so the first card of each run is its kind's first, kept without a dict.  A stack
     # keeps them as dealt (1 2 1 3 2 3 1): runs there would list 1 three times.
+    def play(game):
+        seen = []
+        for seed in range(30):
+            st = game.new_state()
+            rng = random.Random(seed)
+            while not st.is_terminal():
+                legal = [m.text for m in st.legal_moves()]
+                assert len(legal) == len(set(legal)), legal    # one move per kind
+                seen.append(legal)
+                st.random_step(rng)
+            seen.append([h[1] for h in st.history])
+        if _fuse.ENABLED:       # the code the playouts made
+            sources.append("\n".join(_generated_sources(game)))
+        return seen
     for zone_kind, runs in (("set", True), ("stack", False)):
+        sources = []
         text = TWINS.replace("ZONEKIND", zone_kind)
-        got = {}
-        for enabled in (True, False):
-            monkeypatch.setattr(_fuse, "ENABLED", enabled)
-            game = load_text(text)
-            seen = []
-            for seed in range(30):
-                st = game.new_state()
-                rng = random.Random(seed)
-                while not st.is_terminal():
-                    legal = [m.text for m in st.legal_moves()]
-                    assert len(legal) == len(set(legal)), legal    # one move per kind
-                    seen.append(legal)
-                    st.random_step(rng)
-                seen.append([h[1] for h in st.history])
-            got[enabled] = seen
-            if enabled:
-                sources = "\n".join(_generated_sources(game))
-                assert bool(re.search(r"(_t\d+) != \(\1 := _t\d+\.kind\)", sources)) == runs
-        assert got[True] == got[False]
-        assert ["play 1", "play 2", "toss 1", "toss 2", "toss 3"] in got[True]
+        fused, plain = fused_and_plain(monkeypatch, text, play)
+        assert fused == plain
+        assert ["play 1", "play 2", "toss 1", "toss 2", "toss 3"] in fused
+        assert bool(re.search(r"(_t\d+) != \(\1 := _t\d+\.kind\)", sources[0])) == runs
 
 
 ORDER = '''game "t"
@@ -81,23 +81,22 @@ def test_a_family_of_sets_is_passed_over_as_its_list_and_one_of_stacks_top_first
     # `hand[me]` of a family whose zones are all sets is passed over as the zone's own
     # list (card order); a stack's is passed over top first (`reversed`), for the moves
     # listed and for a comprehension alike.
+    def play(game):
+        st = game.new_state()
+        got = [m.text for m in st.legal_moves()], st.frame[:], st.vars[:]
+        if _fuse.ENABLED:       # the code the listing made
+            sources.append("\n".join(_generated_sources(game)))
+        return got
     for zone_kind, raw in (("set", True), ("stack", False)):
+        sources = []
         text = ORDER.replace("ZONEKIND", zone_kind)
-        got = {}
-        for enabled in (True, False):
-            monkeypatch.setattr(_fuse, "ENABLED", enabled)
-            game = load_text(text)
-            st = game.new_state()
-            got[enabled] = ([m.text for m in st.legal_moves()], st.frame[:], st.vars[:])
-            if enabled:
-                sources = "\n".join(_generated_sources(game))
-                # the per-slot builtin called on the zone's list (`iter`, `reversed`)
-                assert (re.search(r"\.slot\]\(", sources) is None) == raw
-        assert got[True] == got[False]
-        moves = got[True][0]
+        fused, plain = fused_and_plain(monkeypatch, text, play)
+        assert fused == plain
+        moves = fused[0]
         assert moves == (["play 5", "play 1", "play 2", "play 3"] if zone_kind == "set"
                          else ["play 3", "play 2", "play 1", "play 5"]), moves
-
+        # the per-slot builtin called on the zone's list (`iter`, `reversed`)
+        assert (re.search(r"\.slot\]\(", sources[0]) is None) == raw
 
 
 @pytest.mark.parametrize("generated", [True, False], ids=["generated", "closures"])

@@ -1020,11 +1020,15 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             return nxt
         start_tuple.lines = lambda ctx: [f"st.frame[{it_slot:d}] = {ctx.sub(items)}",
                                          f"st.frame[{i_slot:d}] = 0"]
-        code.append(start_tuple if _tuple_valued(items) else start)
+        tupled = _tuple_valued(items)
+        first = start_tuple if tupled else start
+        code.append(first)
         head = len(code)
         code.append(None)
         self.loop_body(s.body, inner, code)
         end, body, over = len(code) + 1, head + 1, self.looping(s)
+        # a run may write the loop as a Python `for` (`_fuse._flat_for`)
+        first.flat_for = (items, tupled, var_slot, body, end - 1, end, over)
 
         def test(st):
             frame = st.frame

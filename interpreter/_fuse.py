@@ -26,7 +26,8 @@ source is built only from the templates in the handlers, slot numbers and small 
 every other value (strings, enum members, cards, field names, closures, lists) is passed
 in as an argument `K<n>` of a factory function.  `_check` enforces this before anything
 is compiled: only the templates' characters, and only the names they use.  Loops in
-generated code run over finite collections, and back jumps keep the step budget.
+generated code run over finite collections, and back jumps keep the step budget (a
+`for` written as a Python `for` pays for its passes as it starts: `_flat_for`).
 Set GDL_FUSE=0 in the environment to run on the plain closures (for comparison).
 """
 from __future__ import annotations
@@ -381,14 +382,21 @@ def _looping(body: list, pc: int) -> list:
     """A run that can end by going back to its own first instruction (a loop's body and
     step in one run) loops in place: its `return pc` becomes `continue` in a `while`,
     saving a return to `State.run` and a call per pass; the step budget is kept by the
-    loop step's own lines, as before.  Left as it is if it holds a block loop of its own
-    (where `continue` would mean that loop)."""
+    loop step's own lines, as before.  Left as it is if such a return lies inside a
+    block loop of its own (where `continue` would mean that loop)."""
     back = f"return {pc:d}"
     if not any(line.strip() == back for line in body):
         return body
-    if any(line.lstrip().startswith(("for ", "while ")) and line.endswith(":")
-           for line in body):
-        return body
+    loops: list = []            # the indents of the block loops open at a line
+    for line in body:
+        text = line.lstrip()
+        indent = len(line) - len(text)
+        while loops and indent <= loops[-1]:
+            loops.pop()
+        if text == back and loops:
+            return body
+        if text.startswith(("for ", "while ")) and text.endswith(":"):
+            loops.append(indent)
     out = ["while True:"]
     for line in body:
         if line.strip() == back:
@@ -407,6 +415,14 @@ def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
     while pc < n and left[0] > 0 and left[1] > 0:
         left[0] -= 1
         fn = code[pc]
+        flat = getattr(fn, "flat_for", None)
+        if flat is not None:
+            added = _flat_for(code, ctx, left, flat)
+            if added is not None:
+                out += added
+                pc = flat[5]
+                carried = None
+                continue
         lines = getattr(fn, "lines", None)
         if lines is not None:
             added = lines(ctx)
@@ -445,6 +461,88 @@ def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
         return out
     out.append(f"return {pc:d}")
     return out
+
+
+class _Unfit(Exception):
+    """A loop's body is not one `_flat_for` can write as a Python `for`."""
+
+
+def _flat_for(code: list, ctx: Ctx, left: list, flat) -> list:
+    """The lines of a `for` whose body runs straight on to its back jump on every path
+    (no pause, no loop of its own, no jump out, nothing left to a call) as a Python
+    `for`: no slots of the index and the values, and the passes' budget taken as the
+    loop starts, all of it (`st.budget -= len(values)`).  Where the budget cannot pay
+    for every pass, the values are cut to the passes it pays for and one more, and the
+    budget's check after the last raises the loop's error: the passes run and the
+    error are those of the plain loop, which pays a pass at each back jump.  None (and
+    `left` as it was) where the body does not fit."""
+    items, tupled, var_slot, body, again, end, over = flat
+    saved = (left[:], dict(ctx.held), ctx.chain, ctx.binding, ctx.settled, ctx.unsure)
+    try:
+        inner = _within(code, body, ctx, left, again)
+    except _Unfit:
+        left[:] = saved[0]
+        ctx.held, ctx.chain, ctx.binding, ctx.settled, ctx.unsure = saved[1:]
+        return None
+    values, var = ctx.tmp(), ctx.tmp()
+    text = ctx.sub(items)
+    return [f"{values} = {text}" if tupled else f"{values} = tuple({text})",
+            f"st.budget -= len({values})",
+            f"if st.budget < 0: {values} = {values}[:st.budget + len({values}) + 1]",
+            f"for {var} in {values}:",
+            f"    st.frame[{var_slot:d}] = {var}",
+            *["    " + line for line in inner],
+            f"if st.budget < 0: raise {ctx.k(over)}(st)"]
+
+
+def _within(code: list, pc: int, ctx: Ctx, left: list, stop: int) -> list:
+    """The lines of a loop body from `pc` on every path to its back jump at `stop`
+    (each ends in `continue`), or `_Unfit`: a path that goes back, leaves the body,
+    returns, pauses or calls an instruction, or is cut by `left`."""
+    out: list = []
+    while pc != stop:
+        if not pc < stop or left[0] <= 0 or left[1] <= 0:
+            raise _Unfit
+        left[0] -= 1
+        fn = code[pc]
+        lines = getattr(fn, "lines", None)
+        if lines is not None and getattr(fn, "flat_for", None) is None:
+            added = _no_return(lines(ctx))
+            left[1] -= sum(map(len, added))
+            out += added
+            pc += 1
+            continue
+        fork = getattr(fn, "fork", None)
+        if fork is None:
+            raise _Unfit
+        ctx.chain = {} if getattr(fork, "chains", False) else None
+        before, test, target, after, other = fork(ctx)
+        ctx.chain = None
+        if not pc < target or test is not None and not pc < other:
+            raise _Unfit
+        out += _no_return(before)
+        left[1] -= sum(map(len, before)) + len(test or "")
+        if test is None:
+            pc = target
+            continue
+        out.append(f"if {test}:")
+        out += ["    " + line for line in _within(code, target, ctx, left, stop)]
+        out += _no_return(after)
+        pc = other
+    out.append("continue")
+    return out
+
+
+def _no_return(lines: list) -> list:
+    """`lines`, or `_Unfit` where one returns (a trigger's check, a pause): a return
+    would leave a Python `for` in the middle."""
+    for line in lines:
+        if _RETURN.search(line):
+            raise _Unfit
+    return lines
+
+
+_RETURN = re.compile(r"(^|:)\s*return\b")
 
 
 #: a state's lists that generated code reads and writes in place, never rebinding them

@@ -484,6 +484,8 @@ def _flat_for(code: list, ctx: Ctx, left: list, flat) -> list:
         left[:] = saved[0]
         ctx.held, ctx.chain, ctx.binding, ctx.settled, ctx.unsure = saved[1:]
         return None
+    if len(inner) > 1:          # the last path's `continue` is the loop's own end
+        inner.pop()
     values, var = ctx.tmp(), ctx.tmp()
     text = ctx.sub(items)
     return [f"{values} = {text}" if tupled else f"{values} = tuple({text})",

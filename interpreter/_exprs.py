@@ -423,8 +423,11 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         fn = self._find(table, keys, key_error)
         t_keys = keys
         by_value = {k[0]: v for k, v in table.items()} if len(keys) == 1 else table
+        nested = {}
         if len(keys) == 2:
             t_keys, by_value = _one_index_varies(table, keys)
+            if len(t_keys) == 2:
+                nested = _nested(by_value)
 
         def render(ctx):   # a missing key goes through `fn`, which reports it
             if len(keys) == 1 and getattr(keys[0], "parsed", None) is not None:
@@ -436,6 +439,9 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             if len(texts) == 1 and (_all_found(by_value, ctx.within.get(texts[0])) or
                                     _all_found(by_value, getattr(t_keys[0], "one_of", None))):
                 return f"{ctx.k(by_value)}[{texts[0]}]"   # `left[d]`, `for d in 1..4`
+            if len(texts) == 2 and _pairs_found(nested, _known_values(ctx, t_keys[0], texts[0]),
+                                                _known_values(ctx, t_keys[1], texts[1])):
+                return f"{ctx.k(nested)}[{texts[0]}][{texts[1]}]"   # `cell[r, k]`, both
             t = ctx.tmp()
             key = ", ".join(texts)
             if len(t_keys) > 1:        # a tuple of the indices (`grid[p, r, k]`)
@@ -520,6 +526,36 @@ def _found(ctx, by_value, texts):
         return by_value.get(key)
     except TypeError:       # an unhashable key: looked up when the code runs
         return None
+
+
+def _known_values(ctx, key, text):
+    """The values an index can take where they are known (a loop's over constant values:
+    `within` for a generated loop's temporary, `one_of` for a local of the rules), else
+    None."""
+    values = ctx.within.get(text)
+    return values if values is not None else getattr(key, "one_of", None)
+
+
+def _pairs_found(nested, firsts, seconds) -> bool:
+    """Whether every pair of one of `firsts` and one of `seconds` (None: not known) has
+    its element in `nested` (`_nested`'s)."""
+    if firsts is None:
+        return False
+    try:
+        return all(_all_found(nested.get(a, {}), seconds) for a in firsts)
+    except TypeError:       # an unhashable value
+        return False
+
+
+def _nested(table) -> dict:
+    """A table keyed by pairs as a dict of dicts (first index, then second): a look-up
+    by two indices whose values are all known to be found (`_pairs_found`) makes no pair
+    and hashes none.  Two pairs are distinct keys exactly where their parts differ, so
+    each finds the same element as before."""
+    out: dict = {}
+    for (a, b), v in table.items():
+        out.setdefault(a, {})[b] = v
+    return out
 
 
 def _one_index_varies(table, keys) -> tuple:

@@ -185,3 +185,74 @@ def test_a_loop_or_a_parameter_over_a_value_that_is_no_index_still_reports_it(mo
         state.apply("take 1", "p1")
         with pytest.raises(RuleError, match=r"variable left has no element \[5\]"):
             state.apply("take 1", "p2")
+
+
+# ------------------------------------------------------------------ a family of two indices
+# read by two loops over its indices (`_exprs._nested`, `_pairs_found`): a subscript of a
+# dict of dicts, no pair made and hashed
+
+BY_PAIR = '''
+game "by pair"
+players 2
+card rank: 1..9
+zone stock: stack
+zone cell[1..3, 1..2]: stack
+var grid[1..3, 1..2]: int = 0
+var total: int = 0
+var held: int = 0
+var pairs: int = 0
+cards into stock: card(rank: r) for r in 1..9
+rule fill:
+    for r in 1..3:
+        for k in 1..TOP:
+            grid[r, k] = 10 * r + k
+            move top(stock) to cell[r, k]
+    total = sum(grid[r, k] for r in 1..3 for k in 1..2)
+    for r in [3, 1]:
+        held += sum(count(cell[r, k]) + grid[r, k] for k in LIST)
+    pairs = count(grid[r, k] > 20 for r in 1..3 for k in 1..2)
+flow:
+    do fill
+    win p1
+'''
+
+
+def test_a_family_of_two_indices_read_by_loops_over_both_is_a_subscript(monkeypatch):
+    import linecache
+    import re
+    from interpreter import _fuse
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        before = set(linecache.cache)
+        game = load_text(BY_PAIR.replace("TOP", "2").replace("LIST", "[2, 1, 2]"))
+        state = game.new_state()
+        assert state.is_terminal()
+        values = dict(zip(game.prog.var_names, state.vars))
+        seen.append((values, [[c.text for c in state.zones[z.slot]]
+                              for z in game.prog.families["cell"].values()]))
+        if enabled:     # every look-up of `grid` and `cell` by a pair: no pair made
+            # (an expression's own closure, reading a comprehension's variable from a
+            # scratch slot `K0[3]`, takes any value: it tests)
+            made = [line for f in set(linecache.cache) - before
+                    if f.startswith("<gdl fused") for line in linecache.cache[f][2]]
+            assert any(re.search(r"K\d+\[[^\]]+\]\[", line) for line in made)
+            pair = r"(st\.frame\[\d+\]|_t\d+\[\d+\]|_t\d+)"
+            assert not [line for line in made if re.search(rf"\.get\(\({pair}, {pair}\)\)", line)]
+    assert seen[0] == seen[1]
+    values = seen[0][0]
+    assert values["total"] == 11 + 12 + 21 + 22 + 31 + 32
+    assert values["held"] == (3 + 32 + 31 + 32) + (3 + 12 + 11 + 12)
+    assert values["pairs"] == 4
+
+
+@pytest.mark.parametrize("top, lst, bad", [("3", "[1, 2]", "1, 3"), ("2", "[2, 0]", "3, 0")])
+def test_a_loop_over_a_pair_that_is_no_index_reports_it(monkeypatch, top, lst, bad):
+    # without `_pairs_found`, the generated read was a plain subscript: a KeyError, not
+    # the rule error the plain closures give
+    from interpreter import _fuse
+    for enabled in (True, False):
+        monkeypatch.setattr(_fuse, "ENABLED", enabled)
+        game = load_text(BY_PAIR.replace("TOP", top).replace("LIST", lst))
+        with pytest.raises(RuleError, match=rf"has no element \[{bad}\]"):
+            game.new_state()

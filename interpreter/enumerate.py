@@ -33,7 +33,7 @@ from gdl.errors import GdlError, listed
 
 from ._compiler import CHANCE as CHANCE_NODE, DECIDE, END, SIMUL
 from ._keys import keyer
-from .observe import finish_redaction, redaction, seen_in_full, views
+from .observe import finish_redaction, redaction, seen_in_full, viewer
 from .state import CHANCE_LIST_LIMIT, uniform as _uniform
 from .values import text_of
 
@@ -120,9 +120,12 @@ class _Walk:
         self.returns: Dict[int, tuple] = {}
         self.count_infosets = count_infosets
         self.chain: List[tuple] = []
-        self.links: Dict[tuple, int] = {}
-        self.texts: Dict[str, int] = {}
+        self.links: Dict[tuple, int] = _Numbers()     # a chain link -> its chain's id
+        self.views = viewer(game.prog) if count_infosets else None
+        self.texts: Dict[str, int] = {}     # what seats saw of a step -> its id (`intern`)
         self.seen: dict = {}        # what all seats see of a step -> their ids (`observed`)
+        # per seat: id of a move seen in full -> (the move, what every seat saw) (`said`)
+        self.heard: List[dict] = [{} for _ in self.seats]
         self.moves = self.joint = self.outcomes = 0
         self.infoset_moves: Dict[tuple, tuple] = {}
         self.mixed: List[str] = []
@@ -136,7 +139,7 @@ class _Walk:
 
     def run(self):
         root = self.game.new_state()
-        self.add(root, self.key(root), 0, None, None)
+        self.add(root, self.key(root), 0)
         queue = deque([(0, root)])
         max_depth, progress = self.max_depth, self.progress
         kinds, depths = self.kind, self.depth
@@ -181,7 +184,10 @@ class _Walk:
             node = state.node
             site, seat, items = node[1], node[2][0], state.legal_moves()
             p = _uniform(len(items))
-            reuse = not counting or seen_in_full(items[-1])
+            if counting:
+                reuse, heard = seen_in_full(items[-1]), self.heard[seat.index]
+            else:
+                reuse = True
         else:                       # every joint move, each deciding seat uniform
             seats, options = _choices(state, kind)
             items = list(itertools.product(*options))
@@ -232,8 +238,13 @@ class _Walk:
                 else:
                     fresh.append((cid, child))
                     if counting:
-                        self.infoset_columns(child, child_kind, sid, (
-                            state, made if made is not None else ((seat, item),)))
+                        if made is None:            # `said`, its look-up inline
+                            told = heard.get(id(item))
+                            told = told[1] if told is not None and told[0] is item else \
+                                self.said(seat, item, state, child)
+                        else:
+                            told = self.observed((state, made), child)
+                        self.infoset_columns(child, child_kind, sid, told)
                 child.mid = None
             else:
                 self.merged = True
@@ -281,7 +292,8 @@ class _Walk:
                 f"them: {listed((m.text for m in first), 6)} / "
                 f"{listed((m.text for m in moves), 6)}")
 
-    def add(self, state, key, depth, parent, step) -> int:
+    def add(self, state, key, depth) -> int:
+        """Adds the root."""
         sid = len(self.kind)
         self.ids[key] = sid
         kind = _KINDS[state.node[0]]
@@ -295,23 +307,25 @@ class _Walk:
                 self.movers.append(())
                 self.chain.append(None)
             else:
-                self.infoset_columns(state, kind, parent, step)
+                self.infoset_columns(state, kind, None, None)
         return sid
 
-    def infoset_columns(self, state, kind, parent, step):
+    def infoset_columns(self, state, kind, parent, told):
         """Adds a new state's movers and each seat's chain id (`count_infosets`; not at a
         terminal state, where nobody decides): the parent's chain, what the seat observed
-        of the step and its view after it, as `State.infoset_key` records them."""
+        of the step (`told`: `observed`'s ids) and its view after it, as
+        `State.infoset_key` records them."""
         node = state.node
         self.movers.append(self.alone[node[2][0].index] if kind is DECISION else
                            tuple([seat.index for seat in state.to_move()]))
-        texts, links = self.texts, self.links
-        seen = [texts.setdefault(text, len(texts)) for text in views(state)]
+        # each seat's view is told by its text itself: equal texts are equal views, as
+        # ids of them would be, without a look-up of every text to number it
+        seen = self.views(state)
         if parent is None:
             keys = [(s,) for s in seen]
         else:
-            keys = zip(self.chain[parent], self.observed(step, state), seen)
-        self.chain.append(tuple([links.setdefault(link, len(links)) for link in keys]))
+            keys = zip(self.chain[parent], told, seen)
+        self.chain.append(tuple(map(self.links.__getitem__, keys)))
 
     def forget(self, sid):
         """Takes back the last state added."""
@@ -326,6 +340,17 @@ class _Walk:
     def intern(self, text: str) -> int:
         texts = self.texts
         return texts.setdefault(text, len(texts))
+
+    def said(self, seat, move, before, after) -> list:
+        """Returns what each seat observed of `seat`'s move (`observed`).  A move of an
+        action without parameters is one object, kept by its action (`plain`); seen in
+        full, it is seen alike wherever it is made: remembered then by the move itself
+        (by its id, the move kept with it), for the next state it leads to (other moves
+        are made anew for each listing: none is remembered)."""
+        ids = self.observed((before, ((seat, move),)), after)
+        if move is move.action.plain and seen_in_full(move):
+            self.heard[seat.index][id(move)] = (move, ids)
+        return ids
 
     def observed(self, step, after) -> list:
         """Returns, per seat, the id of what it saw of a step: a chance outcome's public
@@ -356,6 +381,17 @@ class _Walk:
                     f"{finish_redaction(after, redaction(before, mover.index, move, s), s, mid)}"
                     for mover, move in made))
                 for s in self.seats]
+
+
+class _Numbers(dict):
+    """Numbers each key it is asked for that it does not hold yet, in turn from 0 (a
+    look-up that is found runs no Python code)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key) -> int:
+        n = self[key] = len(self)
+        return n
 
 
 def _kind_of(state) -> str:

@@ -7,6 +7,7 @@ in full, others' with secret parameters and unseen cards as `?`) and its view af
 """
 from __future__ import annotations
 
+from operator import add
 from typing import List, Optional
 
 from gdl.ast import Seen
@@ -214,17 +215,21 @@ class _Plan:
             self.stored += 1
         if not self.has_vars:
             return tables
-        values, types = self.plain_values(state)
-        if values is None:
+        values = tuple(state.vars)          # `plain_values`, inline
+        types = tuple(map(type, values))
+        plain = self.plain.get(types)
+        if plain is None:
+            plain = self.plain[types] = all(t in _PLAIN_TYPES for t in types)
+        if not plain:
             return [table + "\n" + "\n".join(self.var_lines(state, seat))
                     for table, seat in zip(tables, self.seats)]
         key = (values, types)
         lines = self.vars_memo.get(key)
-        if lines is None:
-            lines = self.vars_memo[key] = [self.remembered_var_lines(state, seat)
+        if lines is None:           # each seat's lines after the newline joining them on
+            lines = self.vars_memo[key] = ["\n" + self.remembered_var_lines(state, seat)
                                            for seat in self.seats]
             self.stored += 1
-        return [table + "\n" + text for table, text in zip(tables, lines)]
+        return list(map(add, tables, lines))
 
     def forget(self):
         self.zone_memo.clear()
@@ -309,6 +314,20 @@ def views(state) -> List[str]:
     if node[0] == DECIDE and not state.out:         # `_head`, made once per seat
         return plan.views(state, plan.to_move[node[2][0].index])
     return plan.views(state, _head(state))
+
+
+def viewer(prog):
+    """Returns `views` for the states of one program, its plan looked up once (an
+    enumerator takes every new state's views)."""
+    plan = _plan(prog)
+    planned, to_move = plan.views, plan.to_move
+
+    def views_of(state) -> List[str]:
+        node = state.node
+        if node[0] == DECIDE and not state.out:     # as `views`
+            return planned(state, to_move[node[2][0].index])
+        return planned(state, _head(state))
+    return views_of
 
 
 def _head(state) -> str:

@@ -488,7 +488,7 @@ def _flat_for(code: list, ctx: Ctx, left: list, flat) -> list:
         inner.pop()
     values, var = ctx.tmp(), ctx.tmp()
     text = ctx.sub(items)
-    return [f"{values} = {text}" if tupled else f"{values} = tuple({text})",
+    return [f"{values} = {text}" if tupled else f"{values} = {ctx.k(tuple)}({text})",
             f"st.budget -= len({values})",
             f"if st.budget < 0: {values} = {values}[:st.budget + len({values}) + 1]",
             f"for {var} in {values}:",

@@ -177,3 +177,36 @@ def test_a_trigger_s_check_keeps_a_loop_as_it_was(monkeypatch):
     fused, plain = fused_and_plain(monkeypatch, text, _totals)
     assert fused == plain == [5, 36, 100]
     assert _fors(monkeypatch, text) == 0
+
+
+LOCAL_ZONE = '''
+game "a loop over a local's zone"
+players north, south
+card rank: 1..6
+zone stock: stack
+zone hand[player]: stack
+var n: int = 0
+cards into stock: card(rank: r) for r in 1..6
+action go():
+    let z = stock
+    for c in z:
+        n += c.rank
+    for h in hand:
+        for c in h:
+            n += 1
+flow:
+    choose north: go
+    end game
+'''
+
+
+def test_a_loop_over_a_collection_not_known_to_be_a_tuple_is_copied(monkeypatch):
+    # `z` (a local) gives no tuple: the values are copied by a `tuple` passed in (a name
+    # the generated code may not use, and has no builtin of)
+    def play(game):
+        state = game.new_state()
+        state.apply("go")
+        return game.evaluate("n", state)
+    fused, plain = fused_and_plain(monkeypatch, LOCAL_ZONE, play)
+    assert fused == plain == 21
+    assert any("st.budget -= len(" in line for line in _lines(monkeypatch, LOCAL_ZONE))

@@ -38,6 +38,11 @@ _by_kind_and_id = _attrgetter("order")
 #: the types of a recorded shuffle's card ids (as `isinstance(i, int)` took them)
 _INT_TYPES = frozenset((int, bool))
 
+#: the place kinds the card moves test, read once: a member read off its Enum class
+#: goes through the metaclass's `__getattr__` hook each time in Python 3.11, about 60 ns
+#: more than a global (a card moved to the bottom, or a block cut onto a zone, read two)
+_TOP, _BOTTOM, _DEPTH = PlaceKind.TOP, PlaceKind.BOTTOM, PlaceKind.DEPTH
+
 #: how many random-choice outcomes a program keeps made (their texts are the cost)
 OUTCOMES_KEPT = 50_000
 #: a draw site's own entries (`_entry_seen`): at most this many values, indices a value
@@ -153,7 +158,7 @@ class State:
         path without any placement test but the zone's being a set.  `node` places the
         error of a list naming a card twice."""
         if len(cards) != 1:
-            return self.move_cards(cards, dest, PlaceKind.TOP, None, up, node)
+            return self.move_cards(cards, dest, _TOP, None, up, node)
         c = cards[0]
         i = c.id
         zones, loc = self.zones, self.loc
@@ -204,9 +209,9 @@ class State:
         del source[cut:]
         target = self.zones[dest]
         into_set = self.prog.is_set[dest]
-        if kind is PlaceKind.BOTTOM and not into_set:
+        if kind is _BOTTOM and not into_set:
             target[0:0] = block
-        elif kind is PlaceKind.DEPTH:
+        elif kind is _DEPTH:
             if depth is None or not 0 <= depth <= len(target):
                 raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
                                        f"{counted(len(target), 'card')}", node)
@@ -249,7 +254,7 @@ class State:
             else:
                 source.remove(c)
             target = zones[dest]
-            if kind is PlaceKind.DEPTH and (depth is None or not 0 <= depth <= len(target)):
+            if kind is _DEPTH and (depth is None or not 0 <= depth <= len(target)):
                 raise self._rule_error(f"cannot insert at depth {depth}: the zone has "
                                        f"{counted(len(target), 'card')}", node)
             if self.prog.is_set[dest]:           # kept in card order (`card_order`)
@@ -257,9 +262,9 @@ class State:
                 if self.prog.regroups:           # by facing too (`regroup`)
                     face[i] = up
                     self.regroup((dest,))
-            elif kind is PlaceKind.BOTTOM:
+            elif kind is _BOTTOM:
                 target.insert(0, c)
-            elif kind is PlaceKind.DEPTH:
+            elif kind is _DEPTH:
                 target.insert(len(target) - depth, c)
             else:
                 target.append(c)
@@ -1685,7 +1690,7 @@ class State:
                 c = twins[0]
             chosen.append(c)
         self.change_outside(lambda: self.move_cards(list(reversed(chosen)), ref.slot,
-                                                    PlaceKind.TOP, None, face == "up", None))
+                                                    _TOP, None, face == "up", None))
 
     def change_outside(self, change):
         """Calls `change()`, which changes the position outside the rules (a placement,

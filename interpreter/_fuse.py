@@ -488,13 +488,14 @@ def _flat_for(code: list, ctx: Ctx, left: list, flat) -> list:
         inner.pop()
     values, var = ctx.tmp(), ctx.tmp()
     text = ctx.sub(items)
-    return [f"{values} = {text}" if tupled else f"{values} = {ctx.k(tuple)}({text})",
+    head = [f"{values} = {text}" if tupled else f"{values} = {ctx.k(tuple)}({text})",
             f"st.budget -= len({values})",
             f"if st.budget < 0: {values} = {values}[:st.budget + len({values}) + 1]",
             f"for {var} in {values}:",
-            f"    st.frame[{var_slot:d}] = {var}",
-            *["    " + line for line in inner],
-            f"if st.budget < 0: raise {ctx.k(over)}(st)"]
+            f"    st.frame[{var_slot:d}] = {var}"]
+    end = f"if st.budget < 0: raise {ctx.k(over)}(st)"
+    left[1] -= sum(map(len, head)) + len(end)       # the body's own are counted
+    return [*head, *["    " + line for line in inner], end]
 
 
 def _within(code: list, pc: int, ctx: Ctx, left: list, stop: int) -> list:

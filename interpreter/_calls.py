@@ -389,8 +389,9 @@ class CallMixin:
             return _const(text_of(c[0]))
         if getattr(x, "member_valued", False):   # a card's enum attribute: its text
             return _rendered(lambda st: x(st).text, lambda ctx: f"{ctx.sub(x)}.text")
-        if _all_ints(getattr(x, "one_of", None)):   # a local drawn from ints only
-            return _rendered(lambda st: str(x(st)), lambda ctx: f"{ctx.k(str)}({ctx.sub(x)})")
+        if _all_ints(getattr(x, "one_of", None)):   # a local drawn from ints only:
+            texts = {v: str(v) for v in x.one_of}   # their texts made at load, a subscript
+            return _rendered(lambda st: str(x(st)), lambda ctx: f"{ctx.k(texts)}[{ctx.sub(x)}]")
 
         def render(ctx):    # `text_of`'s first tests, inline: no call for its common cases
             v, t = ctx.tmp(), ctx.tmp()

@@ -551,20 +551,35 @@ _RETURN = re.compile(r"(^|:)\s*return\b")
 #: a state's lists that generated code reads and writes in place, never rebinding them
 _STATE_LISTS = re.compile(r"\bst\.(frame|zones|vars|up|loc)\b")
 
+#: how a draw in place takes its bits (`_compiler._drawn_here`)
+_DRAW_BITS = "st.rng.getrandbits("
+#: how a run that loops in place starts (`_looping`)
+_LOOPS_IN_PLACE = "while True:"
+
 
 def _hoisted(ctx: Ctx, body: str) -> str:
     """`body` with each of the state's lists it names more than once read into a local
     first: a run, a loop or a listing names `st.frame` over and over, and a local is
     cheaper than an attribute.  Nothing rebinds these lists while a function runs (only
-    `clone`, `new_state` and `undo` make or swap them)."""
+    `clone`, `new_state` and `undo` make or swap them).  So too the draws' bit source,
+    where a function draws in place and loops in place (it may draw again and again in
+    one call; a function drawing once a call would gain nothing from it)."""
     counts: dict = {}
     for name in _STATE_LISTS.findall(body):
         counts[name] = counts.get(name, 0) + 1
     names = {name: ctx.tmp() for name, n in counts.items() if n > 1}
+    first = ""
+    if _DRAW_BITS in body and _LOOPS_IN_PLACE in body:
+        # the draws' bit source read once: a draw in place runs only under `st.free`,
+        # which no function raises (`State._drawing` sets it, and `rng`, before any
+        # runs), so where it is 0 on entry none is drawn and `rng` may be None
+        bits = ctx.tmp()
+        body = body.replace(_DRAW_BITS, f"{bits}(")
+        first = f"{bits} = st.rng.getrandbits if st.free else None\n        "
     if not names:
-        return body
+        return first + body
     body = _STATE_LISTS.sub(lambda m: names.get(m.group(1), m.group(0)), body)
-    return "".join(f"{t} = st.{name}\n        " for name, t in names.items()) + body
+    return first + "".join(f"{t} = st.{name}\n        " for name, t in names.items()) + body
 
 
 def build(ctx: Ctx, body: str, params: str = "st"):

@@ -1544,10 +1544,14 @@ class State:
         """The outcome putting `cards` in this order (top last); where the zone holds
         cards of both facings (which a shuffle keeps), its text shows the face-down ones
         in brackets, as the all-seeing view does: twins facing two ways are told apart."""
-        zone = self.prog.zones[self.node[2]]
+        slot = self.node[2]
+        zone = self.prog.zones[slot]
         order = tuple([c.id for c in cards])  # comprehensions: faster than map here
         up = self.up
-        if len(set(map(up.__getitem__, order))) > 1:    # (a pass in C: every playout's)
+        # a steady zone's cards all face its way (`Program.steady`: no statement turns a
+        # card there; a card placed by hand may), so only another's are looked at
+        if (self.placed is not None or not self.prog.steady[slot]) and \
+                len(set(map(up.__getitem__, order))) > 1:   # (a pass in C)
             shown = " ".join([c.text if up[c.id] else f"({c.text})"
                               for c in reversed(cards)])
         else:

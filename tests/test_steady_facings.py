@@ -1,8 +1,11 @@
 """A zone whose cards the rules only ever lay at its own facing (`Program.steady`: no
 `flip` nor move `face ...` can turn one) keeps its facings through a move within it
 (`move top(z, n) to z at depth d`), which generated code then leaves as they are, but
-in a position placed outside the rules.  Each test fails without its guard."""
+in a position placed outside the rules; a shuffle's text of such a zone reads no facing
+(none can differ), but in such a position.  Each test fails without its guard."""
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -85,3 +88,58 @@ def test_a_snapshot_with_a_card_turned_in_a_steady_zone_must_say_it_was_placed()
     state = game.state_from_json(data)
     state.apply("go", "a")
     assert not state.up[top.id] and game.evaluate("cards(deck[a])", state)[2] is top
+
+
+_SHUFFLED = '''game "t"
+players a, b
+enum rank = r1, r2, r3, r4, r5, r6
+card rank: rank
+cards into deck[a]: card(rank: r) for r in rank
+zone deck[player]: stack
+action go():
+    TURN
+flow:
+    shuffle deck[a]
+    choose a: go
+    win a
+'''
+
+
+class _Watched(list):
+    """A state's facings that count every read (`__getitem__`)."""
+    reads = 0
+
+    def __getitem__(self, i):
+        _Watched.reads += 1
+        return list.__getitem__(self, i)
+
+
+def _shuffle_text(state) -> str:
+    """The text of a shuffle of deck[a] (no twins: its cards are not put in a listed order
+    first, which reads the facings of its own)."""
+    assert not state.game.prog.has_twins
+    return state.sample_chance(random.Random(3)).text
+
+
+def test_a_shuffle_of_a_steady_zone_reads_no_facing():
+    state = load_text(_SHUFFLED.replace("TURN", "win b")).new_state()
+    assert state.game.prog.steady[state.game.zone("deck[a]").slot]
+    state.up = _Watched(state.up)
+    _Watched.reads = 0
+    text = _shuffle_text(state)
+    assert _Watched.reads == 0 and "(" not in text and text.count(" r") == 6
+
+
+def test_a_shuffle_of_a_zone_a_card_may_be_turned_in_shows_its_facings():
+    game = load_text(_SHUFFLED.replace("TURN", "flip top(deck[a]) up"))
+    state = game.new_state()
+    assert not game.prog.steady[game.zone("deck[a]").slot]
+    state.up[game.evaluate("top(deck[a])", state).id] = True     # as the flip leaves it
+    assert _shuffle_text(state).count("(") == 5
+
+
+def test_a_shuffle_of_a_steady_zone_shows_a_card_placed_face_up_apart():
+    state = load_text(_SHUFFLED.replace("TURN", "win b")).new_state()
+    state.place(["r1"], "deck[a]", "up")      # outside the rules: on top, face up
+    text = _shuffle_text(state)
+    assert text.count("(") == 5 and " r1 " in f"{text} " and "(r1)" not in text

@@ -1051,8 +1051,9 @@ returns(p) = 0
 
 def _generated_sources(game) -> list:
     """The source of every generated function a game's program reaches: its runs, its
-    actions' listings, and the functions those call (found in their closures); the runs
-    not entered yet are compiled first."""
+    actions' listings, and the functions those call (found in their closures, or in a
+    generated function's globals, `K0`, `K1`, ...); the runs not entered yet are compiled
+    first."""
     import linecache
     game.compile_now()
     todo = list(game.prog.code) + [i.chunks for i in game.prog.compiler.action_info.values()]
@@ -1065,6 +1066,7 @@ def _generated_sources(game) -> list:
         code = getattr(fn, "__code__", None)
         if code is not None and code.co_filename.startswith("<gdl fused"):
             out.append("".join(linecache.cache[code.co_filename][2]))
+            todo += [v for k, v in fn.__globals__.items() if k[:1] == "K"]
         for cell in getattr(fn, "__closure__", None) or ():
             try:
                 todo.append(cell.cell_contents)
@@ -2823,3 +2825,24 @@ returns(p) = got
     load_text(text).new_state()
     assert {("first", True), ("count", True), ("list", True), ("first", False),
             ("count", False)} <= set(shapes)
+
+
+def test_a_generated_function_reads_its_values_as_globals_and_has_its_own_code(monkeypatch):
+    # `_fuse.build`: the values a generated function reads are its globals (`K0`, ...): a
+    # call copies no closure cell into its frame; each build compiles its own code, so
+    # that two functions of the same text but other values never share specialized reads.
+    monkeypatch.setattr(_fuse, "ENABLED", True)
+    runs = []
+    for _ in range(2):                      # the same rules twice: the same texts
+        game = load_text(TWO_LOOPS)
+        game.compile_now()
+        runs.append([fn for fn in game.prog.code
+                     if getattr(fn, "__code__", None) is not None
+                     and fn.__code__.co_filename.startswith("<gdl fused")])
+    first, second = runs
+    assert first and len(first) == len(second)
+    assert any(k[:1] == "K" for fn in first for k in fn.__globals__)
+    for a, b in zip(first, second):
+        assert a.__closure__ is None and not a.__code__.co_freevars
+        assert a.__code__.co_filename == b.__code__.co_filename and a.__code__ is not b.__code__
+        assert a.__globals__ is not b.__globals__

@@ -36,13 +36,18 @@ def _histories(game, seeds=40) -> list:
     return out
 
 
+def _values_of(fn) -> list:
+    """The values a generated function reads (`K0`, `K1`, ...: its globals)."""
+    g = getattr(fn, "__globals__", {})
+    return [v for k, v in g.items() if k[:1] == "K" and k[1:].isdigit()]
+
+
 def _kept(game) -> list:
     """The history lines the generated steps keep by value (`_actions._entry`'s dicts:
-    value -> a line by seat index), found in the steps' closures."""
+    value -> a line by seat index), found in the steps' values (`_fuse.build`: globals)."""
     out = []
     for site in game.prog.sites:
-        for cell in getattr(site.step, "__closure__", None) or ():
-            v = cell.cell_contents
+        for v in _values_of(site.step):
             if type(v) is dict and v and all(type(r) is list for r in v.values()):
                 out.append(v)
     return out

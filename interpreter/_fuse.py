@@ -24,7 +24,7 @@ writes them there first.
 Safety: a ruleset is untrusted text, and none of it reaches the generated source.  The
 source is built only from the templates in the handlers, slot numbers and small ints;
 every other value (strings, enum members, cards, field names, closures, lists) is passed
-in as an argument `K<n>` of a factory function.  `_check` enforces this before anything
+in as a global `K<n>` of the generated function.  `_check` enforces this before anything
 is compiled: only the templates' characters, and only the names they use.  Loops in
 generated code run over finite collections, and back jumps keep the step budget (a
 `for` written as a Python `for` pays for its passes as it starts: `_flat_for`).

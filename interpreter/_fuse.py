@@ -32,6 +32,7 @@ Set GDL_FUSE=0 in the environment to run on the plain closures (for comparison).
 """
 from __future__ import annotations
 
+import itertools
 import linecache
 import os
 import re
@@ -88,6 +89,10 @@ UNSET = object()
 #: reloading rules might make it
 _FACTORIES: dict = {}
 _MAX_FACTORIES = 20_000
+#: how many sources were compiled: each one's name, never used again (a clear takes its
+#: sources' lines out of linecache, so a function built before it shows no lines, never
+#: another source's)
+_COMPILED = itertools.count()
 
 
 class Ctx:
@@ -597,11 +602,13 @@ def build(ctx: Ctx, body: str, params: str = "st"):
     code = _FACTORIES.get((params, body))
     if code is None:
         if len(_FACTORIES) >= _MAX_FACTORIES:
+            for cleared in _FACTORIES.values():
+                linecache.cache.pop(cleared.co_filename, None)
             _FACTORIES.clear()
         source = (f"def make():\n    def fused({params}):\n        {body}\n"
                   f"    return fused\n")
         # a name per source, kept in linecache, so a traceback (GDL_DEBUG=1) shows the line
-        name = f"<gdl fused {len(_FACTORIES)}>"
+        name = f"<gdl fused {next(_COMPILED)}>"
         linecache.cache[name] = (len(source), None, source.splitlines(True), name)
         # a template's slip that Python only warns of (`1 is not False`) is kept for the
         # tests to find, not printed to a user who cannot act on it

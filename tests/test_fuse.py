@@ -2846,3 +2846,21 @@ def test_a_generated_function_reads_its_values_as_globals_and_has_its_own_code(m
         assert a.__closure__ is None and not a.__code__.co_freevars
         assert a.__code__.co_filename == b.__code__.co_filename and a.__code__ is not b.__code__
         assert a.__globals__ is not b.__globals__
+
+
+def test_a_cleared_cache_never_shows_one_source_s_lines_for_another(monkeypatch):
+    # a traceback's lines come from linecache by the function's name: after the sources
+    # are cleared (a long session), a new source must not take an old one's name
+    import linecache
+    monkeypatch.setattr(_fuse, "ENABLED", True)
+    monkeypatch.setattr(_fuse, "_FACTORIES", {})
+    load_text(HOSTILE).compile_now()
+    first = {name: entry[2] for name, entry in linecache.cache.items()
+             if name.startswith("<gdl fused") and name in
+             {code.co_filename for code in _fuse._FACTORIES.values()}}
+    assert first
+    monkeypatch.setattr(_fuse, "_MAX_FACTORIES", len(_fuse._FACTORIES))
+    load_text(HOSTILE.replace("count(pile) > 0", "count(pile) > 1")).compile_now()
+    for name, lines in first.items():
+        entry = linecache.cache.get(name)
+        assert entry is None or entry[2] == lines, name

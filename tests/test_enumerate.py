@@ -199,10 +199,9 @@ flow:
     assert outcomes(report) == {(-1, 1): Fraction(1, 3), (1, -1): Fraction(2, 3)}
 
 
-def test_the_views_an_enumerator_takes_are_each_seats_view():
-    # `views` makes the first line of a one-seat decision once per seat, and `_head`'s
-    # own where somebody is out: each text must be `view(state, seat)`'s
-    game = load_text('''game "t"
+#: three seats passing a turn round, any of them free to leave: somebody is out in many
+#: states (the views' first lines are `_head`'s own there)
+LEAVING = '''game "t"
 players 3
 var turn: int = 0
 action pass_on():
@@ -216,7 +215,13 @@ flow:
             if count(players) == 1:
                 win p
     draw
-''', {})
+'''
+
+
+def test_the_views_an_enumerator_takes_are_each_seats_view():
+    # `views` makes the first line of a one-seat decision once per seat, and `_head`'s
+    # own where somebody is out: each text must be `view(state, seat)`'s
+    game = load_text(LEAVING, {})
     checked = out = 0
     for state in reachable_states(game):
         assert views(state) == [view(state, seat) for seat in game.seats]

@@ -11,6 +11,7 @@ from conftest import RULESETS, load_game
 from interpreter import enumerate as walk_module
 from interpreter import load_text, observe
 from interpreter.enumerate import _Walk, enumerate_states, reachable_states
+from test_enumerate import LEAVING
 
 LEDUC = RULESETS / "classics" / "leduc_poker.gdl"
 KUHN = RULESETS / "classics" / "kuhn_poker.gdl"
@@ -105,22 +106,7 @@ def test_a_walk_looks_up_its_view_plan_once(monkeypatch):
 
 
 @pytest.mark.parametrize("text", [
-    # somebody out (`_head`'s own first lines), variables of plain values
-    '''game "t"
-players 3
-var turn: int = 0
-action pass_on():
-    turn += 1
-action leave():
-    eliminate me
-flow:
-    while turn < 4:
-        for p in players:
-            choose p: pass_on, leave
-            if count(players) == 1:
-                win p
-    draw
-''',
+    LEAVING,   # somebody out (`_head`'s own first lines), variables of plain values
     # a card in a variable (its text depends on who looks: not remembered by value),
     # and no variable at all
     '''game "t"

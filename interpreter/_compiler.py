@@ -506,6 +506,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         write, read = self.writer(s.target, scope), self.reader(s.target, scope)
         value = self.expr(s.value, scope)
         sign = 1 if s.op == "+" else -1
+        op = s.op           # generated code adds or takes away: an int's sign needs no product
         nxt = len(code) + 1
         slot = self.plain_var_slot(s.target, scope)
         want = self.needs_value.get(id(s.target))
@@ -515,7 +516,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             def add_var(st):
                 st.vars[slot] += sign * value(st)
                 return nxt
-            add_var.lines = lambda ctx: [f"st.vars[{slot:d}] += ({sign:d}) * {ctx.sub(value)}"]
+            add_var.lines = lambda ctx: [f"st.vars[{slot:d}] {op}= {ctx.sub(value)}"]
             code.append(add_var)
             return
         p = self.prog
@@ -533,7 +534,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             def lines(ctx):
                 t = ctx.tmp()
                 return [f"{t} = {ctx.sub(find)}",
-                        f"st.vars[{t}] += ({sign:d}) * {ctx.sub(value)}"]
+                        f"st.vars[{t}] {op}= {ctx.sub(value)}"]
             add_at.lines = lines
             code.append(add_at)
             return
@@ -544,13 +545,13 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         local = getattr(write, "frame_slot", None)
         if local is not None:           # `let`'s local: its slot written inline
             add.lines = lambda ctx: [
-                f"st.frame[{local:d}] = {ctx.sub(read)} + ({sign:d}) * {ctx.sub(value)}"]
+                f"st.frame[{local:d}] = {ctx.sub(read)} {op} {ctx.sub(value)}"]
         elif getattr(write, "watched", None) is not None:
             add.lines = lambda ctx: _watched_lines(
-                ctx, write.watched, f"{ctx.sub(read)} + ({sign:d}) * {ctx.sub(value)}")
+                ctx, write.watched, f"{ctx.sub(read)} {op} {ctx.sub(value)}")
         else:
             add.lines = lambda ctx: [
-                f"{ctx.k(write)}(st, {ctx.sub(read)} + ({sign:d}) * {ctx.sub(value)})"]
+                f"{ctx.k(write)}(st, {ctx.sub(read)} {op} {ctx.sub(value)})"]
         code.append(add)
 
     def plain_var_slot(self, target: A.Target, scope):

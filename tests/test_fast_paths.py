@@ -1619,7 +1619,8 @@ def test_a_generated_step_goes_on_into_the_rules_of_the_move_it_makes():
     sources = ["".join(linecache.cache[site.step.__code__.co_filename][2])
                for site in game.prog.sites]
     assert len(sources) == 2
-    assert all("return -1" in s and "+= (1)" in s for s in sources)   # on to the next choose
+    # on to the next choose, through the move's `total += ...` (total: the var in slot 0)
+    assert all("return -1" in s and "[0] += " in s for s in sources)
     info = game.prog.compiler.action_info["give"]
     broken = load_text(ON_INTO_THE_RULES, {"fail_at": "3"})
     for seed in range(6):

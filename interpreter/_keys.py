@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from itertools import chain
 from operator import attrgetter, itemgetter
+from typing import Optional
 
 from ._compiler import CHANCE, DECIDE, END, SIMUL
 from .values import Card, Member, Seat, ZoneRef, canon
@@ -145,6 +146,18 @@ def keyer(prog):
     """Returns `state_key` for the states of one program, its layout looked up once (an
     enumerator keys every edge)."""
     return prog.helper(_Layout).key
+
+
+def cards_at(prog) -> Optional[int]:
+    """Returns where the cards' part of a state's key starts (the rest of the key from
+    there is every card's place, the ordered zones' orders, the facings and what each seat
+    knows: equal parts, equal zones but for the order of set zones' cards), or None in a
+    game with identical cards, whose keys tell cards apart only by their kinds."""
+    return None if prog.helper(_Layout).twins else _CARDS_AT
+
+
+#: the length of a key's head in a game without twins: (pc, node, out, values, frame)
+_CARDS_AT = 5
 
 
 def header(prog):

@@ -32,7 +32,7 @@ import attrs
 from gdl.errors import GdlError, listed
 
 from ._compiler import CHANCE as CHANCE_NODE, DECIDE, END, SIMUL
-from ._keys import keyer
+from ._keys import cards_at, keyer
 from .observe import finish_redaction, redaction, seen_in_full, viewer
 from .state import CHANCE_LIST_LIMIT, uniform as _uniform
 from .values import text_of
@@ -104,7 +104,9 @@ class Report:
 class _Walk:
     """The state graph as it is discovered, breadth first: parallel lists indexed by state
     id, with each state's edges as (child id, probability) and, per seat, the id of its
-    perfect-recall chain of observations."""
+    perfect-recall chain of observations.  During the walk a state's edges are its
+    children's ids, their probabilities kept apart (`probs`): what comes after the walk
+    reads the pairs only where some state was reached twice (`pair_edges`)."""
 
     def __init__(self, game, count_infosets: bool, max_states, max_depth, progress):
         self.game = game
@@ -116,18 +118,23 @@ class _Walk:
         self.kind: List[str] = []
         self.depth: List[int] = []
         self.edges: List[Optional[list]] = []    # None: not expanded
+        # an expanded state -> its edges' probability (one for all), or their list
+        self.probs: Dict[int, object] = {}
         self.movers: List[tuple] = []    # indices of the seats deciding there (infosets)
         self.returns: Dict[int, tuple] = {}
         self.count_infosets = count_infosets
         self.chain: List[tuple] = []
         self.links: Dict[tuple, int] = _Numbers()     # a chain link -> its chain's id
-        self.views = viewer(game.prog) if count_infosets else None
+        # every seat's view of a state, given its key too where the key's cards' part
+        # can stand for the cards in the memo of views (`viewer`)
+        self.views = viewer(game.prog, cards_at(game.prog)) if count_infosets else None
         self.texts: Dict[str, int] = {}     # what seats saw of a step -> its id (`intern`)
         self.seen: dict = {}        # what all seats see of a step -> their ids (`observed`)
         # per seat: id of a move seen in full -> (the move, what every seat saw) (`said`)
         self.heard: List[dict] = [{} for _ in self.seats]
         self.moves = self.joint = self.outcomes = 0
-        self.infoset_moves: Dict[tuple, tuple] = {}
+        # per seat: the id of an information set's chain -> the moves it first offered
+        self.infoset_moves: List[dict] = [{} for _ in self.seats]
         self.mixed: List[str] = []
         self.stopped: Optional[str] = None
         # has an edge led to a state found no later than its source?  If none has, the
@@ -136,16 +143,23 @@ class _Walk:
         # has an edge led to a state found before?  If none has, the graph is a tree (as
         # a poker game's is): each state's only line from the start is as long as its depth
         self.merged = False
+        # the probability of reaching each state, as `_propagate_acyclic` works it out,
+        # added up as the edges are found: while no edge goes backward, a state's parents
+        # are all expanded before it is (None: a walk stopped mid-expansion; the masses
+        # are then worked out after the walk, as they are where an edge went backward)
+        self.reach: Optional[list] = []
+        self.shares: dict = {}      # (mass, id of a probability) -> (it, their product)
 
     def run(self):
         root = self.game.new_state()
         self.add(root, self.key(root), 0)
+        self.reach = [(1, 1)]
         queue = deque([(0, root)])
         max_depth, progress = self.max_depth, self.progress
         kinds, depths = self.kind, self.depth
         done = 0
         while queue:
-            sid, state = queue[0]
+            sid, state = queue.popleft()
             kind = kinds[sid]
             if kind is TERMINAL:            # only the root: terminal children are not queued
                 pass
@@ -163,7 +177,6 @@ class _Walk:
                     if reason:                  # between two states: nothing half-done
                         self.stopped = str(reason)
                         return
-            queue.popleft()
 
     def expand(self, sid, state, kind) -> Optional[list]:
         """Records the edges out of a state; returns its newly found children that are not
@@ -199,6 +212,15 @@ class _Walk:
         first = len(kinds)
         last = len(items) - 1
         edges, fresh = [], []
+        reach, shares = self.reach, self.shares
+        mass = reach[sid]
+        if mass is not None and not mass[0]:
+            mass = None             # (nothing to pass on, as `_propagate_acyclic` skips it)
+        share = given = None
+        if mass is not None and p is not None:      # one probability for every child
+            given = shares.get((mass, id(p)))
+            share = given[1] if given is not None and given[0] is p else \
+                _share(shares, mass, p)
         for i, item in enumerate(items):
             child = state if reuse and i == last else state.clone()
             if not reuse:               # redacted moves: the cards seen as actions end
@@ -213,6 +235,11 @@ class _Walk:
             elif seat is None:
                 made, p = item
                 child.apply_chance(made)
+                if mass is not None and p is not given:
+                    given = p
+                    share = shares.get((mass, id(p)))
+                    share = share[1] if share is not None and share[0] is p else \
+                        _share(shares, mass, p)
             else:
                 child._decided(site, seat, item.action, item.args, item._text or item.text)
                 made = None             # (what a new child's chains read, made only there)
@@ -224,7 +251,9 @@ class _Walk:
                     del ids[key]
                     while len(kinds) > first:
                         self.forget(len(kinds) - 1)
+                    self.reach = None       # (some of this expansion's mass was passed on)
                     return None
+                reach.append(share)
                 # `add`'s lines, inline (the root's are `add`'s)
                 child_kind = _KINDS[child.node[0]]
                 kinds.append(child_kind)
@@ -244,31 +273,47 @@ class _Walk:
                                 self.said(seat, item, state, child)
                         else:
                             told = self.observed((state, made), child)
-                        self.infoset_columns(child, child_kind, sid, told)
+                        self.infoset_columns(child, child_kind, sid, told, key)
                 child.mid = None
             else:
                 self.merged = True
                 if cid <= sid:
                     self.backward = True
-            edges.append((cid, p))
+                if share is not None:
+                    r = reach[cid]
+                    reach[cid] = share if r is None else _add(r, share)
+            edges.append(cid)
         self.edges[sid] = edges
         if kind is CHANCE:
+            self.probs[sid] = [p for _, p in items]
             self.outcomes += len(edges)
         elif kind is DECISION:
+            self.probs[sid] = p
             self.joint += len(edges)
             self.moves += len(items)
             if counting:                # `same_moves`' lines for one seat
                 moves = tuple(items)
-                first = self.infoset_moves.setdefault(
-                    (seat.index, self.chain[sid][seat.index]), (moves, sid))
-                if first[0] != moves:
-                    self.mixed_moves(seat, first[0], moves)
+                i = seat.index
+                first = self.infoset_moves[i].setdefault(self.chain[sid][i], moves)
+                if first != moves:
+                    self.mixed_moves(seat, first, moves)
         else:
+            self.probs[sid] = p
             self.joint += len(edges)
             self.moves += sum(map(len, options))
             if counting:
                 self.same_moves(sid, seats, options)
         return fresh
+
+    def pair_edges(self):
+        """Makes each expanded state's edges (child id, probability) pairs."""
+        probs, paired = self.probs, []
+        for u, out in enumerate(self.edges):
+            if out is not None:
+                p = probs[u]
+                out = list(zip(out, p if type(p) is list else itertools.repeat(p)))
+            paired.append(out)
+        self.edges = paired
 
     def same_moves(self, sid, seats, options):
         """Records where one information set offers different moves in different states
@@ -278,10 +323,10 @@ class _Walk:
             # Moves are equal by their texts; the same listed Move (kept per action)
             # compares by identity first, without its text
             moves = tuple(moves)
-            first = self.infoset_moves.setdefault((seat.index, chain[seat.index]),
-                                                  (moves, sid))
-            if first[0] != moves:
-                self.mixed_moves(seat, first[0], moves)
+            i = seat.index
+            first = self.infoset_moves[i].setdefault(chain[i], moves)
+            if first != moves:
+                self.mixed_moves(seat, first, moves)
 
     def mixed_moves(self, seat, first, moves):
         """Notes (the first five) an information set of `seat` that offers `first` in one
@@ -307,10 +352,10 @@ class _Walk:
                 self.movers.append(())
                 self.chain.append(None)
             else:
-                self.infoset_columns(state, kind, None, None)
+                self.infoset_columns(state, kind, None, None, key)
         return sid
 
-    def infoset_columns(self, state, kind, parent, told):
+    def infoset_columns(self, state, kind, parent, told, key):
         """Adds a new state's movers and each seat's chain id (`count_infosets`; not at a
         terminal state, where nobody decides): the parent's chain, what the seat observed
         of the step (`told`: `observed`'s ids) and its view after it, as
@@ -320,7 +365,7 @@ class _Walk:
                            tuple([seat.index for seat in state.to_move()]))
         # each seat's view is told by its text itself: equal texts are equal views, as
         # ids of them would be, without a look-up of every text to number it
-        seen = self.views(state)
+        seen = self.views(state, key)
         if parent is None:
             keys = [(s,) for s in seen]
         else:
@@ -557,6 +602,17 @@ def _propagate_acyclic(walk, order) -> list:
     return reach
 
 
+def _share(shares, mass, p) -> tuple:
+    """Returns mass * p (`_propagate_acyclic`'s product), remembered in `shares` by the
+    mass and p's id (with p itself, which the walk's `probs` keep alive)."""
+    a, b = mass
+    pn, pd = p.numerator, p.denominator
+    g1, g2 = gcd(a, pd), gcd(pn, b)
+    share = (a // g1) * (pn // g2), (b // g2) * (pd // g1)
+    shares[mass, id(p)] = p, share
+    return share
+
+
 def _add(x, y) -> tuple:
     """Returns the sum of two (numerator, denominator) pairs in lowest terms, in lowest
     terms (`Fraction.__add__`'s steps)."""
@@ -761,6 +817,8 @@ def _collector_paused():
 def _enumerate(game, start, max_states, max_depth, infosets, progress) -> Report:
     walk = _Walk(game, infosets, max_states, max_depth, progress)
     walk.run()
+    if walk.merged or walk.reach is None:   # (a tree's masses are the walk's)
+        walk.pair_edges()
     stopped = walk.stopped
     report = Report(title=game.title, seats=tuple(s.name for s in game.seats),
                     options={k: _option_value(v) for k, v in game.options.items()})
@@ -771,7 +829,8 @@ def _enumerate(game, start, max_states, max_depth, infosets, progress) -> Report
     report.cycles = order is None
     if order is not None:
         report.max_depth = _longest(walk, order)
-        reach = _propagate_acyclic(walk, order)
+        reach = walk.reach if not walk.backward and walk.reach is not None else \
+            _propagate_acyclic(walk, order)
     else:
         reach = _propagate_cyclic(walk, report)
         if reach is not None:
@@ -801,9 +860,7 @@ def _count(walk, report):
     if walk.count_infosets:
         # every expanded decision's (`same_moves` kept each seat's once), then those of
         # the states left unexpanded
-        sets = [set() for _ in walk.seats]
-        for i, chain in walk.infoset_moves:
-            sets[i].add(chain)
+        sets = [set(chains) for chains in walk.infoset_moves]
         if report.unexpanded:
             for chain, movers, out in zip(walk.chain, walk.movers, walk.edges):
                 if out is None:

@@ -198,15 +198,18 @@ class _Plan:
             self.stored += 1
         return text
 
-    def views(self, state, head) -> List[str]:
+    def views(self, state, head, cards=None) -> List[str]:
         """Every seat's view, as `_view` makes them.  Successive states of a walk mostly
         share their table and variables, so all seats' first lines and zone lines are
         remembered at once by the first lines, every zone's cards, the facings and what
         each seat knows, and all seats' variable lines by the values: two look-ups a
-        state, rather than one per zone and seat."""
+        state, rather than one per zone and seat.  `cards`, where given, is the cards'
+        part of the state's key (`_keys.cards_at`), which says all that of the cards
+        already made (a set zone's cards in any order: their text is sorted)."""
         if self.stored >= MEMO_LIMIT:
             self.forget()
-        key = (head, tuple(map(tuple, state.zones)), tuple(state.up), tuple(state.known))
+        key = (head, tuple(map(tuple, state.zones)), tuple(state.up), tuple(state.known)) \
+            if cards is None else (head, cards)
         tables = self.table_memo.get(key)
         if tables is None:
             tables = self.table_memo[key] = [
@@ -316,13 +319,23 @@ def views(state) -> List[str]:
     return plan.views(state, _head(state))
 
 
-def viewer(prog):
+def viewer(prog, cards_at: Optional[int] = None):
     """Returns `views` for the states of one program, its plan looked up once (an
-    enumerator takes every new state's views)."""
+    enumerator takes every new state's views).  Given `cards_at` (`_keys.cards_at`), the
+    function returned reads the state's key too, and remembers the tables by its cards'
+    part, made already, instead of making tuples of the zones, facings and knowledge
+    (without, it takes the key but does not read it)."""
     plan = _plan(prog)
     planned, to_move = plan.views, plan.to_move
+    if cards_at is not None:
+        def keyed_views(state, key) -> List[str]:
+            node = state.node
+            if node[0] == DECIDE and not state.out:     # as `views`
+                return planned(state, to_move[node[2][0].index], key[cards_at:])
+            return planned(state, _head(state), key[cards_at:])
+        return keyed_views
 
-    def views_of(state) -> List[str]:
+    def views_of(state, key=None) -> List[str]:
         node = state.node
         if node[0] == DECIDE and not state.out:     # as `views`
             return planned(state, to_move[node[2][0].index])

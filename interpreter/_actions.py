@@ -1335,8 +1335,7 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
              *_joint_record_lines(ctx, drawn, each, ctx.k(info.texts), a, made, text,
                                   budget, site.seat_ordered),
              *_untaken_lines(ctx, site, each, ctx.k(info), a),
-             *_move_block_lines(ctx, info, a, ended, "    "),
-             f"    if {ended}: return -1",
+             *_ended_lines(_move_block_lines(ctx, info, a, ended, "    "), ended, "    "),
              *_joint_end_lines(ctx, site, budget, code)]
     return build(ctx, "\n        ".join(lines), "st, rng, bits")
 
@@ -1370,10 +1369,11 @@ def _several_joint(actions, site, twins, commit, budget, code):
              *_joint_record_lines(ctx, drawn, each, f"{ctx.k(texts)}[{which}]", a, made,
                                   text, budget, site.seat_ordered),
              *_untaken_lines(ctx, site, each, which, a)]
+    moves = []
     for j, info in enumerate(actions):
-        lines += [f"    {'if' if j == 0 else 'elif'} {which} is {ctx.k(info)}:",
+        moves += [f"    {'if' if j == 0 else 'elif'} {which} is {ctx.k(info)}:",
                   *_move_block_lines(ctx, info, a, ended, "        ")]
-    lines += [f"    if {ended}: return -1", *_joint_end_lines(ctx, site, budget, code)]
+    lines += [*_ended_lines(moves, ended, "    "), *_joint_end_lines(ctx, site, budget, code)]
     return build(ctx, "\n        ".join(lines), "st, rng, bits")
 
 
@@ -1441,12 +1441,25 @@ def _joint_draw_lines(ctx, pick, committed, drawn, m, kept) -> list:
             "st.node = None"]
 
 
+def _ended_lines(lines, ended, pad) -> list:
+    """A joint step's moves (`lines`), then its return where a block set `ended` (the
+    game over); none where every block was written in place (`_block_lines`)."""
+    if any(line.lstrip().startswith(f"{ended} = ") for line in lines):
+        return [*lines, f"{pad}if {ended}: return -1"]
+    return lines
+
+
 def _block_lines(ctx, block, ended, pad) -> list:
     """`{ended} = st.exec_block(block)` with the block's first run called inline: the
     rest of the block (`exec_block` from where that run ends) only where it does not
-    end at the block's end."""
+    end at the block's end.  A block that runs straight to its end (`straight_lines`:
+    no branch, return or pause, so it cannot end the game) is written in place, no
+    call and no `ended`."""
     if not block:
-        return [f"{pad}{ended} = False"]
+        return []
+    straight = _fuse.straight_lines(block, ctx)
+    if straight is not None:    # written in place: no call, and it cannot end the game
+        return [pad + line for line in straight]
     return [f"{pad}{ended} = {ctx.k(_fuse.ready(block, 0))}(st)",
             f"{pad}{ended} = {ended} != {len(block):d} and "
             f"st.exec_block({ctx.k(block)}, {ended})"]

@@ -368,6 +368,7 @@ def ready(code: list, k: int):
     ctx = Ctx()
     body = _looping(_rest(plain, k, ctx, [MAX_RUN, MAX_TEXT]), k)
     fn = code[k] = build(ctx, "\n        ".join(body))
+    fn.plain = plain            # the instructions, for `straight_lines`
     return fn
 
 
@@ -541,6 +542,36 @@ def _within(code: list, pc: int, ctx: Ctx, left: list, stop: int) -> list:
         pc = other
     out.append("continue")
     return out
+
+
+def straight_lines(code: list, ctx: Ctx):
+    """The lines of a block (an action's, `code`, fused: its instructions are read from
+    its first run, compiled or not) run from its start straight to its end on one path,
+    without a return, a pause, a branch or a loop (`_within`), for a generated step to
+    write in place of a call of the block's first run; None where the block is not
+    such a run or exceeds a run's limits.  Rendered as `run_lines` renders: none of the
+    step's own locals held, and no observations kept where a generated step runs."""
+    if not code:
+        return None
+    deferred = getattr(code[0], "deferred", None)
+    code = deferred[0] if deferred is not None else getattr(code[0], "plain", None)
+    if code is None:
+        return None
+    saved = (ctx.held, ctx.hold, ctx.loops, ctx.memo, ctx.unobserved, ctx.chain,
+             ctx.binding, ctx.settled, ctx.unsure)
+    ctx.held, ctx.hold, ctx.loops, ctx.memo = {}, False, None, None
+    ctx.unobserved = True
+    try:
+        lines = _within(code, 0, ctx, [MAX_RUN, MAX_TEXT], len(code))
+    except _Unfit:
+        return None
+    finally:
+        (ctx.held, ctx.hold, ctx.loops, ctx.memo, ctx.unobserved, ctx.chain,
+         ctx.binding, ctx.settled, ctx.unsure) = saved
+    lines.pop()                 # the one path's `continue`: it ends at the block's end
+    if any(line.strip() == "continue" for line in lines):
+        return None             # a branch ends its path early: not one straight path
+    return lines
 
 
 def _no_return(lines: list) -> list:

@@ -1326,14 +1326,14 @@ def generated_joint(site, twins, pick, commit, budget, code=None):
     if pick is None:
         return None
     ctx = Ctx()
-    drawn, m, a, text = ctx.tmp(), ctx.tmp(), ctx.tmp(), ctx.tmp()
+    drawn, m, a = ctx.tmp(), ctx.tmp(), ctx.tmp()
     number, ended = ctx.tmp(), ctx.tmp()
-    made = f"{ctx.k(move_text)}({ctx.k(info)}, {a})"
+    kept = ctx.k({})
     committed = f"{ctx.k(commit)}(st, {ctx.k(info)}, {drawn})"
     each = f"for {number}, seat, {a} in {drawn}:"
-    lines = [*_joint_draw_lines(ctx, pick, committed, drawn, m, f"{m}[1]"),
-             *_joint_record_lines(ctx, drawn, each, ctx.k(info.texts), a, made, text,
-                                  budget, site.seat_ordered),
+    lines = [*_joint_draw_lines(ctx, pick, committed, drawn, m, [f"{a} = {m}[1]"], a,
+                                number, kept, ctx.k(info), a),
+             *_joint_record_lines(drawn, budget, site.seat_ordered),
              *_untaken_lines(ctx, site, each, ctx.k(info), a),
              *_ended_lines(_move_block_lines(ctx, info, a, ended, "    "), ended, "    "),
              *_joint_end_lines(ctx, site, budget, code)]
@@ -1360,14 +1360,14 @@ def _several_joint(actions, site, twins, commit, budget, code):
     draw = build(dctx, "\n        ".join(_site_pick_lines(dctx, actions, twins, drawn_as)),
                  "st, seat, rng, bits")
     ctx = Ctx()
-    drawn, m, number, which, a, ended, text = (ctx.tmp() for _ in range(7))
+    drawn, m, number, which, a, ended = (ctx.tmp() for _ in range(6))
     committed = f"{ctx.k(commit)}(st, None, {drawn})"
-    texts = {info: info.texts for info in actions}     # as `move_text` looks them up
-    made = f"{ctx.k(move_text)}({which}, {a})"
+    kept = {info: {} for info in actions}       # each action's history lines kept
     each = f"for {number}, seat, {which}, {a} in {drawn}:"
-    lines = [*_joint_draw_lines(ctx, draw, committed, drawn, m, f"{m}[0], {m}[1]"),
-             *_joint_record_lines(ctx, drawn, each, f"{ctx.k(texts)}[{which}]", a, made,
-                                  text, budget, site.seat_ordered),
+    lines = [*_joint_draw_lines(ctx, draw, committed, drawn, m, [f"{which}, {a} = {m}"],
+                                f"{which}, {a}", number, f"{ctx.k(kept)}[{which}]",
+                                which, a),
+             *_joint_record_lines(drawn, budget, site.seat_ordered),
              *_untaken_lines(ctx, site, each, which, a)]
     moves = []
     for j, info in enumerate(actions):
@@ -1388,18 +1388,11 @@ def _untaken_lines(ctx, site, each, info, args) -> list:
             f"    {args} = st._untaken(seat, {info}, {args}, {where})"]
 
 
-def _joint_record_lines(ctx, drawn, each, texts, args, made, text, budget,
-                        ordered=False) -> list:
-    """A joint step's record: each move drawn (`each`, the loop over `drawn`) in the
-    history in the order drawn, its text looked up in `texts` by its arguments or
-    `made`; then the moves in seat order and the budget set, from which the blocks'
-    loops count.  Where the site's seats always come in seat order (`ordered`), they
-    were drawn in it: no sort."""
-    return [each,
-            f"    try: {text} = {texts}.get({args}) or {made}",
-            f"    except {ctx.k(TypeError)}: {text} = {made}",
-            f"    st.history.append((seat.index, {text}, {ctx.k('simultaneous')}))",
-            *([] if ordered else   # seat order: seat numbers differ
+def _joint_record_lines(drawn, budget, ordered=False) -> list:
+    """A joint step's moves (recorded as drawn) put in seat order and the budget set,
+    from which the blocks' loops count.  Where the site's seats always come in seat
+    order (`ordered`), they were drawn in it: no sort."""
+    return [*([] if ordered else   # seat order: seat numbers differ
               [f"if len({drawn}) > 1: {drawn}.sort()"]),
             f"st.budget = {budget:d}"]
 
@@ -1423,22 +1416,53 @@ def _joint_end_lines(ctx, site, budget, code) -> list:
               else [f"return {site.next_pc:d}"])]
 
 
-def _joint_draw_lines(ctx, pick, committed, drawn, m, kept) -> list:
-    """A joint step's draws: each deciding seat's move drawn by `pick` into `m`, kept
-    in `drawn` as (seat number, seat, `kept`); where a seat has no legal move, or a draw
-    raises, the `committed` line commits the seats drawn before (and None is returned,
-    or the error raised).  The node is cleared after the last draw."""
+def _joint_draw_lines(ctx, pick, committed, drawn, m, unpack, kept, number, lines,
+                      info, args) -> list:
+    """A joint step's draws: each deciding seat's move drawn by `pick` into `m`
+    (`unpack` names its parts), its history line recorded at once (`_joint_entry`, kept
+    in the dict `lines` by the move's arguments `args` and the seat's number, for the
+    move's action `info`), and the move kept in `drawn` as (seat number, seat, `kept`);
+    where a seat has no legal move, or a draw raises, the lines recorded are taken back
+    and the `committed` line commits the seats drawn before (and None is returned, or
+    the error raised), as where the lines were recorded after all the draws.  The node
+    is cleared after the last draw."""
+    line, each = ctx.tmp(), ctx.tmp()
+    undo = f"for {each} in {drawn}: st.history.pop()"
+    made = f"{ctx.k(_joint_entry)}({info}, {args}, seat, {lines})"
     return [f"{drawn} = []",
             "for seat in st.node[2]:",
             f"    try: {m} = {ctx.k(pick)}(st, seat, rng, bits)",
             f"    except {ctx.k(BaseException)}:",
+            f"        {undo}",
             f"        {committed}",
             "        raise",
             f"    if {m} is None:",
+            f"        {undo}",
             f"        {committed}",
             "        return None",
-            f"    {drawn}.append((seat.index, seat, {kept}))",
+            *("    " + text for text in unpack),
+            f"    {number} = seat.index",
+            f"    try: {line} = {lines}[{args}][{number}] or {made}",
+            f"    except {ctx.k(_MISSED)}: {line} = {made}",
+            f"    st.history.append({line})",
+            f"    {drawn}.append(({number}, seat, {kept}))",
             "st.node = None"]
+
+
+def _joint_entry(info, args, seat, kept) -> tuple:
+    """The history line of `seat`'s move (info, args) at a simultaneous decision, its
+    text `move_text`'s; kept in `kept` (args -> a line by seat index) where the action
+    keeps that text for good, as `_entry` keeps a lone value's."""
+    text = move_text(info, args)
+    line = (seat.index, text, "simultaneous")
+    try:
+        if info.texts.get(args) is text:
+            row = kept.setdefault(args, [])
+            row += [None] * (seat.index + 1 - len(row))
+            row[seat.index] = line
+    except TypeError:                 # an unhashable argument: made each time
+        pass
+    return line
 
 
 def _ended_lines(lines, ended, pad) -> list:

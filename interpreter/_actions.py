@@ -1367,13 +1367,16 @@ def _several_joint(actions, site, twins, commit, budget, code):
     lines = [*_joint_draw_lines(ctx, draw, committed, drawn, m, [f"{which}, {a} = {m}"],
                                 f"{which}, {a}", number, f"{ctx.k(kept)}[{which}]",
                                 which, a),
-             *_joint_record_lines(drawn, budget, site.seat_ordered),
-             *_untaken_lines(ctx, site, each, which, a)]
+             *_joint_record_lines(drawn, budget, site.seat_ordered)]
     moves = []
     for j, info in enumerate(actions):
         moves += [f"    {'if' if j == 0 else 'elif'} {which} is {ctx.k(info)}:",
                   *_move_block_lines(ctx, info, a, ended, "        ")]
-    lines += [*_ended_lines(moves, ended, "    "), *_joint_end_lines(ctx, site, budget, code)]
+    ending = _ended_lines(moves, ended, "    ")
+    if len(ending) > len(moves):    # a block written in place (or empty) sets no `ended`
+        lines.append(f"{ended} = False")
+    lines += [*_untaken_lines(ctx, site, each, which, a), *ending,
+              *_joint_end_lines(ctx, site, budget, code)]
     return build(ctx, "\n        ".join(lines), "st, rng, bits")
 
 
@@ -1419,34 +1422,34 @@ def _joint_end_lines(ctx, site, budget, code) -> list:
 def _joint_draw_lines(ctx, pick, committed, drawn, m, unpack, kept, number, lines,
                       info, args) -> list:
     """A joint step's draws: each deciding seat's move drawn by `pick` into `m`
-    (`unpack` names its parts), its history line recorded at once (`_joint_entry`, kept
-    in the dict `lines` by the move's arguments `args` and the seat's number, for the
+    (`unpack` names its parts), its history line made at once (`_joint_entry`, kept in
+    the dict `lines` by the move's arguments `args` and the seat's number, for the
     move's action `info`), and the move kept in `drawn` as (seat number, seat, `kept`);
-    where a seat has no legal move, or a draw raises, the lines recorded are taken back
-    and the `committed` line commits the seats drawn before (and None is returned, or
-    the error raised), as where the lines were recorded after all the draws.  The node
-    is cleared after the last draw."""
-    line, each = ctx.tmp(), ctx.tmp()
-    undo = f"for {each} in {drawn}: st.history.pop()"
+    where a seat has no legal move, or a draw raises, the `committed` line commits the
+    seats drawn before (and None is returned, or the error raised), the history as it
+    was (an error's trace is the history's).  After the last draw the node is cleared
+    and the lines join the history in the order drawn."""
+    line, recorded = ctx.tmp(), ctx.tmp()
     made = f"{ctx.k(_joint_entry)}({info}, {args}, seat, {lines})"
-    return [f"{drawn} = []",
+    # the lines join the history after the last draw: an error a later seat's draw
+    # raises names the history (its trace) as it was before the step
+    return [f"{drawn} = []", f"{recorded} = []",
             "for seat in st.node[2]:",
             f"    try: {m} = {ctx.k(pick)}(st, seat, rng, bits)",
             f"    except {ctx.k(BaseException)}:",
-            f"        {undo}",
             f"        {committed}",
             "        raise",
             f"    if {m} is None:",
-            f"        {undo}",
             f"        {committed}",
             "        return None",
             *("    " + text for text in unpack),
             f"    {number} = seat.index",
             f"    try: {line} = {lines}[{args}][{number}] or {made}",
             f"    except {ctx.k(_MISSED)}: {line} = {made}",
-            f"    st.history.append({line})",
+            f"    {recorded}.append({line})",
             f"    {drawn}.append(({number}, seat, {kept}))",
-            "st.node = None"]
+            "st.node = None",
+            f"st.history += {recorded}"]
 
 
 def _joint_entry(info, args, seat, kept) -> tuple:

@@ -1,8 +1,8 @@
-"""A joint step records each seat's history line as the seat is drawn (kept by the
-move's arguments and the seat, `_actions._joint_entry`), not in a loop after the draws;
-where a later seat has no legal move, the lines recorded are taken back before the
-seats drawn are committed, as where nothing was recorded.  The tests fail without
-the guard."""
+"""A joint step makes each seat's history line as the seat is drawn (kept by the
+move's arguments and the seat, `_actions._joint_entry`), not in a loop after the draws,
+and the lines join the history after the last draw: where a later seat has no legal
+move, none of them is in the history when the seats drawn are committed, as where
+nothing was made.  The tests fail without the guard."""
 from __future__ import annotations
 
 import random

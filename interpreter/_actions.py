@@ -1371,7 +1371,7 @@ def _several_joint(actions, site, twins, commit, budget, code):
     moves = []
     for j, info in enumerate(actions):
         moves += [f"    {'if' if j == 0 else 'elif'} {which} is {ctx.k(info)}:",
-                  *_move_block_lines(ctx, info, a, ended, "        ")]
+                  *_move_block_lines(ctx, info, a, ended, "        ", len(actions))]
     ending = _ended_lines(moves, ended, "    ")
     if len(ending) > len(moves):    # a block written in place (or empty) sets no `ended`
         lines.append(f"{ended} = False")
@@ -1400,14 +1400,14 @@ def _joint_record_lines(drawn, budget, ordered=False) -> list:
             f"st.budget = {budget:d}"]
 
 
-def _move_block_lines(ctx, info, args, ended, pad) -> list:
+def _move_block_lines(ctx, info, args, ended, pad, share: int = 1) -> list:
     """A move of `info` (its arguments in `args`, its seat in `seat`) taking effect:
     `me` and the parameters bound, the action's block run (`ended` set), the slots
     cleared."""
     return [f"{pad}st.frame[{info.me_slot:d}] = seat",
             *(f"{pad}st.frame[{slot:d}] = {args}[{j:d}]"
               for j, slot in enumerate(info.slots)),
-            *_block_lines(ctx, info.block, ended, pad),
+            *_block_lines(ctx, info.block, ended, pad, share),
             *(f"{pad}st.frame[{slot:d}] = None" for slot in (info.me_slot, *info.slots))]
 
 
@@ -1476,7 +1476,7 @@ def _ended_lines(lines, ended, pad) -> list:
     return lines
 
 
-def _block_lines(ctx, block, ended, pad) -> list:
+def _block_lines(ctx, block, ended, pad, share: int = 1) -> list:
     """`{ended} = st.exec_block(block)` with the block's first run called inline: the
     rest of the block (`exec_block` from where that run ends) only where it does not
     end at the block's end.  A block that runs straight to its end (`straight_lines`:
@@ -1484,7 +1484,7 @@ def _block_lines(ctx, block, ended, pad) -> list:
     call and no `ended`."""
     if not block:
         return []
-    straight = _fuse.straight_lines(block, ctx)
+    straight = _fuse.straight_lines(block, ctx, share)
     if straight is not None:    # written in place: no call, and it cannot end the game
         return [pad + line for line in straight]
     return [f"{pad}{ended} = {ctx.k(_fuse.ready(block, 0))}(st)",

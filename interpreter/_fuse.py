@@ -544,13 +544,15 @@ def _within(code: list, pc: int, ctx: Ctx, left: list, stop: int) -> list:
     return out
 
 
-def straight_lines(code: list, ctx: Ctx):
+def straight_lines(code: list, ctx: Ctx, share: int = 1):
     """The lines of a block (an action's, `code`, fused: its instructions are read from
     its first run, compiled or not) run from its start straight to its end on one path,
     without a return, a pause, a branch or a loop (`_within`), for a generated step to
     write in place of a call of the block's first run; None where the block is not
-    such a run or exceeds a run's limits.  Rendered as `run_lines` renders: none of the
-    step's own locals held, and no observations kept where a generated step runs."""
+    such a run or exceeds a run's limits (divided by `share`, as `run_lines` divides
+    them: a step writes in the blocks of all its actions).  Rendered as `run_lines`
+    renders: none of the step's own locals held, and no observations kept where a
+    generated step runs."""
     if not code:
         return None
     deferred = getattr(code[0], "deferred", None)
@@ -562,7 +564,8 @@ def straight_lines(code: list, ctx: Ctx):
     ctx.held, ctx.hold, ctx.loops, ctx.memo = {}, False, None, None
     ctx.unobserved = True
     try:
-        lines = _within(code, 0, ctx, [MAX_RUN, MAX_TEXT], len(code))
+        lines = _within(code, 0, ctx, [max(1, MAX_RUN // share), MAX_TEXT // share],
+                        len(code))
     except _Unfit:
         return None
     finally:

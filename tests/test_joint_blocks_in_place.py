@@ -84,3 +84,22 @@ def test_a_block_with_a_branch_or_a_win_is_called(monkeypatch):
                                        play)
         assert fused == plain
         monkeypatch.undo()              # generated code on again for the next body
+
+
+def test_a_joint_step_of_several_actions_shares_the_limits_among_their_blocks():
+    # Each action's block is written in at most its share of a run's limits, as a
+    # step's runs are (`run_lines`): ten straight statements fit one action's whole
+    # limit (sixteen instructions), not half of it, so with two actions at the site
+    # both blocks are called.
+    lines = "".join(f"    said[me] = said[me] + {k}\n" for k in range(10))
+    one = _GAME.replace("    said[me] = said[me] + n\n    BODY\n", lines)
+    two = one.replace("action say(n: 1..4):", "action hop(n: 1..4):\n" + lines +
+                      "action say(n: 1..4):").replace(": say\n", ": say, hop\n")
+    for text, called in ((one, False), (two, True)):
+        game = load_text(text)
+        for seed in range(3):
+            state = game.new_state()
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.random_joint_step(rng)
+        assert ("exec_block" in _joint_source(game)) is called

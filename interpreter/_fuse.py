@@ -459,14 +459,15 @@ def _rest(code: list, pc: int, ctx: Ctx, left: list) -> list:
                 share = half[:]
                 out += ["    " + line for line in _rest(code, pc, ctx, share)]
                 left[0] -= half[0] - share[0]
-                left[1] -= half[1] - share[1]
+                left[1] -= half[1] - share[1] + sum(map(len, after))
                 out += after
                 pc = other
             carried = (pc, known) if known and test is not None and not after else None
             continue
         tail = getattr(fn, "tail", None)
-        out += tail(ctx) if tail is not None else [f"return {ctx.k(fn)}(st)"]
-        return out
+        added = tail(ctx) if tail is not None else [f"return {ctx.k(fn)}(st)"]
+        left[1] -= sum(map(len, added))     # (a branch's end is text the path past it
+        return out + added                  # cannot have)
     out.append(f"return {pc:d}")
     return out
 

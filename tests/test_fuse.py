@@ -960,6 +960,37 @@ returns(p) = if p == a then out + extra else 0
         assert all("st.budget -= 1" in s for s in at_the_if)
 
 
+def test_the_ends_of_a_runs_branches_count_against_its_text():
+    # Forty `if n == k: end game` in a row, each branch ending in the end of the game
+    # (every seat's returns, a long text): each branch's end is charged to the run's
+    # text, so the path past it has less, and no run holds more than a few times
+    # `MAX_TEXT` (uncharged, the longest held some forty ends: 65,000 characters).
+    import linecache
+    expr = " + ".join(f"(s[{i % 4 + 1}] * {i + 3} - s[{(i + 1) % 4 + 1}])" for i in range(25))
+    ifs = "\n".join(f"    if n == {k}:\n        end game" for k in range(40))
+    text = f'''game "t"
+players 4
+var n: int = 0
+var s[1..4]: int = 0
+returns(p) = if p == p1 then {expr} else if p == p2 then 0 - ({expr}) else 1
+action go():
+    n = 1
+flow:
+    choose p1: go
+{ifs}
+    win p1
+'''
+    game = load_text(text)
+    game.compile_now()
+    sizes = [len("".join(linecache.cache[fn.__code__.co_filename][2]))
+             for fn in game.prog.code
+             if fn.__code__.co_filename.startswith("<gdl fused")]
+    assert sizes and max(sizes) < 4 * _fuse.MAX_TEXT
+    state = game.new_state()
+    state.apply(state.legal_moves()[0])
+    assert state.is_terminal() and state.returns()[2] == 1.0
+
+
 def test_deals_written_out_do_as_the_closures(monkeypatch):
     # `deal` takes the source's top card each time, round after round over the seats;
     # a set zone keeps card order, a stack the dealing order (last dealt on top); the

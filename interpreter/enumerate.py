@@ -604,13 +604,19 @@ def _propagate_acyclic(walk, order) -> list:
 
 def _share(shares, mass, p) -> tuple:
     """Returns mass * p (`_propagate_acyclic`'s product), remembered in `shares` by the
-    mass and p's id (with p itself, which the walk's `probs` keep alive)."""
+    mass and p's id (with p itself, which the walk's `probs` keep alive) while they are
+    few: a game of many masses and probabilities would keep one a state."""
     a, b = mass
     pn, pd = p.numerator, p.denominator
     g1, g2 = gcd(a, pd), gcd(pn, b)
     share = (a // g1) * (pn // g2), (b // g2) * (pd // g1)
-    shares[mass, id(p)] = p, share
+    if len(shares) < SHARES_KEPT:
+        shares[mass, id(p)] = p, share
     return share
+
+
+#: the most products of a mass and a probability a walk remembers (`_share`)
+SHARES_KEPT = 4096
 
 
 def _add(x, y) -> tuple:

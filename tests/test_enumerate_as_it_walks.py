@@ -101,6 +101,19 @@ def test_merged_states_get_their_edges_as_pairs():
     assert walk.edges[0] == [(1, Fraction(1, 2)), (2, Fraction(1, 2))]
 
 
+def test_the_walk_remembers_few_products_of_masses_and_probabilities(monkeypatch):
+    """The products of a mass and a probability are remembered while they are few (a
+    game of many would keep one a state); past the limit they are worked out afresh,
+    and the outcomes are the same."""
+    full = enumerate_states(load_game(LEDUC), infosets=False)
+    monkeypatch.setattr(walk_module, "SHARES_KEPT", 3)
+    walk = _Walk(load_game(LEDUC), False, None, None, None)
+    walk.run()
+    assert len(walk.shares) == 3
+    report = enumerate_states(load_game(LEDUC), infosets=False)
+    assert report.outcomes == full.outcomes and report.states == full.states
+
+
 TWINS = '''game "t"
 players 2
 card rank: 1..2

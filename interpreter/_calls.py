@@ -388,7 +388,12 @@ class CallMixin:
         if c is not None:   # `text(1)`, `text(hearts)`: known before play
             return _const(text_of(c[0]))
         if getattr(x, "member_valued", False):   # a card's enum attribute: its text
-            return _rendered(lambda st: x(st).text, lambda ctx: f"{ctx.sub(x)}.text")
+            card, values = x.by_card    # its texts by card id (`_e_Attr`): one subscript
+
+            def by_card(ctx):
+                texts = tuple(v.text for v in values())
+                return f"{ctx.k(texts)}[{ctx.sub(card)}.id]"
+            return _rendered(lambda st: x(st).text, by_card)
         if _all_ints(getattr(x, "one_of", None)):   # a local drawn from ints only:
             texts = {v: str(v) for v in x.one_of}   # their texts made at load, a subscript
             return _rendered(lambda st: str(x(st)), lambda ctx: f"{ctx.k(texts)}[{ctx.sub(x)}]")

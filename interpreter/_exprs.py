@@ -324,10 +324,15 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
         field = node.name
         if getattr(obj, "card_valued", False):   # a card drawn from a zone: never none
             fn = lambda st: obj(st).attrs[field]  # noqa: E731
-            fn.render = lambda ctx: f"{ctx.sub(obj)}.attrs[{ctx.k(field)}]"
             cards = self.prog.cards           # every card is made before the rules compile
             fn.member_valued = bool(cards) and all(
                 type(c.attrs.get(field)) is Member for c in cards)
+            # a card's attributes never change and every card has every field (the checker
+            # knows the fields): the field's values by card id, read in generated code by a
+            # tuple's subscript, no look-up in the card's dict by the field's name (taken
+            # as the code is written, once the cards are all made)
+            fn.by_card = (obj, lambda: tuple(c.attrs[field] for c in cards))
+            fn.render = lambda ctx: f"{ctx.k(fn.by_card[1]())}[{ctx.sub(obj)}.id]"
             return fn
 
         def attr(st):

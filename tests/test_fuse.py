@@ -1072,12 +1072,13 @@ returns(p) = 0
             continue
         sources = _generated_sources(game)
         (lister,) = [s for s in sources if ".append((" in s]
-        held = re.search(r"for (_t\d+) in ", lister)           # `c` held in a temporary,
-        unchecked = re.findall(r"\]\.attrs\[|\b%s\.attrs\[" % held[1], lister)  # or its slot
+        # `c` held in a temporary or its slot; a card's field read by its id (`_e_Attr`)
+        held = re.search(r"for (_t\d+) in ", lister)
+        unchecked = re.findall(r"\bK\d+\[(?:_t\d+\[\d+\]|%s)\.id\]" % held[1], lister)
         assert len(unchecked) == 1 + strict                     # c.rank, once per require
         assert len(re.findall(r"is None else _t\d+\.attrs\[", lister)) == 1   # led.rank
-        assert any(re.search(r"for _t(\d+) in .*\n.*\b_t\1\.attrs\[", s) for s in sources)
-        assert any(re.search(r"\]\.attrs\[K\d+\] == K\d+\)", s) for s in sources)
+        assert any(re.search(r"for _t(\d+) in .*\n.*\bK\d+\[_t\1\.id\]", s) for s in sources)
+        assert any(re.search(r"\]\.id\] == K\d+\)", s) for s in sources)
 
 
 def _generated_sources(game) -> list:
@@ -1482,7 +1483,7 @@ returns(p) = 0
                          if ".append((" in s and "is not K" in s]
             loop = lister[lister.index("for "):]
             assert not re.search(r"for (_t\d+) in .*:\n\s*\S+\[\d+\] = \1\n", loop)
-            assert re.search(r"for (_t\d+) in .*:\n\s*if \(*\1\.", loop)
+            assert re.search(r"for (_t\d+) in .*:\n\s*if \(*(K\d+\[)?\1\.", loop)  # c.n by id
 
 
 def test_cards_drawn_from_zones_moved_to_zones_named_outright(monkeypatch):
@@ -1913,14 +1914,16 @@ flow:
 
 def test_the_text_of_a_cards_enum_attribute_is_read_straight_from_its_member(monkeypatch):
     # Every card's `suit` is a member of an enum: `text(c.suit)` is the member's own text,
-    # read inline; `text(c.rank)` (a number) still takes the general path.
+    # read inline (by the card's id, from the members' texts); `text(c.rank)` (a number)
+    # still takes the general path.
     text = TWO_SUITS + '''var out: text = ""
 flow:
     out = join([text(c.suit) + text(c.rank) for c in pile if text(c.suit) == "H"], ",")
     end game
 '''
     out, sources = _out_both_ways(monkeypatch, text)
-    assert "].text + (" in sources and "].text == " in sources
+    assert re.search(r"K\d+\[_t\d+\.id\] \+ \(", sources)
+    assert re.search(r"K\d+\[_t\d+\.id\] == ", sources)
     assert out == "H2,H1"
 
 

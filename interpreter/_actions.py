@@ -1422,7 +1422,7 @@ def _joint_end_lines(ctx, site, budget, code) -> list:
 def _joint_draw_lines(ctx, pick, committed, drawn, m, unpack, kept, number, lines,
                       info, args) -> list:
     """A joint step's draws: each deciding seat's move drawn by `pick` into `m`
-    (`unpack` names its parts), its history line made at once (`_joint_entry`, kept in
+    (`unpack` names its parts), its history line made at once (`_kept_line`, kept in
     the dict `lines` by the move's arguments `args` and the seat's number, for the
     move's action `info`), and the move kept in `drawn` as (seat number, seat, `kept`);
     where a seat has no legal move, or a draw raises, the `committed` line commits the
@@ -1430,7 +1430,7 @@ def _joint_draw_lines(ctx, pick, committed, drawn, m, unpack, kept, number, line
     was (an error's trace is the history's).  After the last draw the node is cleared
     and the lines join the history in the order drawn."""
     line, recorded = ctx.tmp(), ctx.tmp()
-    made = f"{ctx.k(_joint_entry)}({info}, {args}, seat, {lines})"
+    made = f"{ctx.k(_kept_line)}({info}, {args}, {args}, seat, {ctx.k('simultaneous')}, {lines})"
     # the lines join the history after the last draw: an error a later seat's draw
     # raises names the history (its trace) as it was before the step
     return [f"{drawn} = []", f"{recorded} = []",
@@ -1450,22 +1450,6 @@ def _joint_draw_lines(ctx, pick, committed, drawn, m, unpack, kept, number, line
             f"    {drawn}.append(({number}, seat, {kept}))",
             "st.node = None",
             f"st.history += {recorded}"]
-
-
-def _joint_entry(info, args, seat, kept) -> tuple:
-    """The history line of `seat`'s move (info, args) at a simultaneous decision, its
-    text `move_text`'s; kept in `kept` (args -> a line by seat index) where the action
-    keeps that text for good, as `_entry` keeps a lone value's."""
-    text = move_text(info, args)
-    line = (seat.index, text, "simultaneous")
-    try:
-        if info.texts.get(args) is text:
-            row = kept.setdefault(args, [])
-            row += [None] * (seat.index + 1 - len(row))
-            row[seat.index] = line
-    except TypeError:                 # an unhashable argument: made each time
-        pass
-    return line
 
 
 def _ended_lines(lines, ended, pad) -> list:
@@ -1502,10 +1486,10 @@ def _record_lines(ctx, info, entry, budget, args, values, text=None, bound=False
     its limits divided by `share`), returning the pc that run ends at."""
     lines = []
     if text is None and values is not None and len(values) == 1 and args == f"({values[0]},)":
-        # one value: the history line itself kept by value and seat (`_entry`), not a
-        # text looked up by a tuple made for it and a line made around it
+        # one value: the history line itself kept by value and seat (`_kept_line`), not
+        # a text looked up by a tuple made for it and a line made around it
         e, v, kept = ctx.tmp(), values[0], ctx.k({})
-        made = f"{ctx.k(_entry)}({ctx.k(info)}, {v}, seat, {kept})"
+        made = f"{ctx.k(_kept_line)}({ctx.k(info)}, ({v},), {v}, seat, None, {kept})"
         lines += [f"try: {e} = {kept}[{v}][seat.index] or {made}",
                   f"except {ctx.k(_MISSED)}: {e} = {made}"]
         lines.append(f"st.history.append({e})")
@@ -1532,20 +1516,20 @@ def _record_lines(ctx, info, entry, budget, args, values, text=None, bound=False
 _MISSED = (KeyError, IndexError, TypeError)
 
 
-def _entry(info, value, seat, kept=None) -> tuple:
-    """The history line of `seat`'s move (info, (value,)), as `_record_lines` makes it;
-    kept in `kept` (the generated step's dict: value -> a line by seat index) where the
-    action keeps the move's text for good (`move_text`), so that an equal value finds
-    the same text the action's own table gives."""
-    text = move_text(info, (value,))
-    line = (seat.index, text, None)
+def _kept_line(info, args, key, seat, kind, kept) -> tuple:
+    """The history line (seat number, text, `kind`) of `seat`'s move (info, args); kept
+    in `kept` (`key` -> a line by seat index) where the action keeps the move's text for
+    good (`move_text`), so that equal arguments find the same text the action's own
+    table gives."""
+    text = move_text(info, args)
+    line = (seat.index, text, kind)
     if kept is not None:
         try:
-            if info.texts.get((value,)) is text:
-                row = kept.setdefault(value, [])
+            if info.texts.get(args) is text:
+                row = kept.setdefault(key, [])
                 row += [None] * (seat.index + 1 - len(row))
                 row[seat.index] = line
-        except TypeError:                 # an unhashable value: made each time
+        except TypeError:                 # an unhashable argument: made each time
             pass
     return line
 

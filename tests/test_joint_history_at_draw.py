@@ -1,5 +1,5 @@
 """A joint step makes each seat's history line as the seat is drawn (kept by the
-move's arguments and the seat, `_actions._joint_entry`), not in a loop after the draws,
+move's arguments and the seat, `_actions._kept_line`), not in a loop after the draws,
 and the lines join the history after the last draw: where a later seat has no legal
 move, none of them is in the history when the seats drawn are committed, as where
 nothing was made.  The tests fail without the guard."""

@@ -43,7 +43,7 @@ def _values_of(fn) -> list:
 
 
 def _kept(game) -> list:
-    """The history lines the generated steps keep by value (`_actions._entry`'s dicts:
+    """The history lines the generated steps keep by value (`_actions._kept_line`'s dicts:
     value -> a line by seat index), found in the steps' values (`_fuse.build`: globals)."""
     out = []
     for site in game.prog.sites:

@@ -12,6 +12,7 @@ from gdl.errors import MOST_DIGITS, counted, whole_number
 
 from ._closures import MOST_IN_RANGE, _cards, _const, _folded, _tuple_valued, _tuples
 from ._closures import _all_ints, _among, _has_runs, _rendered, _runs_of, _texts, _values_among
+from ._closures import by_card
 from ._fuse import UNSET, fuse
 from ._purity import pure_def, pure_expr, rememberable
 from ._scope import Local, Scope
@@ -388,12 +389,9 @@ class CallMixin:
         if c is not None:   # `text(1)`, `text(hearts)`: known before play
             return _const(text_of(c[0]))
         if getattr(x, "member_valued", False):   # a card's enum attribute: its text
-            card, values = x.by_card    # its texts by card id (`_e_Attr`): one subscript
-
-            def by_card(ctx):
-                texts = tuple(v.text for v in values())
-                return f"{ctx.k(texts)}[{ctx.sub(card)}.id]"
-            return _rendered(lambda st: x(st).text, by_card)
+            card, field = x.by_card     # its texts by card id (`_e_Attr`): one subscript
+            return _rendered(lambda st: x(st).text, lambda ctx: (
+                f"{ctx.k(by_card(self.prog, field, texts=True))}[{ctx.sub(card)}.id]"))
         if _all_ints(getattr(x, "one_of", None)):   # a local drawn from ints only:
             texts = {v: str(v) for v in x.one_of}   # their texts made at load, a subscript
             return _rendered(lambda st: str(x(st)), lambda ctx: f"{ctx.k(texts)}[{ctx.sub(x)}]")

@@ -11,7 +11,7 @@ import re
 
 from gdl import ast as A
 
-from ._closures import _among, _const, _folded, _tuples
+from ._closures import _among, _const, _folded, _tuples, by_card
 from gdl.checker._typesys import ANY, EnumT, ListT, OptT, Prim, Unknown, ZoneT
 from .values import Card, Member, Seat, ZoneRef, text_of
 from ._fuse import UNSET, fuse
@@ -331,8 +331,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             # knows the fields): the field's values by card id, read in generated code by a
             # tuple's subscript, no look-up in the card's dict by the field's name (taken
             # as the code is written, once the cards are all made)
-            fn.by_card = (obj, lambda: tuple(c.attrs[field] for c in cards))
-            fn.render = lambda ctx: f"{ctx.k(fn.by_card[1]())}[{ctx.sub(obj)}.id]"
+            fn.by_card = (obj, field)
+            fn.render = lambda ctx: f"{ctx.k(by_card(self.prog, field))}[{ctx.sub(obj)}.id]"
             return fn
 
         def attr(st):
@@ -617,3 +617,4 @@ def _cards_by_place(prog):
     cards.render = lambda ctx: f"{ctx.k(cards)}(st)"
     cards.tuple_valued = True
     return cards
+

@@ -617,4 +617,3 @@ def _cards_by_place(prog):
     cards.render = lambda ctx: f"{ctx.k(cards)}(st)"
     cards.tuple_valued = True
     return cards
-

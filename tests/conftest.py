@@ -105,6 +105,19 @@ def random_playout(state, rng: random.Random, max_steps: int = 20_000):
     return state
 
 
+def joint_and_applied(game, seed: int) -> tuple:
+    """The game played from one seed twice to its end: by generated joint steps
+    (`random_joint_step`) and by `random_move` and `apply` for each seat, which draw
+    alike; returns both states, for a test to compare."""
+    fast, slow = game.new_state(), game.new_state()
+    rf, rs = random.Random(seed), random.Random(seed)
+    while not fast.is_terminal():
+        fast.random_joint_step(rf)
+        for seat in slow.to_move():
+            slow.apply(slow.random_move(rs, seat), seat)
+    return fast, slow
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _temporary_files_under_pytests_folder(tmp_path_factory):
     """`gdl fuzz` and `gdl diff` write their traces to a new temporary folder unless told

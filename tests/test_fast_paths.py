@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FOUR_EACH
+from conftest import FOUR_EACH, joint_and_applied
 from gdl.errors import MoveError, RuleError
 from interpreter import load, load_text
 from interpreter.state import State
@@ -1656,12 +1656,7 @@ def test_a_simultaneous_step_runs_the_first_run_of_its_action_blocks_inline():
         game = load_text(text, {"limit": limit})
         ends = set()
         for seed in range(6):
-            fast, slow = game.new_state(), game.new_state()
-            rf, rs = random.Random(seed), random.Random(seed)
-            while not fast.is_terminal():
-                fast.random_joint_step(rf)
-                for seat in slow.to_move():
-                    slow.apply(slow.random_move(rs, seat), seat)
+            fast, slow = joint_and_applied(game, seed)
             assert slow.is_terminal() and fast.returns() == slow.returns()
             assert fast.trace_texts() == slow.trace_texts() and fast.frame == slow.frame
             ends.add(len(fast.history))

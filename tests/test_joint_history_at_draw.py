@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from conftest import fused_and_plain
+from conftest import fused_and_plain, joint_and_applied
 from gdl.errors import RuleError
 from interpreter import load_text
 
@@ -61,12 +61,7 @@ def test_the_lines_kept_are_the_loop_of_apply():
     game = load_text(_GAME.replace("SITE", "say, pass_on").replace(
         "require me != c or said[c] == 0", "require n != 3 or said[me] < 5"))
     for seed in range(8):
-        fast, slow = game.new_state(), game.new_state()
-        rf, rs = random.Random(seed), random.Random(seed)
-        while not fast.is_terminal():
-            fast.random_joint_step(rf)
-            for seat in slow.to_move():
-                slow.apply(slow.random_move(rs, seat), seat)
+        fast, slow = joint_and_applied(game, seed)
         assert fast.history == slow.history and fast.frame == slow.frame
     assert game.prog.sites[0].joint
 
@@ -79,12 +74,7 @@ def test_only_the_lines_of_texts_the_action_keeps_are_kept(monkeypatch):
     game = load_text(_GAME.replace("SITE", "say").replace(
         "require me != c or said[c] == 0", "require n < 5"))
     for seed in range(4):
-        fast, slow = game.new_state(), game.new_state()
-        rf, rs = random.Random(seed), random.Random(seed)
-        while not fast.is_terminal():
-            fast.random_joint_step(rf)
-            for seat in slow.to_move():
-                slow.apply(slow.random_move(rs, seat), seat)
+        fast, slow = joint_and_applied(game, seed)
         assert fast.history == slow.history
     joint = game.prog.sites[0].joint
     (kept,) = [k for k in joint.__globals__.values()

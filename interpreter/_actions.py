@@ -1449,7 +1449,7 @@ def _joint_draw_lines(ctx, pick, committed, drawn, m, unpack, kept, number, line
             f"    {recorded}.append({line})",
             f"    {drawn}.append(({number}, seat, {kept}))",
             "st.node = None",
-            f"st.history += {recorded}"]
+            f"st.lines += {recorded}"]
 
 
 def _ended_lines(lines, ended, pad) -> list:
@@ -1492,14 +1492,14 @@ def _record_lines(ctx, info, entry, budget, args, values, text=None, bound=False
         made = f"{ctx.k(_kept_line)}({ctx.k(info)}, ({v},), {v}, seat, None, {kept})"
         lines += [f"try: {e} = {kept}[{v}][seat.index] or {made}",
                   f"except {ctx.k(_MISSED)}: {e} = {made}"]
-        lines.append(f"st.history.append({e})")
+        lines.append(f"st.lines.append({e})")
     else:
         if text is None:
             text = ctx.tmp()
             made = f"{ctx.k(move_text)}({ctx.k(info)}, {args})"
             lines += [f"try: {text} = {ctx.k(info.texts)}.get({args}) or {made}",
                       f"except {ctx.k(TypeError)}: {text} = {made}"]   # an unhashable value
-        lines.append(f"st.history.append((seat.index, {text}, None))")
+        lines.append(f"st.lines.append((seat.index, {text}, None))")
     if not bound:
         lines.append(f"st.frame[{info.me_slot:d}] = seat")
     if values is None:

@@ -1480,13 +1480,13 @@ def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int,
         recorded = [f"    try: {o} = {seen}[{x}][{i}]",
                     f"    except {ctx.k(KeyError)}: {o} = {ctx.k(State._entry_seen)}(st, "
                     f"{seen}, {listed}, {i}, {x}, {secret!r})",
-                    f"    st.history.append({o})"]
+                    f"    st.lines.append({o})"]
     else:
         recorded = [f"    try: {o} = st.prog.outcomes[{i}, {ctx.k(type)}({x}), {x}, "
                     f"{secret!r}]",
                     f"    except {ctx.k((KeyError, TypeError))}: "
                     f"{o} = {ctx.k(State._outcome_at)}(st, {listed}, {i}, {secret!r})",
-                    f"    st.history.append({o}.entry)"]
+                    f"    st.lines.append({o}.entry)"]
     return ["if st.free:",
             "    st.free -= 1",
             *size,

@@ -68,7 +68,7 @@ _NAMES = frozenset({
     "move_zone", "elif", "key", "rng", "bits", "bit_length", "getrandbits", "randrange",
     "facing_up", "move_cards", "move_top", "move_block", "get", "append", "remove", "len",
     "isinstance", "seat", "float", "node", "pc", "result", "loc", "pop", "kind", "add",
-    "text", "history", "try", "except", "args", "exec_block", "sort", "join", "setdefault",
+    "text", "lines", "try", "except", "args", "exec_block", "sort", "join", "setdefault",
     "values", "free", "prog", "outcomes", "entry", "split", "dirty", "clear",
     "owner", "known", "action", "mid", "sighted", "known_twin", "hidden_picks", "settle_picks",
     "pick_slots", "_untaken", "calm", "regroup", "isdisjoint", "issuperset", "placed",

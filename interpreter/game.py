@@ -195,7 +195,8 @@ class Game:
         s.pc = 0
         s.node = None
         s.result = None
-        s.history = []
+        s.lines = []
+        s.lazy = False
         s.dirty = set()
         s.budget = s.free = 0
         s.rng = s.mid = s.placed = None

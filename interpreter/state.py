@@ -78,7 +78,7 @@ class State:
     # conditions read has changed since but by statements, each checked after
     # (`_trigger_skips.unread`; not part of the key)
     __slots__ = ("game", "prog", "zones", "up", "loc", "known", "vars", "frame", "out", "pc",
-                 "node", "result", "history", "dirty", "budget", "seed", "obs", "free", "rng",
+                 "node", "result", "lines", "lazy", "dirty", "budget", "seed", "obs", "free", "rng",
                  "mid", "placed", "calm")
 
     # ------------------------------------------------------------------ copying
@@ -98,7 +98,7 @@ class State:
         if node is not None and node[0] == SIMUL:
             node = (SIMUL, node[1], node[2], dict(node[3]))
         s.node = node
-        s.history = self.history[:]
+        s.lines, s.lazy = self.lines[:], self.lazy
         s.obs = self.obs
         s.dirty = set()
         s.budget = s.free = 0
@@ -107,6 +107,29 @@ class State:
 
     def __copy__(self):                 # the default shared every list with the original
         return self.clone()
+
+    @property
+    def history(self) -> list:
+        """The steps taken, each (seat number or -1 for chance, text, data).  A shuffle
+        that `random_run` draws where no seat's view is kept leaves its line unmade
+        (`_UNMADE`, its cards and zone) until the history is read: its text names every
+        card, and most playouts never read it."""
+        if self.lazy:
+            self._make_lines()
+        return self.lines
+
+    @history.setter
+    def history(self, lines: list):
+        self.lines, self.lazy = lines, False
+
+    def _make_lines(self):
+        lines, zones = self.lines, self.prog.zones
+        for i, line in enumerate(lines):
+            if line[0] is _UNMADE:
+                cards = line[2]
+                lines[i] = (-1, _shuffle_text(zones[line[1]], cards),
+                            ("shuffle", tuple([c.id for c in cards])))
+        self.lazy = False
 
     def __deepcopy__(self, memo):
         return self.clone()
@@ -880,7 +903,7 @@ class State:
                                 f"({getattr(move, 'text', move)!r}): apply one of "
                                 f"chance_outcomes() or sample_chance(rng), an outcome, not "
                                 f"its text")
-            outcome, n = self._this_outcome(move), len(self.history)
+            outcome, n = self._this_outcome(move), len(self.lines)
             try:
                 return self.apply_chance(outcome)
             except GdlError:
@@ -894,7 +917,7 @@ class State:
                 asked = self._seat(player)
                 if asked is not seat:
                     raise MoveError(f"it is {seat.name}'s turn, not {asked.name}'s")
-            move, n = self._legal(node[1], seat, move), len(self.history)
+            move, n = self._legal(node[1], seat, move), len(self.lines)
             try:
                 return self._decided(node[1], seat, move.action, move.args,
                                      move._text or move.text)
@@ -908,7 +931,7 @@ class State:
         seat = self._seat(player)
         if seat not in node[2] or seat in node[3]:            # not among `to_move()`
             raise MoveError(f"{seat.name} has already committed a move or is not deciding")
-        move, n, pending = self._legal(node[1], seat, move), len(self.history), \
+        move, n, pending = self._legal(node[1], seat, move), len(self.lines), \
             list(node[3].items())
         try:
             self._commit(seat, move)
@@ -1005,7 +1028,7 @@ class State:
                             f"({', '.join(s.name for s in seats)}), not {len(moves)}")
         node = self.node
         read = [self._legal(node[1], seat, move) for seat, move in zip(seats, moves)]
-        n, pending = len(self.history), list(node[3].items())
+        n, pending = len(self.lines), list(node[3].items())
         try:
             for seat, move in zip(seats, read):
                 self._commit(seat, move)
@@ -1022,7 +1045,7 @@ class State:
                 text = info.texts.get(args) or move_text(info, args)
             except TypeError:
                 text = move_text(info, args)
-        self.history.append((seat.index, text, None))
+        self.lines.append((seat.index, text, None))
         if self.obs is None:
             seen = None
         elif info.secrets or args and any(isinstance(v, (Card, tuple)) for v in args):
@@ -1092,8 +1115,8 @@ class State:
         steps = decisions = 0
         node = self.node
         observed = self.obs is not None
-        frame, history, code = self.frame, self.history, self.prog.code
-        outcomes = self.prog.outcomes
+        frame, history, code = self.frame, self.lines, self.prog.code
+        outcomes, steady = self.prog.outcomes, self.prog.steady
         inline = bits and not observed
         while steps < limit:
             kind = node[0]
@@ -1139,17 +1162,26 @@ class State:
                     except (KeyError, TypeError):
                         outcome = self._random_outcome(i)
                     again = inline and node[5]
+                    line = outcome.entry
                 else:
-                    cards = self.zones[node[2]][:]
+                    slot = node[2]
+                    cards = self.zones[slot][:]
                     _shuffle(rng, cards)
-                    outcome = self._shuffle_outcome(cards)
-                    self._shuffled(node[2], cards)
+                    # a steady zone's cards face one way (a placed position, where one
+                    # may not, keeps its seats' views: `observed`)
+                    if observed or not steady[slot]:
+                        outcome = self._shuffle_outcome(cards)
+                        line = outcome.entry
+                    else:       # its line made when the history is read (`history`)
+                        line = (_UNMADE, slot, tuple(cards))
+                        self.lazy = True
+                    self._shuffled(slot, cards)
                     again = False
                 steps += 1
                 if observed:
                     self._chanced(outcome)
                 else:
-                    history.append(outcome.entry)   # `_chanced`'s lines, inline
+                    history.append(line)   # `_chanced`'s lines, inline
                     self.node = None
                     self.budget = LOOP_BUDGET
                     if again:
@@ -1251,7 +1283,7 @@ class State:
         a Move or (action, arguments), take effect: recorded in the order they came, run
         in seat order."""
         self.node = None
-        history, frame = self.history, self.frame
+        history, frame = self.lines, self.frame
         moves = []                            # (seat number, seat, action, arguments)
         for seat, move in node[3].items():
             history.append((seat.index, move._text or move.text, "simultaneous"))
@@ -1552,12 +1584,11 @@ class State:
         # card there; a card placed by hand may), so only another's are looked at
         if (self.placed is not None or not self.prog.steady[slot]) and \
                 len(set(map(up.__getitem__, order))) > 1:   # (a pass in C)
-            shown = " ".join([c.text if up[c.id] else f"({c.text})"
-                              for c in reversed(cards)])
+            text = f"shuffle {zone.text}: " + " ".join(
+                [c.text if up[c.id] else f"({c.text})" for c in reversed(cards)])
         else:
-            shown = " ".join([c.text for c in reversed(cards)])
-        return ChanceOutcome("shuffle", order, f"shuffle {zone.text}: {shown}",
-                             f"shuffle {zone.text}")
+            text = _shuffle_text(zone, cards)
+        return ChanceOutcome("shuffle", order, text, f"shuffle {zone.text}")
 
     def outcome_from_data(self, kind: str, data) -> ChanceOutcome:
         """Returns the outcome recorded in a trace as (kind, data)."""
@@ -1631,7 +1662,7 @@ class State:
     def _chanced(self, outcome):
         """Records a chance outcome (already in effect) and runs the rules on (the
         instruction loop is `run`'s, inline: it is every chance event's)."""
-        self.history.append(outcome.entry)
+        self.lines.append(outcome.entry)
         self.node = None
         code = self.prog.code
         self.budget = LOOP_BUDGET
@@ -1790,7 +1821,7 @@ class State:
         return hash(self.key())
 
     def __repr__(self):
-        return f"<State of {self.prog.title or self.prog.path} after {len(self.history)} steps>"
+        return f"<State of {self.prog.title or self.prog.path} after {len(self.lines)} steps>"
 
 
 class _NotCertain(Exception):
@@ -2061,6 +2092,16 @@ def uniform(n: int) -> Fraction:
         if len(_UNIFORM) < 10_000:
             _UNIFORM[n] = p
     return p
+
+
+#: the first item of a history line not made yet (`State.history`)
+_UNMADE = object()
+
+
+def _shuffle_text(zone, cards) -> str:
+    """A shuffle's history text where every card faces the zone's way: the cards top
+    first."""
+    return f"shuffle {zone.text}: " + " ".join([c.text for c in reversed(cards)])
 
 
 def _shuffle_by_bits(rng, cards):

@@ -96,6 +96,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.returns_decl = None        # the `returns` declaration, named by its errors
         self.action_info: dict = {}
         self.rule_slots: dict = {}
+        #: a rule's parameter reads the slot of a local passed to it (`_frame_local`), not
+        #: where a trigger may run in the middle of a rule and do rules of its own
+        self.in_place = not any(isinstance(d, A.TriggerDecl) for d in ruleset.decls)
         self.rule_stack: List[str] = []
         self.loops_open = 0           # loops whose body is being compiled
         self.sites: List[Site] = []
@@ -857,10 +860,17 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         if s.name not in self.rule_slots:
             self.rule_slots[s.name] = [self.new_frame() for _ in decl.params]
         slots = self.rule_slots[s.name]
-        args = [self.expr(a, scope) for a in s.args]
         inner = Scope(me=scope.me)
-        for prm, slot in zip(decl.params, slots):
+        bound, args = [], []
+        for prm, slot, a in zip(decl.params, slots, s.args):
+            same = self._frame_local(a, scope)
+            if same is not None:        # read where it lies: no copy, no clearing
+                inner.bind(prm.name, attrs.evolve(same, assignable=False))
+                continue
             inner.bind(prm.name, Local("frame", slot))
+            bound.append(slot)
+            args.append(self.expr(a, scope))
+        slots = bound
         if len(args) == 1:
             code.append(_set_frame(slots[0], args[0], len(code) + 1))
         elif args:
@@ -880,6 +890,22 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         self.rule_stack.pop()
         if slots:
             code.append(_clearing(slots, len(code) + 1))
+
+    def _frame_local(self, arg, scope) -> Optional[Local]:
+        """The frame local a rule's argument names (a parameter, `let`, loop variable or
+        `me` where the `do` is), which the rule's parameter may read where it lies: the
+        rule's body cannot write it (a parameter is not assignable, the names where the
+        `do` is are not in the rule's scope, and a rule on the stack cannot be done
+        again), so it holds the argument's value until the rule ends.  None in a game with triggers
+        (`in_place`)."""
+        if not isinstance(arg, A.Name) or not self.in_place:
+            return None
+        local = scope.lookup(arg.id)
+        if local is None and arg.id == "me":
+            local = scope.me
+        if local is None or local.where != "frame":
+            return None
+        return local
 
     # ------------------------------------------------------------------ control flow
     def _s_If(self, s, scope, code):

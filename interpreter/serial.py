@@ -31,8 +31,9 @@ UNRECORDED_RUN = 10_000
 #: differently: a snapshot stores raw program counters and slots, so it only resumes
 #: under the same layout (a trace, which stores move texts, replays under any).  3: a
 #: random chance node says whether its draw is in a loop; 4: chance events of one outcome
-#: are steps (a snapshot's history without them no longer replays).
-ENGINE_LAYOUT = 4
+#: are steps (a snapshot's history without them no longer replays); 5: a rule's
+#: parameter given a local reads the local's slot (its own slot stays empty).
+ENGINE_LAYOUT = 5
 
 
 #: game -> `layout_of` it, worked out once: a game's program, rules text and options do not

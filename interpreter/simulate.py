@@ -296,7 +296,7 @@ class _Player:
                     records.append(state)
                     break
                 records.append((
-                    seed, tuple(state.returns()), state.is_terminal(), len(state.history),
+                    seed, tuple(state.returns()), state.is_terminal(), len(state.lines),
                     trace_line(state) if self.traces else None,
                     state.view(None, symbols=self.symbols) if self.tables else None))
         except KeyboardInterrupt as err:      # while a trace was written: the games before
@@ -312,7 +312,7 @@ class _Player:
             for _, state in self.played(seeds):
                 if isinstance(state, (GdlError, KeyboardInterrupt)):
                     return tally, state
-                add(state.is_terminal(), tuple(state.returns()), len(state.history))
+                add(state.is_terminal(), tuple(state.returns()), len(state.lines))
         except KeyboardInterrupt as err:      # between two games
             return tally, err
         return tally, None

@@ -406,3 +406,17 @@ def test_the_documented_example_runs_as_a_script(tmp_path):
     assert proc.returncode == 0, proc.stderr
     wins = ast.literal_eval(proc.stdout)      # the script prints a list of three counts
     assert len(wins) == 3 and sum(wins) == 300
+
+
+def test_games_counted_and_tallied_leave_their_shuffles_lines_unmade(monkeypatch):
+    # a shuffle's line (every card named) is made only when the history is read; a
+    # game's record and tally need its length alone
+    from interpreter.state import State
+
+    def made(state):
+        raise AssertionError("a history line was made")
+    monkeypatch.setattr(State, "_make_lines", made)
+    games = list(play_games(str(DOUBLE_DOWN), 3, seed=2))
+    assert all(g.finished and g.steps > 100 for g in games)
+    (tally,) = list(tally_games(str(DOUBLE_DOWN), 3, seed=2))
+    assert tally.games == 3 and tally.steps == sum(g.steps for g in games)

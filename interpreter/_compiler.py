@@ -1298,7 +1298,11 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
             st.node = (DECIDE, site, (player(st),))
             st.pc = here
             return PAUSE
-        choose.tail = lambda ctx: [f"st.node = ({DECIDE:d}, {ctx.k(site)}, ({ctx.sub(player)},))",
+        # the checker makes the chooser a seat (a `player?` is tested for none as it is
+        # read): generated code takes the node made for it at load, by its seat number,
+        # rather than building two tuples at every pause
+        nodes = tuple((DECIDE, site, (seat,)) for seat in self.prog.seats)
+        choose.tail = lambda ctx: [f"st.node = {ctx.k(nodes)}[{ctx.sub(player)}.index]",
                                    f"st.pc = {here:d}", f"return {PAUSE:d}"]
         code.append(choose)
         after: list = [None]

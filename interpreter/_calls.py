@@ -16,7 +16,7 @@ from ._closures import by_card
 from ._fuse import UNSET, fuse
 from ._purity import pure_def, pure_expr, rememberable
 from ._scope import Local, Scope
-from .values import HAS_TEXT, ZoneRef, text_of
+from .values import HAS_TEXT, Member, ZoneRef, text_of
 
 
 class CallMixin:
@@ -286,6 +286,12 @@ class CallMixin:
 
     def _b_ord(self, node, scope):
         (m,) = self.args(node, scope, 1)
+        read = getattr(m, "read_by", None)      # a card's field (`_e_Attr`): its
+        if read is not None and self.prog.cards and all(   # members' positions by card
+                type(c.attrs.get(read[0])) is Member for c in self.prog.cards):   # id
+            field, by = read
+            return _rendered(lambda st: m(st).index, lambda ctx: by(
+                ctx, ctx.k(by_card(self.prog, field, ords=True))))
         return _rendered(lambda st: m(st).index, lambda ctx: f"{ctx.sub(m)}.index")
 
     def _b_abs(self, node, scope):

@@ -156,16 +156,18 @@ def _all_zones(fn) -> bool:
         isinstance(z, ZoneRef) for z in c[0])
 
 
-def by_card(prog, field: str, texts: bool = False) -> tuple:
-    """A card field's values (or, `texts`, their texts) by card id: made once per program
-    and field, once the cards are all made, so that every read of the field in generated
-    code passes the same tuple (equal reads are equal texts, which inlined defs and
-    loops keep once)."""
-    key = ("field by card", field, texts)
+def by_card(prog, field: str, texts: bool = False, ords: bool = False) -> tuple:
+    """A card field's values (or, `texts`, their texts; `ords`, their positions in their
+    enum) by card id: made once per program and field, once the cards are all made, so
+    that every read of the field in generated code passes the same tuple (equal reads
+    are equal texts, which inlined defs and loops keep once)."""
+    key = ("field by card", field, texts, ords)
     table = prog.derived.get(key)
     if table is None:
         table = tuple(c.attrs[field] for c in prog.cards)
         if texts:
             table = tuple(v.text for v in table)
+        elif ords:
+            table = tuple(v.index for v in table)
         prog.derived[key] = table
     return table

@@ -333,6 +333,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             # as the code is written, once the cards are all made)
             fn.by_card = (obj, field)
             fn.render = lambda ctx: f"{ctx.k(by_card(self.prog, field))}[{ctx.sub(obj)}.id]"
+            fn.read_by = (field, lambda ctx, table: f"{table}[{ctx.sub(obj)}.id]")
             return fn
 
         def attr(st):
@@ -342,17 +343,18 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                                          node, st)
             return value.attrs[field]
 
-        def render(ctx):   # a none value goes through `attr`, which reports it
-            text = ctx.sub(obj)
-            if text in ctx.sure:        # a def's parameter given a value that is never none
-                return f"{text}.attrs[{ctx.k(field)}]"
+        def read(ctx, table):   # a none value goes through `attr`, which reports it;
+            text = ctx.sub(obj)     # any other is a card (the checker's type, or tested
+            if text in ctx.sure:    # as one where it has none): `table` by its id
+                return f"{table}[{text}.id]"   # (a def's parameter never none)
             if _TEMP.fullmatch(text):   # a temporary is read again as cheaply
                 return (f"({ctx.call(attr, cold=True)} if {text} is None "
-                        f"else {text}.attrs[{ctx.k(field)}])")
+                        f"else {table}[{text}.id])")
             t = ctx.tmp()
             return (f"({ctx.call(attr, cold=True)} if ({t} := {text}) is None "
-                    f"else {t}.attrs[{ctx.k(field)}])")
-        attr.render = render
+                    f"else {table}[{t}.id])")
+        attr.render = lambda ctx: read(ctx, ctx.k(by_card(self.prog, field)))
+        attr.read_by = (field, read)
         return attr
 
     def qualified(self, enum_name, member):

@@ -120,6 +120,7 @@ class OperatorMixin:
         render = lambda ctx: f"({ctx.sub(left)} {op} {ctx.sub(right)})"  # noqa: E731
         fn = fuse(_PLAIN[op](left, right), render)
         fn.evaluates = (render, left, right)     # both sides, once each (`_branch`)
+        fn.bool_valued = True           # (no value of the language compares otherwise)
         return fn
 
     def _e_Member(self, node, scope):
@@ -132,12 +133,16 @@ class OperatorMixin:
                 fn = lambda st: item(st) not in values  # noqa: E731
             else:
                 fn = lambda st: item(st) in values  # noqa: E731
-            return fuse(fn, lambda ctx: f"({ctx.sub(item)} {word} {ctx.k(values)})")
+            fn = fuse(fn, lambda ctx: f"({ctx.sub(item)} {word} {ctx.k(values)})")
+            fn.bool_valued = True
+            return fn
         if node.negated:
             fn = lambda st: item(st) not in coll(st)  # noqa: E731
         else:
             fn = lambda st: item(st) in coll(st)  # noqa: E731
-        return fuse(fn, lambda ctx: f"({ctx.sub(item)} {word} {ctx.sub(coll)})")
+        fn = fuse(fn, lambda ctx: f"({ctx.sub(item)} {word} {ctx.sub(coll)})")
+        fn.bool_valued = True
+        return fn
 
     def _e_And(self, node, scope):
         return self._junction(node, scope, "and")
@@ -166,13 +171,17 @@ class OperatorMixin:
                         return decides
                 return not decides
         fn.render_test = lambda ctx: "(" + f" {word} ".join(map(ctx.test, parts)) + ")"
-        return fuse(fn, lambda ctx: _join(ctx, parts, word))
+        fn = fuse(fn, lambda ctx: _join(ctx, parts, word))
+        fn.bool_valued = len(parts) > 2 or all(_bool_valued(p) for p in parts)
+        return fn
 
     def _e_Not(self, node, scope):
         inner = self.expr(node.operand, scope)
         if _folded(inner) is not None:
             return _const(not _folded(inner)[0])
-        return fuse(lambda st: not inner(st), lambda ctx: f"(not {ctx.test(inner)})")
+        fn = fuse(lambda st: not inner(st), lambda ctx: f"(not {ctx.test(inner)})")
+        fn.bool_valued = True
+        return fn
 
     def _e_Cond(self, node, scope):
         test, a, b = (self.expr(x, scope) for x in (node.test, node.then, node.else_))
@@ -276,8 +285,18 @@ def _reads_local(node, scope) -> bool:
     return isinstance(node, A.Name) and (node.id == "me" or scope.lookup(node.id) is not None)
 
 
+def _bool_valued(fn) -> bool:
+    """Whether an expression's value is always True or False (a comparison, a membership
+    test, `not`, an and/or giving a bool)."""
+    c = _folded(fn)
+    return getattr(fn, "bool_valued", False) or c is not None and type(c[0]) is bool
+
+
 def _join(ctx, parts, word):
     """`a and b` as the two-part closure gives it (a's value when false); three or more
-    parts give a bool, as `and_all` / `or_any` do."""
+    parts give a bool, as `and_all` / `or_any` do: Python's own `and`/`or` where every
+    part's value is a bool already."""
     text = f" {word} ".join(ctx.sub(p) for p in parts)
-    return f"({text})" if len(parts) == 2 else f"(True if {text} else False)"
+    if len(parts) == 2 or all(_bool_valued(p) for p in parts):
+        return f"({text})"
+    return f"(True if {text} else False)"

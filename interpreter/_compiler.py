@@ -99,6 +99,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         #: a rule's parameter reads the slot of a local passed to it (`_frame_local`), not
         #: where a trigger may run in the middle of a rule and do rules of its own
         self.in_place = not any(isinstance(d, A.TriggerDecl) for d in ruleset.decls)
+        #: whether every card is made: a card field's table by card id (`by_card`) is
+        #: made only then, never from a `cards` declaration's reads of the cards so far
+        self.cards_made = False
         self.rule_stack: List[str] = []
         self.loops_open = 0           # loops whose body is being compiled
         self.sites: List[Site] = []
@@ -161,6 +164,7 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
     def compile(self) -> Program:
         decls = self.ruleset.decls
         self.layout(decls)
+        self.cards_made = True
         p = self.prog
         p.sites = self.sites
         p.compiler = self               # (what the rules read, `reads`, asks its ruleset)

@@ -322,7 +322,7 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
                 return _const(qualified)
         obj = self.expr(node.obj, scope)
         field = node.name
-        if getattr(obj, "card_valued", False):   # a card drawn from a zone: never none
+        if getattr(obj, "card_valued", False) and self.cards_made:   # never none
             fn = lambda st: obj(st).attrs[field]  # noqa: E731
             cards = self.prog.cards           # every card is made before the rules compile
             fn.member_valued = bool(cards) and all(
@@ -353,6 +353,8 @@ class ExprCompiler(OperatorMixin, CollectionMixin, CallMixin):
             t = ctx.tmp()
             return (f"({ctx.call(attr, cold=True)} if ({t} := {text}) is None "
                     f"else {table}[{t}.id])")
+        if not self.cards_made:     # a `cards` declaration's read, the cards being made:
+            return attr             # no table by card id holds them all yet
         attr.render = lambda ctx: read(ctx, ctx.k(by_card(self.prog, field)))
         attr.read_by = (field, read)
         return attr

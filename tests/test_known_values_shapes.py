@@ -113,3 +113,43 @@ def test_generated_code_reads_known_cards_by_id_and_nodes_by_seat(monkeypatch):
     assert any(re.search(r"st\.node = K\d+\[.*\.index\]$", line) for line in lines)
     assert not any(re.search(r"st\.node = \(1, ", line) for line in lines)
     assert not any("True if" in line for line in lines)
+
+
+_MADE_FROM_CARDS = '''game "t"
+players a, b
+enum rank = low, high
+card rank: rank, gold: bool
+cards into deck: card(rank: q, gold: false) for q in rank
+cards into deck: card(rank: c.rank, gold: true) for c in card
+cards into deck: card(rank: q, gold: true) for q in rank for c in card if c.rank == q and ord(c.rank) >= 0
+zone deck: stack
+var got: card? = none
+var x: int = 0
+action take(c: deck):
+    got = c
+rule rr:
+    choose a: take
+    if got.rank == high:
+        x += ord(got.rank)
+flow:
+    do rr
+    end game
+'''
+
+
+def test_cards_made_from_the_cards_so_far_read_their_fields_without_a_table(monkeypatch):
+    # a `cards` declaration reads the fields of the cards made before it, while the
+    # rest are not made: no table by card id may be made then (it would be short and
+    # kept, and a later card read past its end)
+    def play(game):
+        out = []
+        for i in range(len(game.new_state().legal_moves())):
+            state = game.new_state()
+            move = state.legal_moves()[i]
+            state.apply(move)
+            out.append((move.text, state.vars[1], len(state.history)))
+        return [c.text for c in game.prog.cards], out
+    fused, plain = fused_and_plain(monkeypatch, _MADE_FROM_CARDS, play)
+    assert fused == plain
+    cards, out = fused
+    assert len(cards) == 2 + 2 + 4 and ("take highgold", 1, 1) in out

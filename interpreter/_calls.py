@@ -625,6 +625,8 @@ class CallMixin:
         known = self.def_every.get(name)
         if known is not None:
             return known
+        if not self.cards_made:     # a `cards` declaration's call: the cards so far
+            return False
         cards = self.prog.cards
         (param,) = decl.params if len(decl.params) == 1 else (None,)
         every = (param is not None and not param.optional and param.domain.id == "card"

@@ -153,3 +153,25 @@ def test_cards_made_from_the_cards_so_far_read_their_fields_without_a_table(monk
     assert fused == plain
     cards, out = fused
     assert len(cards) == 2 + 2 + 4 and ("take highgold", 1, 1) in out
+
+
+def test_a_def_of_a_card_called_while_the_cards_are_made_is_answered_for_them_all(
+        monkeypatch):
+    # a pure def of one card is answered for every card once (`answer_every_card`);
+    # called from a `cards` declaration it must not be answered for the cards so far
+    text = _MADE_FROM_CARDS.replace(
+        "cards into deck: card(rank: c.rank, gold: true) for c in card\n",
+        "def hi(c: card) = c.rank == high\n"
+        "cards into deck: card(rank: c.rank, gold: true) for c in card if hi(c)\n"
+    ).replace("    if got.rank == high:", "    if hi(got):")
+
+    def play(game):
+        out = []
+        for i in range(len(game.new_state().legal_moves())):
+            state = game.new_state()
+            move = state.legal_moves()[i]
+            state.apply(move)
+            out.append((move.text, state.vars[1]))
+        return out
+    fused, plain = fused_and_plain(monkeypatch, text, play)
+    assert fused == plain and ("take highgold", 1) in fused

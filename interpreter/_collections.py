@@ -369,13 +369,16 @@ class CollectionMixin:
                                         in zip(values, counts(ctx))) + ")"
 
             def runs(ctx):     # a draw's: the values and where each one's run ends
-                ends = []               # (a count of 0 or less: the run is empty)
+                ends, temps = [], []    # (a count of 0 or less: the run is empty)
                 for n in counts(ctx):
                     t = ctx.tmp()
                     ends.append(f"({t} if ({t} := {end} + {n}) > {end} else ({t} := {end}))"
                                 if ends else
                                 f"({t} if ({t} := {n}) > 0 else ({t} := 0))")
                     end = t
+                    temps.append(t)
+                if ctx.ends is not None:        # a draw may pick by the temporaries
+                    ctx.ends.append((values, temps))
                 return f"({ctx.k(values)}, ({', '.join(ends)},))"
             fn.runs = runs
             return _rendered(fn, render)

@@ -1207,11 +1207,20 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
                 # repeated comprehension's would cost more than the rest of the draw)
                 c = ctx.tmp()
                 listed = f"{ctx.k(runs_expanded)}({v}, {c})"
-                return [f"{v}, {c} = {_runs_of(ctx, domain)}",
-                        f"{n} = len({v}) if {c} is None else {c}[-1]",
+                outer, ctx.ends = ctx.ends, []
+                try:
+                    text, ends = _runs_of(ctx, domain), _ends_of(ctx.ends)
+                finally:
+                    ctx.ends = outer
+                if ends is not None and (any(f"({t} := " not in text for t in ends[1])
+                                         or "lambda" in text):
+                    ends = None     # (each end's temporary bound in this very text)
+                total = f"{c}[-1]" if ends is None else ends[1][-1]
+                return [f"{v}, {c} = {text}",
+                        f"{n} = len({v}) if {c} is None else {total}",
                         f"if not {n}: raise {ctx.k(empty)}(st)",
                         *_drawn_here(ctx, v, n, k, i, x, o, slot, secret, nxt, ints,
-                                     runs=(c, listed)),
+                                     runs=(c, listed, ends)),
                         f"st.node = ({CHANCE:d}, {ctx.k('random')}, {slot:d}, {listed}, "
                         f"{secret!r}, {again!r})",
                         f"st.pc = {nxt:d}", f"return {PAUSE:d}"]
@@ -1489,6 +1498,20 @@ def _move_top_lines(ctx, cards, slot: str, up: str, into_set, is_set, node,
             f"else: st.move_top({ctx.call(cards.others, c)}, {slot}, {up}, {ctx.k(node)})"]
 
 
+#: the most runs a draw picks from by comparing their ends in turn (`_ends_of`)
+CHAINED_RUNS = 6
+
+
+def _ends_of(found: list):
+    """(values, the temporaries holding their runs' ends) where one runs text alone
+    rendered for a draw (`Ctx.ends`) and its values are few: comparing the draw's index
+    with each end in turn picks the value `bisect_right` would, with no call, and the
+    last end is the count; else None."""
+    if len(found) != 1 or not 0 < len(found[0][0]) <= CHAINED_RUNS:
+        return None
+    return found[0]
+
+
 def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int,
                 ints: bool = False, runs=None) -> list:
     """The lines drawing a random choice among the values in `v` where the rules reach
@@ -1507,8 +1530,14 @@ def _drawn_here(ctx, v, n, k, i, x, o, slot: int, secret: bool, nxt: int,
         size, listed = [f"    {n} = len({v})"], v
         pick = f"{v}[{i}]"
     else:       # the run whose end is the first past i
-        (c, listed), size = runs, []
-        pick = f"({v}[{i}] if {c} is None else {v}[{ctx.k(bisect_right)}({c}, {i})])"
+        (c, listed, ends), size = runs, []
+        if ends is None:
+            pick = f"({v}[{i}] if {c} is None else {v}[{ctx.k(bisect_right)}({c}, {i})])"
+        else:   # a few constant values: the ends' temporaries compared in turn
+            values, temps = ends
+            chain = "".join(f"{ctx.lit(value)} if {i} < {t} else "
+                            for value, t in zip(values, temps[:-1]))
+            pick = f"({v}[{i}] if {c} is None else ({chain}{ctx.lit(values[-1])}))"
     if ints:                # the site's own entries, by value then index: no key tuple
         seen = ctx.k({})
         recorded = [f"    try: {o} = {seen}[{x}][{i}]",

@@ -116,11 +116,12 @@ class Ctx:
     once and always (`_rest`, `_compiler._branch`, `OperatorMixin._e_Cond`); `settled`,
     the temporaries of an inlined def body's repeated calls (`memo`) that are surely
     bound where the text being rendered runs: an `if`'s branches, after its test bound
-    them."""
+    them; `ends`, while a draw's runs render, the values and end temporaries of each
+    runs text rendered (see `_compiler._ends_of`)."""
 
     __slots__ = ("consts", "ids", "temps", "depth", "held", "hold", "hot", "memo", "loops",
                  "lists", "unobserved", "sure", "within", "chain", "binding", "settled",
-                 "unsure")
+                 "unsure", "ends")
 
     def __init__(self, hold: bool = False):
         self.consts, self.ids, self.temps, self.depth = [], {}, 0, 0
@@ -135,6 +136,7 @@ class Ctx:
         self.binding = frozenset()
         self.settled = frozenset()   # memo temporaries surely bound where this renders
         self.unsure = frozenset()    # memo temporaries read where they may be unset
+        self.ends = None      # while a draw's runs render: (values, end temporaries) each
 
     def k(self, value) -> str:
         """The name of a value passed into the fused function (once per object)."""

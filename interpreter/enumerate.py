@@ -125,9 +125,9 @@ class _Walk:
         self.count_infosets = count_infosets
         self.chain: List[tuple] = []
         self.links: Dict[tuple, int] = _Numbers()     # a chain link -> its chain's id
-        # every seat's view of a state, given its key too where the key's cards' part
-        # can stand for the cards in the memo of views (`viewer`)
-        self.views = viewer(game.prog, cards_at(game.prog)) if count_infosets else None
+        # every seat's view of a state in two parts (`infoset_columns`), given its key too
+        # where the key's cards' part can stand for the cards in the memo of views (`viewer`)
+        self.views = viewer(game.prog, cards_at(game.prog), True) if count_infosets else None
         self.texts: Dict[str, int] = {}     # what seats saw of a step -> its id (`intern`)
         self.seen: dict = {}        # what all seats see of a step -> their ids (`observed`)
         # per seat: id of a move seen in full -> (the move, what every seat saw) (`said`)
@@ -363,13 +363,12 @@ class _Walk:
         node = state.node
         self.movers.append(self.alone[node[2][0].index] if kind is DECISION else
                            tuple([seat.index for seat in state.to_move()]))
-        # each seat's view is told by its text itself: equal texts are equal views, as
-        # ids of them would be, without a look-up of every text to number it
-        seen = self.views(state, key)
-        if parent is None:
-            keys = [(s,) for s in seen]
-        else:
-            keys = zip(self.chain[parent], told, seen)
+        # each seat's view is told by its two parts' texts themselves: equal parts are
+        # equal views (`view_parts`), as ids of them would be, without a look-up of every
+        # text to number it, nor a joined text made and hashed
+        tables, lines = self.views(state, key)
+        keys = zip(lines, tables) if parent is None else \
+            zip(self.chain[parent], told, lines, tables)
         self.chain.append(tuple(map(self.links.__getitem__, keys)))
 
     def forget(self, sid):

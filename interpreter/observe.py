@@ -8,7 +8,7 @@ in full, others' with secret parameters and unseen cards as `?`) and its view af
 from __future__ import annotations
 
 from operator import add
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from gdl.ast import Seen
 
@@ -100,6 +100,7 @@ class _Plan:
         self.table_memo: dict = {}  # (head, cards of every zone, faces, known) -> seat -> text
         self.vars_memo: dict = {}   # (values, their types) -> seat -> the variable lines
         self.stored = 0
+        self.blank = [""] * len(seats)     # the variable lines of a program without any
 
     def cards(self, state, seat, slot, symbols) -> str:
         """Returns a zone's cards as `seat` sees them, as `card_text` and `zone_cards` do."""
@@ -199,13 +200,23 @@ class _Plan:
         return text
 
     def views(self, state, head, cards=None) -> List[str]:
-        """Every seat's view, as `_view` makes them.  Successive states of a walk mostly
-        share their table and variables, so all seats' first lines and zone lines are
-        remembered at once by the first lines, every zone's cards, the facings and what
-        each seat knows, and all seats' variable lines by the values: two look-ups a
-        state, rather than one per zone and seat.  `cards`, where given, is the cards'
-        part of the state's key (`_keys.cards_at`), which says all that of the cards
-        already made (a set zone's cards in any order: their text is sorted)."""
+        """Every seat's view, as `_view` makes them (`view_parts` joined)."""
+        tables, lines = self.view_parts(state, head, cards)
+        return tables if lines is self.blank else list(map(add, tables, lines))
+
+    def view_parts(self, state, head, cards=None) -> Tuple[List[str], List[str]]:
+        """Every seat's view in two parts, its table (first lines and zones) and its
+        variable lines after the newline joining them on ("" each without variables).
+        Successive states of a walk mostly share their table and variables, so all seats'
+        first lines and zone lines are remembered at once by the first lines, every
+        zone's cards, the facings and what each seat knows, and all seats' variable lines
+        by the values: two look-ups a state, rather than one per zone and seat.  `cards`,
+        where given, is the cards' part of the state's key (`_keys.cards_at`), which says
+        all that of the cards already made (a set zone's cards in any order: their text
+        is sorted).  Two views are equal exactly when their parts are: a table has one
+        line a zone, after the status and an `out: ` line where someone is out, and no
+        other line break (names and cards have none), and every variable line starts with
+        its `name = `, so where one table ends is never in doubt."""
         if self.stored >= MEMO_LIMIT:
             self.forget()
         key = (head, tuple(map(tuple, state.zones)), tuple(state.up), tuple(state.known)) \
@@ -217,22 +228,22 @@ class _Plan:
                 for seat in self.seats]
             self.stored += 1
         if not self.has_vars:
-            return tables
+            return tables, self.blank
         values = tuple(state.vars)          # `plain_values`, inline
         types = tuple(map(type, values))
         plain = self.plain.get(types)
         if plain is None:
             plain = self.plain[types] = all(t in _PLAIN_TYPES for t in types)
         if not plain:
-            return [table + "\n" + "\n".join(self.var_lines(state, seat))
-                    for table, seat in zip(tables, self.seats)]
+            return tables, ["\n" + "\n".join(self.var_lines(state, seat))
+                            for seat in self.seats]
         key = (values, types)
         lines = self.vars_memo.get(key)
         if lines is None:           # each seat's lines after the newline joining them on
             lines = self.vars_memo[key] = ["\n" + self.remembered_var_lines(state, seat)
                                            for seat in self.seats]
             self.stored += 1
-        return list(map(add, tables, lines))
+        return tables, lines
 
     def forget(self):
         self.zone_memo.clear()
@@ -319,23 +330,25 @@ def views(state) -> List[str]:
     return plan.views(state, _head(state))
 
 
-def viewer(prog, cards_at: Optional[int] = None):
+def viewer(prog, cards_at: Optional[int] = None, parts: bool = False):
     """Returns `views` for the states of one program, its plan looked up once (an
     enumerator takes every new state's views).  Given `cards_at` (`_keys.cards_at`), the
     function returned reads the state's key too, and remembers the tables by its cards'
     part, made already, instead of making tuples of the zones, facings and knowledge
-    (without, it takes the key but does not read it)."""
+    (without, it takes the key but does not read it).  With `parts`, it returns the
+    views unjoined (`_Plan.view_parts`): remembered texts, whose hashes are kept, where
+    joined ones would be made and hashed anew."""
     plan = _plan(prog)
-    planned, to_move = plan.views, plan.to_move
+    planned, to_move = plan.view_parts if parts else plan.views, plan.to_move
     if cards_at is not None:
-        def keyed_views(state, key) -> List[str]:
+        def keyed_views(state, key):
             node = state.node
             if node[0] == DECIDE and not state.out:     # as `views`
                 return planned(state, to_move[node[2][0].index], key[cards_at:])
             return planned(state, _head(state), key[cards_at:])
         return keyed_views
 
-    def views_of(state, key=None) -> List[str]:
+    def views_of(state, key=None):
         node = state.node
         if node[0] == DECIDE and not state.out:     # as `views`
             return planned(state, to_move[node[2][0].index])

@@ -899,9 +899,9 @@ class Compiler(ActionMixin, ExprCompiler, LayoutBuilder):
         """The frame local a rule's argument names (a parameter, `let`, loop variable or
         `me` where the `do` is), which the rule's parameter may read where it lies: the
         rule's body cannot write it (a parameter is not assignable, the names where the
-        `do` is are not in the rule's scope, and a rule on the stack cannot be done
-        again), so it holds the argument's value until the rule ends.  None in a game with triggers
-        (`in_place`)."""
+        `do` is are not in the rule's scope, and a rule on the stack, or one the actions
+        it offers would run, cannot be done again), so it holds the argument's value
+        until the rule ends.  None in a game with triggers (`in_place`)."""
         if not isinstance(arg, A.Name) or not self.in_place:
             return None
         local = scope.lookup(arg.id)

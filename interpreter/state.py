@@ -78,8 +78,8 @@ class State:
     # conditions read has changed since but by statements, each checked after
     # (`_trigger_skips.unread`; not part of the key)
     __slots__ = ("game", "prog", "zones", "up", "loc", "known", "vars", "frame", "out", "pc",
-                 "node", "result", "lines", "lazy", "dirty", "budget", "seed", "obs", "free", "rng",
-                 "mid", "placed", "calm")
+                 "node", "result", "lines", "lazy", "dirty", "budget", "seed", "obs", "free",
+                 "rng", "mid", "placed", "calm")
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> "State":

@@ -84,7 +84,8 @@ def test_a_draw_from_few_runs_compares_their_ends(monkeypatch):
 def test_a_draw_from_runs_bisects_where_ends_may_be_another_texts_or_many(
         monkeypatch, first, second):
     # two runs texts, either of which may have drawn (the second branch's values, 11-13,
-    # would be misread by the first's ends), or seven values (more than `CHAINED_RUNS`): the draw bisects
+    # would be misread by the first's ends), or seven values (more than `CHAINED_RUNS`):
+    # the draw bisects
     runs, sources = _played(monkeypatch, first, second)
     assert _BISECTED.search(sources) and not _CHAINED.search(sources)
     outs = [out for out, _ in runs]

@@ -105,6 +105,20 @@ def random_playout(state, rng: random.Random, max_steps: int = 20_000):
     return state
 
 
+def out_and_lines(game, seed: int) -> tuple:
+    """A game of random agents played from one seed: its variable `out` and its history's
+    (seat, text) lines, or ("error", the first line of the rule error that ended it)."""
+    from gdl.errors import RuleError
+    from interpreter.agents import AGENTS, play_out
+    state = game.new_state()
+    try:
+        play_out(state, [AGENTS["random"]] * game.num_players, random.Random(seed))
+    except RuleError as err:
+        return "error", str(err).splitlines()[0]
+    return (dict(zip(game.prog.var_names, state.vars))["out"],
+            [tuple(h[:2]) for h in state.history])
+
+
 def joint_and_applied(game, seed: int) -> tuple:
     """The game played from one seed twice to its end: by generated joint steps
     (`random_joint_step`) and by `random_move` and `apply` for each seat, which draw

@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from conftest import out_and_lines
 from gdl.errors import RuleError
 from interpreter import load_text
 from interpreter.agents import AGENTS, play_out
@@ -144,13 +145,7 @@ def test_a_draw_from_a_repeated_comprehension_picks_from_its_runs(monkeypatch, c
             assert not any(",) * (" in s for s in _generated_sources(game))
         runs = []
         for seed in range(12):
-            state = game.new_state()
-            try:
-                play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
-                runs.append((dict(zip(game.prog.var_names, state.vars))["out"],
-                             [tuple(h[:2]) for h in state.history]))
-            except RuleError as err:
-                runs.append(("error", str(err).splitlines()[0]))
+            runs.append(out_and_lines(game, seed))
             state, rng, nodes = game.new_state(), random.Random(seed), []
             try:
                 while state.is_chance():

@@ -6,14 +6,12 @@ could (either branch of an `if`), the ends in hand might be the other branch's, 
 draw bisects as before.  Each case gives what the plain closures give, draw by draw."""
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
-from gdl.errors import RuleError
+from conftest import out_and_lines
 from interpreter import load_text
-from interpreter.agents import AGENTS, play_out
 
 CHAINED = '''
 game "chained"
@@ -56,13 +54,7 @@ def _played(monkeypatch, first, second):
             sources = "\n".join(_generated_sources(game))
         runs = []
         for seed in range(16):
-            state = game.new_state()
-            try:
-                play_out(state, [AGENTS["random"]] * 2, random.Random(seed))
-                runs.append((dict(zip(game.prog.var_names, state.vars))["out"],
-                             [tuple(h[:2]) for h in state.history]))
-            except RuleError as err:
-                runs.append(("error", str(err).splitlines()[0]))
+            runs.append(out_and_lines(game, seed))
         seen.append(runs)
     assert seen[0] == seen[1]
     return seen[0], sources
